@@ -1,0 +1,12 @@
+//! The network: nodes, link directions (channels) with queues and loss, and
+//! static routing. Knows nothing of transports beyond packet sizes.
+
+pub mod channel;
+pub mod loss;
+pub mod packet;
+pub mod queue;
+pub mod topology;
+
+pub use channel::{Channel, ChannelStats, Offer, TxDone};
+pub use packet::{Dir, FlowId, Header, NodeId, Packet, NO_APP};
+pub use topology::Topology;

@@ -1,0 +1,200 @@
+//! The causal replay driver shared by all online buffers, and the two
+//! non-adaptive buffers: fixed delay and fixed depth.
+//!
+//! Replay: arrived packets are visited in arrival order (ties by generation
+//! order). Every arrival is shown to the policy ([`OffsetPolicy::on_arrival`]);
+//! the first arrival of a talkspurt additionally asks the policy for that
+//! talkspurt's offset, which then holds for all of its packets. A packet is
+//! played at `t_gen + offset` if it arrived by then, otherwise it is late.
+
+use super::{CallTrace, NOT_ARRIVED};
+
+/// How an online buffer picks a talkspurt's offset. `k` is the talkspurt's
+/// index among the trace's talkspurts (runs of equal id), delays are ns.
+pub(crate) trait OffsetPolicy {
+    /// Called once before the replay with the number of talkspurts.
+    fn begin(&mut self, _talkspurts: usize) {}
+    /// Every arriving packet, in arrival order.
+    fn on_arrival(&mut self, k: usize, delay_ns: u64);
+    /// The first arrival of talkspurt `k` (called right after its
+    /// `on_arrival`): returns the offset `playout - t_gen` in ns.
+    fn talkspurt_offset(&mut self, k: usize, first_delay_ns: u64) -> u64;
+}
+
+/// Offsets chosen per talkspurt (`None`: nothing of it arrived).
+pub(crate) fn replay_offsets(trace: &CallTrace<'_>, policy: &mut impl OffsetPolicy) -> Vec<Option<u64>> {
+    let runs = trace.runs();
+    let mut run_of = vec![0usize; trace.len()];
+    for (k, r) in runs.iter().enumerate() {
+        run_of[r.start..r.end].fill(k);
+    }
+    let mut order: Vec<usize> = (0..trace.len()).filter(|&i| trace.t_arr[i] != NOT_ARRIVED).collect();
+    order.sort_by_key(|&i| (trace.t_arr[i], i));
+    policy.begin(runs.len());
+    let mut offsets = vec![None; runs.len()];
+    for i in order {
+        let k = run_of[i];
+        let delay = trace.t_arr[i] - trace.t_gen[i];
+        policy.on_arrival(k, delay);
+        if offsets[k].is_none() {
+            offsets[k] = Some(policy.talkspurt_offset(k, delay));
+        }
+    }
+    offsets
+}
+
+/// Playout times from per-talkspurt offsets: `t_gen + offset` when the packet
+/// arrived no later than that, else [`NOT_ARRIVED`].
+pub(crate) fn playout_from_offsets(trace: &CallTrace<'_>, offsets: &[Option<u64>]) -> Vec<u64> {
+    let mut out = vec![NOT_ARRIVED; trace.len()];
+    for (k, r) in trace.runs().iter().enumerate() {
+        let Some(off) = offsets[k] else { continue };
+        for (i, slot) in out.iter_mut().enumerate().take(r.end).skip(r.start) {
+            let p = trace.t_gen[i].saturating_add(off);
+            if trace.t_arr[i] != NOT_ARRIVED && trace.t_arr[i] <= p {
+                *slot = p;
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn replay(trace: &CallTrace<'_>, policy: &mut impl OffsetPolicy) -> Vec<u64> {
+    let offsets = replay_offsets(trace, policy);
+    playout_from_offsets(trace, &offsets)
+}
+
+/// Fixed playout delay: every packet is played `delay` after generation.
+///
+/// The classical non-adaptive buffer (e.g. the fixed-delay baseline of
+/// Ramjee et al. 1994 and the single-delay bound of Tao & Guérin, here as an
+/// online buffer with a given rather than an optimised delay).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixedDelay {
+    /// Offset `playout - t_gen`, ns (network delay budget; packetization is
+    /// not included). Default 100 ms: a round figure, no source prescribes it.
+    pub delay: u64,
+}
+
+impl Default for FixedDelay {
+    fn default() -> Self {
+        FixedDelay { delay: 100_000_000 }
+    }
+}
+
+impl FixedDelay {
+    /// Playout time per packet, [`NOT_ARRIVED`] where lost or late.
+    pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {
+        let offsets = vec![Some(self.delay); trace.runs().len()];
+        playout_from_offsets(trace, &offsets)
+    }
+}
+
+/// Fixed depth: at each talkspurt the buffer re-anchors on the first packet
+/// to arrive and holds `depth_packets` packetization times on top of that
+/// packet's network delay: `offset_k = n_first(k) + depth_packets * ptime`.
+///
+/// Reading: this is the "start playing once k frames are queued" buffer of
+/// simple softphones, stated on the delay axis. The first packet to *arrive*
+/// anchors (a receiver cannot wait for a packet it does not know is lost);
+/// its own delay is used, not a running minimum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixedDepth {
+    /// Packetization times held in the buffer. Default 2.
+    pub depth_packets: u32,
+    /// Packetization time in ns; `None` (default) infers it from the trace
+    /// as the smallest gap between consecutive packets of one talkspurt
+    /// (20 ms if no talkspurt has two packets).
+    pub ptime: Option<u64>,
+}
+
+impl Default for FixedDepth {
+    fn default() -> Self {
+        FixedDepth { depth_packets: 2, ptime: None }
+    }
+}
+
+/// Smallest generation gap inside a talkspurt, or 20 ms.
+pub(crate) fn infer_ptime(trace: &CallTrace<'_>) -> u64 {
+    (1..trace.len())
+        .filter(|&i| trace.talkspurt[i] == trace.talkspurt[i - 1])
+        .map(|i| trace.t_gen[i] - trace.t_gen[i - 1])
+        .min()
+        .unwrap_or(20_000_000)
+}
+
+struct DepthPolicy {
+    hold: u64,
+}
+
+impl OffsetPolicy for DepthPolicy {
+    fn on_arrival(&mut self, _k: usize, _delay_ns: u64) {}
+    fn talkspurt_offset(&mut self, _k: usize, first_delay_ns: u64) -> u64 {
+        first_delay_ns.saturating_add(self.hold)
+    }
+}
+
+impl FixedDepth {
+    /// Playout time per packet, [`NOT_ARRIVED`] where lost or late.
+    pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {
+        let ptime = self.ptime.unwrap_or_else(|| infer_ptime(trace));
+        let mut policy = DepthPolicy { hold: ptime.saturating_mul(self.depth_packets as u64) };
+        replay(trace, &mut policy)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::MS;
+    use super::*;
+
+    /// Hand-built trace, two talkspurts, 20 ms packetization:
+    ///
+    /// ```text
+    /// pkt ts t_gen  delay   fixed 60 ms: late if delay > 60
+    ///  0  0    0     40     played at  60
+    ///  1  0   20     61     late (61 > 60)
+    ///  2  0   40     60     played at 100 (equal is in time)
+    ///  3  0   60     lost   -
+    ///  4  1 1000     90     late
+    ///  5  1 1020     10     played at 1080
+    /// ```
+    fn hand_trace() -> (Vec<u32>, Vec<u64>, Vec<u64>) {
+        let ts = vec![0, 0, 0, 0, 1, 1];
+        let tg: Vec<u64> = [0, 20, 40, 60, 1000, 1020].iter().map(|t| t * MS).collect();
+        let d = [Some(40), Some(61), Some(60), None, Some(90), Some(10)];
+        let ta = tg
+            .iter()
+            .zip(d)
+            .map(|(&g, d)| d.map_or(NOT_ARRIVED, |d: u64| g + d * MS))
+            .collect();
+        (ts, tg, ta)
+    }
+
+    #[test]
+    fn fixed_delay_counts_late_packets() {
+        let (ts, tg, ta) = hand_trace();
+        let t = CallTrace { talkspurt: &ts, t_gen: &tg, t_arr: &ta };
+        let p = FixedDelay { delay: 60 * MS }.playout(&t);
+        let n = NOT_ARRIVED;
+        assert_eq!(p, vec![60 * MS, n, 100 * MS, n, n, 1080 * MS]);
+        let late = (0..6).filter(|&i| ta[i] != n && p[i] == n).count();
+        assert_eq!(late, 2);
+    }
+
+    #[test]
+    fn fixed_depth_anchors_on_first_arrival() {
+        let (ts, tg, ta) = hand_trace();
+        let t = CallTrace { talkspurt: &ts, t_gen: &tg, t_arr: &ta };
+        assert_eq!(infer_ptime(&t), 20 * MS);
+        // Talkspurt 0: first arrival is pkt 0 (arrives at 40): offset 40 + 2*20 = 80;
+        //   pkt 1 delay 61 <= 80 played at 100, pkt 2 played at 120.
+        // Talkspurt 1: arrivals pkt 4 at 1090, pkt 5 at 1030 -> pkt 5 first:
+        //   offset 10 + 40 = 50; pkt 4 (delay 90) late, pkt 5 played at 1070.
+        let p = FixedDepth::default().playout(&t);
+        let n = NOT_ARRIVED;
+        assert_eq!(p, vec![80 * MS, 100 * MS, 120 * MS, n, n, 1070 * MS]);
+        let p1 = FixedDepth { depth_packets: 0, ptime: Some(20 * MS) }.playout(&t);
+        assert_eq!(p1, vec![40 * MS, n, n, n, n, 1030 * MS]);
+    }
+}

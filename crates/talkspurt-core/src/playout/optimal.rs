@@ -1,0 +1,414 @@
+//! Moon, Kurose & Towsley, "Packet audio playout delay adjustment:
+//! performance bounds and algorithms", Multimedia Systems 6:17–28 (1998),
+//! §3 — the per-talkspurt optimal playout, scored with the E-model as in
+//! seed 000 §4.3 (Balan): `R(i) = R0 - I_d(0,i) - I_l(i)`, best `i`.
+//!
+//! # The recurrence and how it is computed
+//!
+//! For talkspurt `k` with `m_k` arrived packets whose network delays sorted
+//! ascending are `d_k^(1) <= ... <= d_k^(m_k)`, playing `j` packets costs at
+//! least `c_k(j) = j · g(d_k^(j))`: the `j` fastest packets, all played at the
+//! playout point `d_k^(j)`, for any non-decreasing per-packet cost `g`
+//! (`g(d) = d` gives MKT's `D`, `g(d) = Id(offset + d)` gives `I_d`). MKT's
+//!
+//! ```text
+//! D(k,i) = min_j [ (i-j) D(k+1,i-j) + j d_k^(j) ] / i
+//! ```
+//!
+//! is, on the *sums* `F_k(i) = i·D(k,i)`, a min-plus convolution
+//! `F_k = c_k ⊕ F_{k+1}`. We run it forward over talkspurts indexed by the
+//! number of *discarded* packets `L = arrived - i`, which is what pruning
+//! bounds:
+//!
+//! * For any `i`, `F(i) >= P(i)`, the sum of the `i` smallest per-packet
+//!   costs `g(n_p)` over the whole call (each played packet waits at least
+//!   its own delay), so `R(i) <= score(i, P(i))`. Any feasible schedule gives
+//!   a lower bound `R*` on the optimum; every `i` with `score(i, P(i)) < R*`
+//!   cannot win. We take `R*` from a sweep of a common delay cap over all
+//!   talkspurts (each talkspurt plays at its largest delay under the cap;
+//!   `O(N log N)`), then only `L <= L_max` (the largest unpruned discard
+//!   count) is ever needed, and the DP costs `O(L_max · N)` instead of `O(N²)`.
+//! * The convolution inner loop runs over contiguous slices and vectorises.
+//! * For the bound (not the curves) a talkspurt's options are the
+//!   *realisable* ones: a playout point `d` plays every packet with delay
+//!   `<= d`, so `j` must not split a group of equal delays.
+//!
+//! Everything is exact; pruning uses a relative slack of 1e-9 so rounding
+//! cannot discard a tie.
+//!
+//! # What is optimised
+//!
+//! [`optimal_playout`]: the thesis' reduced E-model with the delay impairment
+//! averaged over played packets, `R = R0 - mean_p Id(offset + d_p) - Il(e)`.
+//! [`optimal_playout_generic`]: `R = r(offset + mean_p d_p, e)` for a
+//! caller's `r`, e.g. the full G.107 E-model, whose delay terms are not
+//! additive over packets (Idd and Idte are non-linear in delay; G.107 takes
+//! one mouth-to-ear delay per call), so the only per-call delay that fits it
+//! is the *mean* delay. For fixed `i`, `r` non-increasing in delay is
+//! maximised by the minimum mean delay `D(0,i)`, so `max_i r(offset +
+//! D(0,i), e(i))` is the exact optimum of that objective.
+//!
+//! Assumptions: `id` and `r`'s delay argument are monotone (non-decreasing
+//! impairment, non-increasing `r`), return finite values, and talkspurts do
+//! not collide at playout (as in MKT). `e` counts every generated packet not
+//! played: network losses, sender drops and playout discards.
+
+use super::{loss_fraction, CallTrace, NOT_ARRIVED, NS_PER_MS};
+
+/// The playout point chosen for one talkspurt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TalkspurtChoice {
+    /// Talkspurt id from the trace.
+    pub talkspurt: u32,
+    /// Network delay of the playout point, ns (`offset_k`; playout =
+    /// `t_gen + delay`), or [`NOT_ARRIVED`] if nothing of it is played.
+    pub delay: u64,
+    /// Packets of the talkspurt played.
+    pub played: usize,
+    /// Packets of the talkspurt that arrived.
+    pub arrived: usize,
+}
+
+/// The per-talkspurt optimal playout and its score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptimalPlayout {
+    /// Best R over the number of played packets.
+    pub r: f64,
+    /// Packets played at the optimum (the argmax `i`).
+    pub played: usize,
+    /// Fraction of generated packets not played (network, sender and playout losses).
+    pub loss_fraction: f64,
+    /// Mean mouth-to-ear delay of the played packets, ms (`offset_ms` included).
+    pub mean_delay_ms: f64,
+    /// `I_d(0, i)`: mean delay impairment of the played packets
+    /// ([`optimal_playout`]); 0 for [`optimal_playout_generic`].
+    pub mean_id: f64,
+    /// One entry per talkspurt, in trace order.
+    pub talkspurts: Vec<TalkspurtChoice>,
+    /// Playout time per packet, [`NOT_ARRIVED`] where lost or discarded.
+    pub playout: Vec<u64>,
+}
+
+/// What the DP minimises and how a (played, cost sum) pair is scored.
+trait Objective {
+    fn packet_cost(&self, delay_ns: u64) -> f64;
+    /// R for `played` packets whose costs sum to `sum`; non-increasing in `sum`.
+    fn score(&self, played: usize, sum: f64) -> f64;
+}
+
+struct Reduced<Fd, Fl> {
+    total: usize,
+    offset_ms: f64,
+    r0: f64,
+    id: Fd,
+    il: Fl,
+}
+
+impl<Fd: Fn(f64) -> f64, Fl: Fn(f64) -> f64> Objective for Reduced<Fd, Fl> {
+    fn packet_cost(&self, delay_ns: u64) -> f64 {
+        (self.id)(self.offset_ms + delay_ns as f64 / NS_PER_MS)
+    }
+    fn score(&self, played: usize, sum: f64) -> f64 {
+        let mean_id = if played == 0 { 0.0 } else { sum / played as f64 };
+        self.r0 - mean_id - (self.il)(loss_fraction(self.total, played))
+    }
+}
+
+struct Generic<Fr> {
+    total: usize,
+    offset_ms: f64,
+    r: Fr,
+}
+
+impl<Fr: Fn(f64, f64) -> f64> Objective for Generic<Fr> {
+    fn packet_cost(&self, delay_ns: u64) -> f64 {
+        delay_ns as f64 / NS_PER_MS
+    }
+    fn score(&self, played: usize, sum: f64) -> f64 {
+        let mean = if played == 0 { 0.0 } else { sum / played as f64 };
+        (self.r)(self.offset_ms + mean, loss_fraction(self.total, played))
+    }
+}
+
+/// One talkspurt's arrived packets, delays sorted ascending.
+struct Spurt {
+    id: u32,
+    start: usize,
+    end: usize,
+    delays: Vec<u64>,
+}
+
+fn spurts(trace: &CallTrace<'_>) -> Vec<Spurt> {
+    trace
+        .runs()
+        .into_iter()
+        .map(|r| {
+            let mut delays: Vec<u64> = (r.start..r.end).filter_map(|i| trace.network_delay(i)).collect();
+            delays.sort_unstable();
+            Spurt { id: r.id, start: r.start, end: r.end, delays }
+        })
+        .collect()
+}
+
+/// `(discards ℓ, cost of playing m-ℓ)`, ℓ ascending. `realisable`: only
+/// counts that do not split a group of equal delays (and 0).
+fn options(sp: &Spurt, obj: &impl Objective, realisable: bool) -> Vec<(usize, f64)> {
+    let m = sp.delays.len();
+    let mut out = Vec::with_capacity(m + 1);
+    for j in (1..=m).rev() {
+        if realisable && j < m && sp.delays[j - 1] == sp.delays[j] {
+            continue;
+        }
+        out.push((m - j, j as f64 * obj.packet_cost(sp.delays[j - 1])));
+    }
+    out.push((m, 0.0));
+    out
+}
+
+/// Forward min-plus DP over talkspurts, indexed by discards `0..=l_max`.
+/// `stage(k)` is the minimum cost sum over talkspurts `0..=k` (of those with
+/// arrivals) for each discard count; all stages are kept for backtracking.
+struct Dp {
+    data: Vec<f64>,
+    bounds: Vec<(usize, usize)>,
+}
+
+impl Dp {
+    fn run(opts: &[Vec<(usize, f64)>], l_max: usize) -> Dp {
+        let total: usize = opts.len() + 1;
+        let mut data = Vec::with_capacity(total.min(1 << 16) * 4);
+        let mut bounds = Vec::with_capacity(opts.len());
+        data.push(0.0);
+        let (mut prev_start, mut prev_len) = (0usize, 1usize);
+        for o in opts {
+            let m = o.last().map_or(0, |&(l, _)| l);
+            let len = (prev_len + m).min(l_max + 1);
+            let start = data.len();
+            data.resize(start + len, f64::INFINITY);
+            let (head, new) = data.split_at_mut(start);
+            let old = &head[prev_start..prev_start + prev_len];
+            for &(l, c) in o {
+                if l >= len {
+                    break;
+                }
+                let lim = len.min(prev_len + l);
+                let dst = &mut new[l..lim];
+                let src = &old[..lim - l];
+                for (d, &s) in dst.iter_mut().zip(src) {
+                    let cand = s + c;
+                    *d = if cand < *d { cand } else { *d };
+                }
+            }
+            bounds.push((start, len));
+            prev_start = start;
+            prev_len = len;
+        }
+        Dp { data, bounds }
+    }
+
+    fn last(&self) -> &[f64] {
+        match self.bounds.last() {
+            Some(&(s, n)) => &self.data[s..s + n],
+            None => &self.data[..1],
+        }
+    }
+
+    fn stage(&self, k: usize) -> &[f64] {
+        if k == 0 {
+            &self.data[..1]
+        } else {
+            let (s, n) = self.bounds[k - 1];
+            &self.data[s..s + n]
+        }
+    }
+
+    /// Discards per talkspurt reaching `l` discards in total at the last stage.
+    fn backtrack(&self, opts: &[Vec<(usize, f64)>], mut l: usize) -> Vec<usize> {
+        let mut out = vec![0; opts.len()];
+        for k in (0..opts.len()).rev() {
+            let target = self.stage(k + 1)[l];
+            let prev = self.stage(k);
+            let &(lk, _) = opts[k]
+                .iter()
+                .find(|&&(lk, c)| lk <= l && l - lk < prev.len() && prev[l - lk] + c == target)
+                .expect("DP backtrack: no option reproduces the stage value");
+            out[k] = lk;
+            l -= lk;
+        }
+        out
+    }
+}
+
+/// Best R over the common-cap sweep: a feasible schedule, hence a lower bound.
+fn cap_sweep(sps: &[Spurt], obj: &impl Objective) -> f64 {
+    let mut all: Vec<(u64, usize)> = Vec::new();
+    for (k, sp) in sps.iter().enumerate() {
+        all.extend(sp.delays.iter().map(|&d| (d, k)));
+    }
+    all.sort_unstable();
+    let mut count = vec![0usize; sps.len()];
+    let mut contrib = vec![0.0f64; sps.len()];
+    let (mut played, mut sum) = (0usize, 0.0f64);
+    let mut best = obj.score(0, 0.0);
+    let mut i = 0;
+    while i < all.len() {
+        let d = all[i].0;
+        let cost = obj.packet_cost(d);
+        while i < all.len() && all[i].0 == d {
+            let k = all[i].1;
+            count[k] += 1;
+            played += 1;
+            sum -= contrib[k];
+            contrib[k] = count[k] as f64 * cost;
+            sum += contrib[k];
+            i += 1;
+        }
+        best = best.max(obj.score(played, sum));
+    }
+    best
+}
+
+fn solve(trace: &CallTrace<'_>, obj: &impl Objective, offset_ms: f64, prune: bool) -> (OptimalPlayout, usize) {
+    let sps = spurts(trace);
+    let arrived: usize = sps.iter().map(|s| s.delays.len()).sum();
+
+    // Upper bound per i from the i cheapest packets; lower bound on the optimum.
+    let mut costs: Vec<f64> = sps.iter().flat_map(|s| s.delays.iter().map(|&d| obj.packet_cost(d))).collect();
+    costs.sort_unstable_by(f64::total_cmp);
+    let floor = cap_sweep(&sps, obj);
+    let slack = 1e-9 * (1.0 + floor.abs());
+    let mut l_max = if prune { 0 } else { arrived };
+    let mut prefix = 0.0;
+    for (idx, c) in costs.iter().enumerate() {
+        prefix += c;
+        let i = idx + 1;
+        if obj.score(i, prefix) >= floor - slack {
+            l_max = l_max.max(arrived - i);
+        }
+    }
+
+    let active: Vec<usize> = (0..sps.len()).filter(|&k| !sps[k].delays.is_empty()).collect();
+    let opts: Vec<Vec<(usize, f64)>> = active.iter().map(|&k| options(&sps[k], obj, true)).collect();
+    let dp = Dp::run(&opts, l_max);
+
+    // Best i (ties: more packets played). Playing nothing is the fallback.
+    let (mut best_r, mut best_l, mut best_sum) = (obj.score(0, 0.0), None, 0.0);
+    for (l, &s) in dp.last().iter().enumerate() {
+        if s.is_finite() && arrived - l > 0 {
+            let r = obj.score(arrived - l, s);
+            if r > best_r || (best_l.is_none() && r >= best_r) {
+                (best_r, best_l, best_sum) = (r, Some(l), s);
+            }
+        }
+    }
+
+    let mut talkspurts: Vec<TalkspurtChoice> = sps
+        .iter()
+        .map(|s| TalkspurtChoice { talkspurt: s.id, delay: NOT_ARRIVED, played: 0, arrived: s.delays.len() })
+        .collect();
+    let mut playout = vec![NOT_ARRIVED; trace.len()];
+    let mut played = 0;
+    let mut delay_sum_ms = 0.0;
+    if let Some(l) = best_l {
+        for (a, discards) in dp.backtrack(&opts, l).into_iter().enumerate() {
+            let k = active[a];
+            let sp = &sps[k];
+            let j = sp.delays.len() - discards;
+            if j == 0 {
+                continue;
+            }
+            let d = sp.delays[j - 1];
+            talkspurts[k].delay = d;
+            talkspurts[k].played = j;
+            played += j;
+            delay_sum_ms += j as f64 * (offset_ms + d as f64 / NS_PER_MS);
+            for (i, slot) in playout.iter_mut().enumerate().take(sp.end).skip(sp.start) {
+                if trace.network_delay(i).is_some_and(|n| n <= d) {
+                    *slot = trace.t_gen[i] + d;
+                }
+            }
+        }
+    }
+    let mean = |x: f64| if played == 0 { 0.0 } else { x / played as f64 };
+    let out = OptimalPlayout {
+        r: best_r,
+        played,
+        loss_fraction: loss_fraction(trace.len(), played),
+        mean_delay_ms: if played == 0 { offset_ms } else { mean(delay_sum_ms) },
+        mean_id: mean(best_sum),
+        talkspurts,
+        playout,
+    };
+    (out, l_max)
+}
+
+/// Per-talkspurt optimal playout under the thesis' reduced E-model
+/// (seed 000 §4.3): maximises `r0 - I_d(0,i) - il(e(i))` over `i`, where
+/// `I_d(0,i)` is the minimum over realisable per-talkspurt playout points of
+/// the mean of `id(offset_ms + network delay of the playout point in ms)`
+/// over the `i` played packets, and `e(i) = 1 - i / trace.len()`.
+///
+/// `id` must be non-decreasing; `offset_ms` is the constant part of the
+/// mouth-to-ear delay (packetization, look-ahead, ...). Cole & Rosenbluth:
+/// `r0 = 94.2`, `id(d) = 0.024 d + 0.11 (d - 177.3) H(d - 177.3)`,
+/// `il(e) = λ1 + λ2 ln(1 + λ3 e)`. The trace must satisfy
+/// [`CallTrace::validate`].
+pub fn optimal_playout(
+    trace: &CallTrace<'_>,
+    offset_ms: f64,
+    r0: f64,
+    id: impl Fn(f64) -> f64,
+    il: impl Fn(f64) -> f64,
+) -> OptimalPlayout {
+    let obj = Reduced { total: trace.len(), offset_ms, r0, id, il };
+    solve(trace, &obj, offset_ms, true).0
+}
+
+/// Per-talkspurt optimal playout for a caller's `r(mean mouth-to-ear delay
+/// ms, loss fraction)`, e.g. the full G.107 E-model: maximises
+/// `r(offset_ms + D(0,i), e(i))` over `i`, with `D(0,i)` MKT's minimum mean
+/// network delay (realisable playout points). `r` must be non-increasing in
+/// its delay argument.
+pub fn optimal_playout_generic(
+    trace: &CallTrace<'_>,
+    offset_ms: f64,
+    r: impl Fn(f64, f64) -> f64,
+) -> OptimalPlayout {
+    let obj = Generic { total: trace.len(), offset_ms, r };
+    solve(trace, &obj, offset_ms, true).0
+}
+
+/// MKT's `D(0,i)` for `i = 0..=arrived`: the minimum mean network delay (ms)
+/// of the playout points when exactly `i` packets are played (any `i`
+/// packets, as in the paper; `D(0,0) = 0`). Full curve: `O(N²)` worst case
+/// (about 0.1–0.5 s for a 30 000-packet call); the bound does not need it.
+pub fn min_average_delay_curve(trace: &CallTrace<'_>) -> Vec<f64> {
+    let obj = Generic { total: trace.len(), offset_ms: 0.0, r: |_: f64, _: f64| 0.0 };
+    curve(trace, &obj)
+}
+
+/// `I_d(0,i)` for `i = 0..=arrived`: the minimum mean of
+/// `id(offset_ms + playout-point network delay in ms)` over exactly `i`
+/// played packets (seed 000 §4.3; `I_d(0,0) = 0`). `id` non-decreasing.
+pub fn min_average_impairment_curve(
+    trace: &CallTrace<'_>,
+    offset_ms: f64,
+    id: impl Fn(f64) -> f64,
+) -> Vec<f64> {
+    let obj = Reduced { total: trace.len(), offset_ms, r0: 0.0, id, il: |_: f64| 0.0 };
+    curve(trace, &obj)
+}
+
+fn curve(trace: &CallTrace<'_>, obj: &impl Objective) -> Vec<f64> {
+    let sps = spurts(trace);
+    let opts: Vec<Vec<(usize, f64)>> =
+        sps.iter().filter(|s| !s.delays.is_empty()).map(|s| options(s, obj, false)).collect();
+    let arrived: usize = sps.iter().map(|s| s.delays.len()).sum();
+    let dp = Dp::run(&opts, arrived);
+    let last = dp.last();
+    (0..=arrived).map(|i| if i == 0 { 0.0 } else { last[arrived - i] / i as f64 }).collect()
+}
+
+#[cfg(test)]
+#[path = "optimal_tests.rs"]
+mod tests;

@@ -1,0 +1,402 @@
+//! The full ITU-T G.107 E-model (narrowband), edition **G.107 (12/2011)**.
+//!
+//! Section numbers below are those of the 12/2011 edition (§7.1–§7.7,
+//! Annex B). The equations are unchanged from the 03/2005 edition, where the
+//! same sections are numbered §3.1–§3.7. Written from the Recommendation's
+//! equations; no code or text was copied.
+//!
+//! R = Ro − Is − Id − Ie,eff + A                                   (§7.1)
+
+use super::mos::mos_from_r;
+use super::params::check;
+pub use super::params::EModelParams;
+
+/// Output of [`emodel`]: R, MOS and every intermediate term.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EModelResult {
+    /// Total noise power No, dBm0p (§7.2).
+    pub no: f64,
+    /// Basic signal-to-noise ratio Ro (§7.2).
+    pub ro: f64,
+    /// Simultaneous impairment Is = Iolr + Ist + Iq (§7.3).
+    pub is: f64,
+    /// Impairment from a too-low overall loudness rating (§7.3).
+    pub iolr: f64,
+    /// Impairment from non-optimum sidetone (§7.3).
+    pub ist: f64,
+    /// Impairment from quantizing distortion (§7.3).
+    pub iq: f64,
+    /// Delay impairment Id = Idte + Idle + Idd (§7.4).
+    pub id: f64,
+    /// Talker-echo impairment (§7.4).
+    pub idte: f64,
+    /// Listener-echo impairment (§7.4).
+    pub idle: f64,
+    /// Impairment from too-long absolute delay Ta (§7.4).
+    pub idd: f64,
+    /// Effective equipment impairment Ie,eff (§7.5).
+    pub ie_eff: f64,
+    /// Transmission rating factor R (§7.1). Not clamped.
+    pub r: f64,
+    /// MOS_CQE from R per Annex B (see [`mos_from_r`]).
+    pub mos: f64,
+}
+
+/// Computes the E-model of ITU-T G.107 (12/2011) §7 for `p`.
+///
+/// Every input is first checked against the permitted ranges of Table 3
+/// (A against §7.6's maximum of 20); the error names the parameter, its value
+/// and the allowed range.
+pub fn emodel(p: &EModelParams) -> Result<EModelResult, String> {
+    check(p, false)?;
+    Ok(compute(p))
+}
+
+/// Same equations as [`emodel`], but accepts T and Ta up to 2000 ms, Tr up to
+/// 4000 ms and A up to 100. **Outside G.107's validated range**: the delay
+/// terms are extrapolated. Provided for satellite studies (seed 003 uses
+/// A = 40 with one-way delays near 800 ms). All other parameters keep the
+/// Table 3 limits.
+pub fn emodel_extended(p: &EModelParams) -> Result<EModelResult, String> {
+    check(p, true)?;
+    Ok(compute(p))
+}
+
+fn lg(x: f64) -> f64 {
+    x.log10()
+}
+
+/// Power sum in dB: 10·lg(Σ 10^(xᵢ/10)).
+fn db_sum(xs: &[f64]) -> f64 {
+    10.0 * lg(xs.iter().map(|x| 10f64.powf(x / 10.0)).sum())
+}
+
+fn compute(p: &EModelParams) -> EModelResult {
+    // §7.2 Basic signal-to-noise ratio.
+    let olr = p.slr + p.rlr;
+    let nfo = p.nfor + p.rlr;
+    let pre = p.pr + 10.0 * lg(1.0 + 10f64.powf((10.0 - p.lstr) / 10.0));
+    let nor = p.rlr - 121.0 + pre + 0.008 * (pre - 35.0).powi(2);
+    let nos = p.ps - p.slr - p.ds - 100.0 + 0.004 * (p.ps - olr - p.ds - 14.0).powi(2);
+    let no = db_sum(&[p.nc, nos, nor, nfo]);
+    let ro = 15.0 - 1.5 * (p.slr + no);
+
+    // §7.3 Simultaneous impairment factor.
+    let xolr = olr + 0.2 * (64.0 + no - p.rlr);
+    let iolr = 20.0 * ((1.0 + (xolr / 8.0).powi(8)).powf(1.0 / 8.0) - xolr / 8.0);
+    let stmr_o =
+        -10.0 * lg(10f64.powf(-p.stmr / 10.0) + (-p.t / 4.0).exp() * 10f64.powf(-p.telr / 10.0));
+    let ist = 12.0 * (1.0 + ((stmr_o - 13.0) / 6.0).powi(8)).powf(1.0 / 8.0)
+        - 28.0 * (1.0 + ((stmr_o + 1.0) / 19.4).powi(35)).powf(1.0 / 35.0)
+        - 13.0 * (1.0 + ((stmr_o - 3.0) / 33.0).powi(13)).powf(1.0 / 13.0)
+        + 29.0;
+    let q = 37.0 - 15.0 * lg(p.qdu);
+    let g = 1.07 + 0.258 * q + 0.0602 * q * q;
+    let y = (ro - 100.0) / 15.0 + 46.0 / 8.4 - g / 9.0;
+    let z = 46.0 / 30.0 - g / 40.0;
+    let iq = 15.0 * lg(1.0 + 10f64.powf(y) + 10f64.powf(z));
+    let is = iolr + ist + iq;
+
+    // §7.4 Delay impairment factor.
+    // Talker echo. The (1 − e^−T) factor makes Idte vanish as T → 0, where
+    // the echo is heard as sidetone. The low-sidetone corrections for
+    // STMR < 9 dB and STMR > 20 dB cannot apply: STMR is limited to 10…20 dB.
+    let roe = -1.5 * (no - p.rlr);
+    let terv = p.telr - 40.0 * lg((1.0 + p.t / 10.0) / (1.0 + p.t / 150.0))
+        + 6.0 * (-0.3 * p.t * p.t).exp();
+    let re = 80.0 + 2.5 * (terv - 14.0);
+    let idte =
+        ((roe - re) / 2.0 + ((roe - re).powi(2) / 4.0 + 100.0).sqrt() - 1.0) * (1.0 - (-p.t).exp());
+    // Listener echo.
+    let rle = 10.5 * (p.wepl + 7.0) * (p.tr + 1.0).powf(-0.25);
+    let idle = (ro - rle) / 2.0 + ((ro - rle).powi(2) / 4.0 + 169.0).sqrt();
+    // Absolute delay: zero up to 100 ms.
+    let idd = if p.ta <= 100.0 {
+        0.0
+    } else {
+        let x = lg(p.ta / 100.0) / lg(2.0);
+        25.0 * ((1.0 + x.powi(6)).powf(1.0 / 6.0) - 3.0 * (1.0 + (x / 3.0).powi(6)).powf(1.0 / 6.0)
+            + 2.0)
+    };
+    let id = idte + idle + idd;
+
+    // §7.5 Effective equipment impairment (Ppl in percent).
+    let ie_eff = p.ie + (95.0 - p.ie) * p.ppl / (p.ppl / p.burst_r + p.bpl);
+
+    // §7.1 (A: §7.6).
+    let r = ro - is - id - ie_eff + p.a;
+    EModelResult {
+        no,
+        ro,
+        is,
+        iolr,
+        ist,
+        iq,
+        id,
+        idte,
+        idle,
+        idd,
+        ie_eff,
+        r,
+        mos: mos_from_r(r),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Reference figures ("ref.py") come from the independent Python
+    // transcription of G.107 reproduced in docs/models/emodel.md (appendix),
+    // never from this code.
+
+    fn close(got: f64, want: f64, tol: f64) {
+        assert!((got - want).abs() <= tol, "got {got}, want {want} ± {tol}");
+    }
+
+    #[test]
+    fn defaults_give_r_93_2() {
+        let r = emodel(&EModelParams::default()).unwrap();
+        close(r.r, 93.2062, 0.01); // G.107: R = 93.2 at Table 3 defaults
+        close(r.no, -61.1792, 0.001);
+        close(r.ro, 94.7688, 0.001);
+        close(r.iolr, 0.4402, 0.001);
+        close(r.ist, -0.0007, 0.001);
+        close(r.iq, 0.9741, 0.001);
+        close(r.is, 1.4136, 0.001);
+        close(r.idte, 0.0, 1e-9);
+        close(r.idle, 0.1490, 0.001);
+        close(r.idd, 0.0, 1e-12);
+        close(r.ie_eff, 0.0, 1e-12);
+        close(r.mos, 4.4094, 0.001);
+    }
+
+    #[test]
+    fn delay_sweep_t_eq_ta_tr_eq_2ta() {
+        // (Ta ms, Idte, Idle, Idd, R) from ref.py; tolerance 0.001 on each.
+        let rows = [
+            (0.0, 0.0, 0.149046, 0.0, 93.206208),
+            (50.0, 1.022945, 0.576147, 0.0, 91.756161),
+            (100.0, 1.963791, 0.727733, 0.0, 90.663730),
+            (150.0, 2.811844, 0.840747, 0.163531, 89.539132),
+            (200.0, 3.570849, 0.935273, 3.044414, 85.804718),
+            (300.0, 4.833940, 1.094259, 14.760695, 72.666360),
+            (400.0, 5.808211, 1.230127, 24.070089, 62.246827),
+            (600.0, 7.159883, 1.464725, 35.246848, 49.483798),
+        ];
+        for (ta, idte, idle, idd, r) in rows {
+            let p = EModelParams {
+                t: ta,
+                ta,
+                tr: 2.0 * ta,
+                ..Default::default()
+            };
+            // Ta = 600 and Tr = 1200 exceed Table 3: only the extended entry accepts them.
+            let res = if ta <= 500.0 {
+                emodel(&p).unwrap()
+            } else {
+                emodel_extended(&p).unwrap()
+            };
+            close(res.idte, idte, 0.001);
+            close(res.idle, idle, 0.001);
+            close(res.idd, idd, 0.001);
+            close(res.r, r, 0.001);
+        }
+    }
+
+    #[test]
+    fn loss_sweep_g711_and_g729() {
+        // (Ie, Bpl, BurstR, [(Ppl %, Ie_eff)]) from ref.py; tolerance 0.001.
+        let g711_r1 = [
+            (0.0, 0.0),
+            (1.0, 3.639847),
+            (2.0, 7.011070),
+            (5.0, 15.780731),
+            (10.0, 27.065527),
+            (20.0, 42.128603),
+        ];
+        let g711_r2 = [
+            (0.0, 0.0),
+            (1.0, 3.710938),
+            (2.0, 7.279693),
+            (5.0, 17.210145),
+            (10.0, 31.561462),
+            (20.0, 54.131054),
+        ];
+        let g729_r1 = [
+            (0.0, 11.0),
+            (1.0, 15.2),
+            (2.0, 19.0),
+            (5.0, 28.5),
+            (10.0, 39.965517),
+            (20.0, 54.076923),
+        ];
+        let g729_r2 = [
+            (0.0, 11.0),
+            (1.0, 15.307692),
+            (2.0, 19.4),
+            (5.0, 30.534884),
+            (10.0, 46.0),
+            (20.0, 68.931034),
+        ];
+        let cases = [
+            (0.0, 25.1, 1.0, g711_r1),
+            (0.0, 25.1, 2.0, g711_r2),
+            (11.0, 19.0, 1.0, g729_r1),
+            (11.0, 19.0, 2.0, g729_r2),
+        ];
+        for (ie, bpl, burst_r, rows) in cases {
+            for (ppl, want) in rows {
+                let p = EModelParams {
+                    ie,
+                    bpl,
+                    ppl,
+                    burst_r,
+                    ..Default::default()
+                };
+                let res = emodel(&p).unwrap();
+                close(res.ie_eff, want, 0.001);
+                // Everything else is at its default, so R = 93.206208 − Ie,eff.
+                close(res.r, 93.206208 - want, 0.001);
+            }
+        }
+    }
+
+    #[test]
+    fn talker_echo_small_t_and_loud_echo() {
+        // ref.py: small T exercises the (1 − e^−T) factor; Idte is slightly
+        // negative there, as the G.107 formula gives. Tolerance 1e-4.
+        for (t, idte, r) in [
+            (0.5, -0.079873, 93.286081),
+            (1.0, -0.108930, 93.315138),
+            (2.0, -0.084342, 93.290550),
+        ] {
+            let res = emodel(&EModelParams {
+                t,
+                ..Default::default()
+            })
+            .unwrap();
+            close(res.idte, idte, 1e-4);
+            close(res.r, r, 1e-4);
+        }
+        // TELR 45 dB, T = Ta = 100 ms, Tr = 200 ms.
+        let p = EModelParams {
+            telr: 45.0,
+            t: 100.0,
+            ta: 100.0,
+            tr: 200.0,
+            ..Default::default()
+        };
+        let res = emodel(&p).unwrap();
+        close(res.idte, 22.481827, 1e-4);
+        close(res.r, 70.145693, 1e-4);
+        close(res.mos, 3.603826, 1e-4);
+    }
+
+    #[test]
+    fn noisy_low_sidetone_connection() {
+        // SLR 12, RLR 6, Ps 55, Pr 50, Nc −60, qdu 3, STMR 12, LSTR 15, WEPL 60,
+        // Tr 100 ms (ref.py). Tolerance 1e-4.
+        let p = EModelParams {
+            slr: 12.0,
+            rlr: 6.0,
+            ps: 55.0,
+            pr: 50.0,
+            nc: -60.0,
+            qdu: 3.0,
+            stmr: 12.0,
+            lstr: 15.0,
+            wepl: 60.0,
+            tr: 100.0,
+            ..Default::default()
+        };
+        let res = emodel(&p).unwrap();
+        close(res.no, -53.274375, 1e-4);
+        close(res.ro, 76.911562, 1e-4);
+        close(res.iolr, 0.005983, 1e-4);
+        close(res.iq, 4.324717, 1e-4);
+        close(res.idle, 1.156281, 1e-4);
+        close(res.r, 71.424581, 1e-4);
+    }
+
+    #[test]
+    fn quantizing_distortion_and_advantage() {
+        let base = emodel(&EModelParams::default()).unwrap();
+        let p = EModelParams {
+            qdu: 4.0,
+            ..Default::default()
+        };
+        let res = emodel(&p).unwrap();
+        assert!(
+            res.iq > base.iq + 1.0,
+            "Iq must grow with qdu: {} vs {}",
+            res.iq,
+            base.iq
+        );
+        let p = EModelParams {
+            a: 20.0,
+            ..Default::default()
+        };
+        close(emodel(&p).unwrap().r, 113.206208, 0.001); // R = 93.206 + A, not clamped
+    }
+
+    #[test]
+    fn range_errors_name_parameter_value_and_range() {
+        let p = EModelParams {
+            ta: 600.0,
+            ..Default::default()
+        };
+        let e = emodel(&p).unwrap_err();
+        assert!(
+            e.contains("Ta") && e.contains("600") && e.contains("[0, 500]"),
+            "{e}"
+        );
+        let p = EModelParams {
+            a: 40.0,
+            ..Default::default()
+        };
+        let e = emodel(&p).unwrap_err();
+        assert!(e.contains("A = 40") && e.contains("[0, 20]"), "{e}");
+        let p = EModelParams {
+            ppl: 25.0,
+            ..Default::default()
+        };
+        assert!(emodel(&p).unwrap_err().contains("Ppl = 25"));
+        let p = EModelParams {
+            burst_r: 0.5,
+            ..Default::default()
+        };
+        assert!(emodel(&p).unwrap_err().contains("BurstR"));
+        let p = EModelParams {
+            nfor: f64::NAN,
+            ..Default::default()
+        };
+        assert!(emodel(&p).unwrap_err().contains("Nfor"));
+        // Extended keeps the other limits.
+        let p = EModelParams {
+            slr: 19.0,
+            ..Default::default()
+        };
+        assert!(emodel_extended(&p).unwrap_err().contains("SLR = 19"));
+        let p = EModelParams {
+            ta: 2500.0,
+            ..Default::default()
+        };
+        assert!(emodel_extended(&p).unwrap_err().contains("[0, 2000]"));
+    }
+
+    #[test]
+    fn seed003_advantage_40_with_satellite_delay() {
+        // G.711 (Ie 0), T = Ta = 400 ms, Tr = 800 ms, A = 40: ref.py gives R = 102.246827.
+        let p = EModelParams {
+            t: 400.0,
+            ta: 400.0,
+            tr: 800.0,
+            a: 40.0,
+            ..Default::default()
+        };
+        let res = emodel_extended(&p).unwrap();
+        close(res.r, 102.246827, 0.001);
+        close(res.mos, 4.5, 1e-12); // R > 100 clamps MOS to 4.5
+    }
+}

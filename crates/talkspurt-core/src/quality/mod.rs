@@ -1,0 +1,31 @@
+//! Call quality: the ITU-T G.107 E-model, the simplified Cole–Rosenbluth
+//! model of seed 000, and per-call statistics (jitter, percentiles, loss
+//! bursts). Pure functions, no I/O, no external crates.
+//!
+//! - [`mod@emodel`]: full G.107 (12/2011) E-model, R and its terms;
+//!   [`params`]: its inputs, Table 3 defaults and range checks.
+//! - [`mos`]: R ↔ MOS (G.107 Annex B) and quality bands (seed 000 Table 4.2).
+//! - [`simplified`]: R = 94.2 − Ie − Id of Cole and Rosenbluth.
+//! - [`stats`]: RFC 3550 interarrival jitter, mean, percentiles.
+//! - [`burst`]: Gilbert p, q, BurstR and run lengths from a loss sequence.
+//! - [`codec_impairments`]: Ie and Bpl per codec (G.113 Appendix I).
+//!
+//! Formulas and sources: `docs/models/emodel.md`, `docs/models/statistics.md`.
+
+pub mod burst;
+pub mod codec_impairments;
+pub mod emodel;
+pub mod mos;
+pub mod params;
+pub mod simplified;
+pub mod stats;
+
+pub use burst::{burst_stats, run_lengths, BurstStats, RunLengths};
+pub use codec_impairments::{codec_impairment, CODEC_IMPAIRMENTS};
+pub use emodel::{emodel, emodel_extended, EModelParams, EModelResult};
+pub use mos::{mos_from_r, quality_band, r_from_mos, R_MOS1};
+pub use simplified::{
+    delay_impairment_simplified, loss_impairment_simplified, r_simplified, LAMBDA_G711,
+    LAMBDA_G729, LAMBDA_G729A_VAD,
+};
+pub use stats::{interarrival_jitter_ns, mean, percentile};

@@ -1,0 +1,67 @@
+//! One scenario, start to finish: build the world, run it, score it.
+
+use crate::playout::{FixedDelay, PlayoutKind};
+use crate::scenario::{build, PlayoutCfg, Scenario, ScenarioError, TransportCfg};
+use crate::trace::calls::CallInfo;
+use crate::trace::{report, Report};
+
+pub struct RunOutput {
+    pub report: Report,
+    /// Events the scheduler processed.
+    pub events: u64,
+    /// Voice packets generated.
+    pub voice_packets: u64,
+    /// Simulated time at which the run ended (seconds).
+    pub sim_end_s: f64,
+    /// False when `progress` asked to stop early.
+    pub completed: bool,
+}
+
+pub fn transport_name(t: &TransportCfg) -> &'static str {
+    match t {
+        TransportCfg::Udp { .. } => "udp",
+        TransportCfg::Echo { .. } => "echo",
+    }
+}
+
+pub fn playout_kind(p: &PlayoutCfg) -> PlayoutKind {
+    match *p {
+        PlayoutCfg::Fixed { delay } => PlayoutKind::Fixed(FixedDelay { delay: delay.as_nanos() }),
+    }
+}
+
+fn group_label(label: &Option<String>, kind: &str, g: usize) -> String {
+    label.clone().unwrap_or_else(|| format!("{kind}[{g}]"))
+}
+
+/// Run a validated scenario. `progress(fraction)` returns false to abort.
+pub fn run(s: &Scenario, progress: &mut dyn FnMut(f64) -> bool) -> Result<RunOutput, ScenarioError> {
+    let mut w = build(s)?;
+    let infos: Vec<CallInfo> = w
+        .calls
+        .iter()
+        .map(|c| {
+            let g = &s.calls[c.group as usize];
+            CallInfo {
+                group: group_label(&g.label, "calls", c.group as usize),
+                codec: c.codec,
+                ptime: c.source.ptime(),
+                transport: transport_name(&g.transport),
+                playout: playout_kind(&g.playout),
+                advantage: 0.0,
+                start_s: c.start.as_secs_f64(),
+            }
+        })
+        .collect();
+    let traffic_labels: Vec<String> =
+        s.traffic.iter().enumerate().map(|(g, t)| group_label(&t.label, "traffic", g)).collect();
+    let completed = w.run(progress);
+    let voice_packets = w.calls.iter().map(|c| c.rec.len() as u64).sum();
+    Ok(RunOutput {
+        report: report(&w, &infos, &traffic_labels, s.run.trace),
+        events: w.q.events_processed(),
+        voice_packets,
+        sim_end_s: w.q.now().as_secs_f64(),
+        completed,
+    })
+}

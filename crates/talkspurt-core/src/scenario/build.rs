@@ -1,0 +1,185 @@
+//! Scenario → World: nodes and channels, routes, flows with their endpoints,
+//! voice calls and traffic sources, each random component on its own stream.
+
+use crate::sim::record::CallRecord;
+use crate::sim::world::{Call, Flow, Owner, TrafficApp, TrafficCounters, World};
+use crate::net::channel::Channel;
+use crate::net::loss::LossModel;
+use crate::net::queue::DropTail;
+use crate::net::{Dir, NodeId, Topology};
+use crate::rng::{kind, Rng, StreamId};
+use crate::scenario::{
+    ChannelCfg, LossCfg, QueueCfg, Scenario, ScenarioError, SpeechCfg, StartCfg, TrafficKind, TransportCfg,
+};
+use crate::sched::EventQueue;
+use crate::time::{SimDuration, SimTime};
+use crate::traffic::{Pattern, TrafficSource};
+use crate::transport::{echo, udp, FlowAddr, Receiver, Sender};
+use crate::voice::{codec, SpeechModel, SpeechProcess, VoiceSource};
+
+fn channel(topo: &Topology, from: NodeId, to: NodeId, cfg: &ChannelCfg, seed: u64, run: u64, index: u32) -> Channel {
+    let QueueCfg::DropTail { limit } = cfg.queue;
+    let loss = match cfg.loss {
+        LossCfg::None => LossModel::None,
+        LossCfg::Bernoulli { p } => LossModel::Bernoulli { p, rng: Rng::stream(seed, run, StreamId::new(kind::LINK_LOSS, index)) },
+    };
+    let name = format!("{}->{}", topo.nodes[from as usize], topo.nodes[to as usize]);
+    Channel::new(name, from, to, cfg.rate_bps, cfg.delay, DropTail::new(limit), loss)
+}
+
+fn start_time(cfg: &StartCfg, stagger: SimDuration, i: u32, rng: &mut Rng) -> SimTime {
+    let base = match *cfg {
+        StartCfg::Fixed(t) => t,
+        StartCfg::Uniform { from, to } => {
+            let span = to.as_nanos() - from.as_nanos();
+            from + SimDuration(if span == 0 { 0 } else { rng.below(span) })
+        }
+    };
+    SimTime::ZERO + base + stagger.mul(i as u64)
+}
+
+fn endpoints(
+    t: &TransportCfg,
+    flow: u32,
+    src: NodeId,
+    dst: NodeId,
+    series: bool,
+) -> (Sender, Receiver) {
+    let fwd = FlowAddr { flow, peer: dst, dir: Dir::Forward };
+    let rev = FlowAddr { flow, peer: src, dir: Dir::Reverse };
+    match *t {
+        TransportCfg::Udp { send_buffer } => {
+            (Sender::Udp(udp::UdpSender::new(fwd, send_buffer)), Receiver::Udp(udp::UdpReceiver::default()))
+        }
+        TransportCfg::Echo { send_buffer, ack_bytes } => (
+            Sender::Echo(echo::EchoSender::new(fwd, send_buffer, series)),
+            Receiver::Echo(echo::EchoReceiver::new(rev, ack_bytes)),
+        ),
+    }
+}
+
+fn route_check(topo: &Topology, a: NodeId, b: NodeId, path: &str) -> Result<(), ScenarioError> {
+    if !topo.reachable(a, b) || !topo.reachable(b, a) {
+        return Err(ScenarioError::new(
+            path,
+            format!("\"{}\"", topo.nodes[b as usize]),
+            format!("a node reachable from \"{}\" in both directions over the links", topo.nodes[a as usize]),
+        ));
+    }
+    Ok(())
+}
+
+fn node(topo: &Topology, name: &str, path: String) -> Result<NodeId, ScenarioError> {
+    topo.node_id(name)
+        .ok_or_else(|| ScenarioError::new(path, format!("\"{name}\""), format!("one of the nodes named in links: {}", topo.nodes.join(", "))))
+}
+
+/// Expected packets for one call, to size its record once.
+fn expected_packets(dur: SimDuration, ptime: SimDuration, speech: &SpeechCfg) -> usize {
+    let slots = dur.as_nanos() / ptime.as_nanos().max(1) + 2;
+    match speech {
+        SpeechCfg::Continuous => slots as usize,
+        SpeechCfg::OnOff { talk, silence } => {
+            let (t, s) = (talk.mean().as_secs_f64(), silence.mean().as_secs_f64());
+            let frac = t / (t + s).max(1e-12);
+            let spurts = dur.as_secs_f64() / (t + s).max(1e-3);
+            ((slots as f64 * frac + spurts) * 1.1 + 64.0) as usize
+        }
+    }
+}
+
+pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
+    let (seed, run) = (s.run.seed, s.run.run_index);
+    let mut topo = Topology::default();
+    for l in &s.links {
+        topo.add_node(&l.a);
+        topo.add_node(&l.b);
+    }
+    for l in &s.links {
+        let (a, b) = (topo.node_id(&l.a).unwrap(), topo.node_id(&l.b).unwrap());
+        let i = topo.channels.len() as u32;
+        let f = channel(&topo, a, b, &l.forward, seed, run, i);
+        topo.add_channel(f, l.cost);
+        let r = channel(&topo, b, a, &l.reverse, seed, run, i + 1);
+        topo.add_channel(r, l.cost);
+    }
+    topo.compute_routes();
+
+    let gen_end = SimTime::ZERO + s.run.duration;
+    let mut flows = Vec::new();
+    let mut calls = Vec::new();
+    for (g, grp) in s.calls.iter().enumerate() {
+        let src = node(&topo, &grp.from, format!("calls[{g}].from"))?;
+        let dst = node(&topo, &grp.to, format!("calls[{g}].to"))?;
+        route_check(&topo, src, dst, &format!("calls[{g}].to"))?;
+        let c = codec::lookup(&grp.codec).ok_or_else(|| {
+            ScenarioError::new(format!("calls[{g}].codec"), format!("\"{}\"", grp.codec), codec::names().join(", "))
+        })?;
+        let ptime = grp.ptime.unwrap_or_else(|| codec::default_ptime(c));
+        let k = codec::check_ptime(c, ptime)
+            .map_err(|a| ScenarioError::new(format!("calls[{g}].ptime"), format!("\"{ptime}\""), a))?;
+        let model = match grp.speech {
+            SpeechCfg::Continuous => SpeechModel::Continuous,
+            SpeechCfg::OnOff { talk, silence } => SpeechModel::OnOff { talk, silence },
+        };
+        for i in 0..grp.count {
+            let ci = calls.len() as u32;
+            let mut start_rng = Rng::stream(seed, run, StreamId::new(kind::CALL_START, ci));
+            let start = start_time(&grp.start, grp.stagger, i, &mut start_rng);
+            let stop = grp.length.map_or(gen_end, |l| (start + l).min(gen_end));
+            let speech = SpeechProcess::new(model, c.frame, Rng::stream(seed, run, StreamId::new(kind::SPEECH, ci)));
+            let source = VoiceSource::new(c, k, start, stop, grp.vad, speech);
+            let flow = flows.len() as u32;
+            let (snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series);
+            flows.push(Flow::new(src, dst, snd, rcv, Owner::Call(ci)));
+            let expect = expected_packets(stop.saturating_since(start), ptime, &grp.speech);
+            calls.push(Call {
+                flow,
+                group: g as u32,
+                codec: c,
+                overhead: grp.overhead_bytes,
+                source,
+                rec: CallRecord::new(s.run.trace, expect),
+                start,
+            });
+        }
+    }
+    let mut traffic = Vec::new();
+    for (g, t) in s.traffic.iter().enumerate() {
+        let src = node(&topo, &t.from, format!("traffic[{g}].from"))?;
+        let dst = node(&topo, &t.to, format!("traffic[{g}].to"))?;
+        route_check(&topo, src, dst, &format!("traffic[{g}].to"))?;
+        let (pattern, rate) = match t.kind {
+            TrafficKind::Cbr { rate_bps } => (Pattern::Cbr, rate_bps),
+            TrafficKind::Poisson { rate_bps } => (Pattern::Poisson, rate_bps),
+            TrafficKind::OnOff { rate_bps, on, off } => (Pattern::OnOff { on, off }, rate_bps),
+        };
+        for i in 0..t.count {
+            let ti = traffic.len() as u32;
+            let mut rng = Rng::stream(seed, run, StreamId::new(kind::TRAFFIC, ti));
+            let start = start_time(&t.start, t.stagger, i, &mut rng);
+            let stop = t.stop.map_or(gen_end, |d| (SimTime::ZERO + d).min(gen_end));
+            let flow = flows.len() as u32;
+            let (snd, rcv) = endpoints(&TransportCfg::Udp { send_buffer: 1 }, flow, src, dst, false);
+            flows.push(Flow::new(src, dst, snd, rcv, Owner::Traffic(ti)));
+            traffic.push(TrafficApp {
+                flow,
+                group: g as u32,
+                source: TrafficSource::new(pattern, t.packet, rate, start, stop, rng),
+                counters: TrafficCounters::default(),
+            });
+        }
+    }
+    let mut w = World {
+        q: EventQueue::new(),
+        topo,
+        flows,
+        calls,
+        traffic,
+        gen_end,
+        end: gen_end + s.run.drain,
+        series: Vec::new(),
+    };
+    w.prime();
+    Ok(w)
+}

@@ -1,0 +1,68 @@
+//! Columnar tables handed across the Python boundary without per-row
+//! objects: each column is one typed vector.
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Column {
+    F64(Vec<f64>),
+    I64(Vec<i64>),
+    U32(Vec<u32>),
+    Bool(Vec<bool>),
+    Str(Vec<String>),
+    /// Categorical: codes index into `cats`.
+    Cat { codes: Vec<u32>, cats: Vec<String> },
+}
+
+impl Column {
+    pub fn len(&self) -> usize {
+        match self {
+            Column::F64(v) => v.len(),
+            Column::I64(v) => v.len(),
+            Column::U32(v) => v.len(),
+            Column::Bool(v) => v.len(),
+            Column::Str(v) => v.len(),
+            Column::Cat { codes, .. } => codes.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    pub columns: Vec<(&'static str, Column)>,
+}
+
+impl Table {
+    pub fn push(&mut self, name: &'static str, col: Column) {
+        debug_assert!(self.columns.first().is_none_or(|(_, c)| c.len() == col.len()), "ragged column {name}");
+        self.columns.push((name, col));
+    }
+    pub fn rows(&self) -> usize {
+        self.columns.first().map_or(0, |(_, c)| c.len())
+    }
+    pub fn get(&self, name: &str) -> Option<&Column> {
+        self.columns.iter().find(|(n, _)| *n == name).map(|(_, c)| c)
+    }
+    pub fn f64(&self, name: &str) -> &[f64] {
+        match self.get(name) {
+            Some(Column::F64(v)) => v,
+            _ => panic!("no f64 column {name}"),
+        }
+    }
+    pub fn i64(&self, name: &str) -> &[i64] {
+        match self.get(name) {
+            Some(Column::I64(v)) => v,
+            _ => panic!("no i64 column {name}"),
+        }
+    }
+}
+
+/// Seconds from integer nanoseconds, NaN for "never".
+pub fn secs(ns: u64) -> f64 {
+    if ns == u64::MAX {
+        f64::NAN
+    } else {
+        ns as f64 * 1e-9
+    }
+}

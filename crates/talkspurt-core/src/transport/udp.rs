@@ -1,0 +1,111 @@
+//! UDP (RFC 768): no congestion control, no retransmission. A datagram is
+//! handed to the network the moment the application writes it, so the send
+//! buffer never holds more than the packet being written.
+
+use super::{AppUnit, Delivery, Endpoint, FlowAddr, ReceiverEndpoint, SenderEndpoint};
+use crate::net::{Header, Packet};
+use crate::time::SimTime;
+use std::collections::VecDeque;
+
+/// Bounded FIFO between the application and a transport: the shared piece
+/// every sender uses for its send buffer.
+#[derive(Debug)]
+pub struct SendBuffer {
+    cap: usize,
+    q: VecDeque<AppUnit>,
+}
+
+impl SendBuffer {
+    pub fn new(cap: u32) -> Self {
+        SendBuffer { cap: cap.max(1) as usize, q: VecDeque::new() }
+    }
+    pub fn push(&mut self, u: AppUnit) -> Result<(), AppUnit> {
+        if self.q.len() >= self.cap {
+            return Err(u);
+        }
+        self.q.push_back(u);
+        Ok(())
+    }
+    pub fn pop(&mut self) -> Option<AppUnit> {
+        self.q.pop_front()
+    }
+    pub fn len(&self) -> usize {
+        self.q.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.q.is_empty()
+    }
+}
+
+#[derive(Debug)]
+pub struct UdpSender {
+    addr: FlowAddr,
+    buf: SendBuffer,
+}
+
+impl UdpSender {
+    pub fn new(addr: FlowAddr, send_buffer: u32) -> Self {
+        UdpSender { addr, buf: SendBuffer::new(send_buffer) }
+    }
+}
+
+impl Endpoint for UdpSender {
+    fn handle_packet(&mut self, _now: SimTime, _pkt: &Packet) {}
+    fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
+        let u = self.buf.pop()?;
+        Some(Packet {
+            flow: self.addr.flow,
+            dir: self.addr.dir,
+            dst: self.addr.peer,
+            size: u.payload + u.overhead,
+            app_seq: u.app_seq,
+            hdr: Header::Datagram,
+        })
+    }
+}
+
+impl SenderEndpoint for UdpSender {
+    fn send(&mut self, _now: SimTime, unit: AppUnit) -> Result<(), AppUnit> {
+        self.buf.push(unit)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct UdpReceiver {
+    delivered: VecDeque<Delivery>,
+}
+
+impl Endpoint for UdpReceiver {
+    fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
+        self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: pkt.size, at: now });
+    }
+    fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
+        None
+    }
+}
+
+impl ReceiverEndpoint for UdpReceiver {
+    fn poll_deliver(&mut self) -> Option<Delivery> {
+        self.delivered.pop_front()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::Dir;
+
+    #[test]
+    fn sends_immediately_and_bounds_buffer() {
+        let addr = FlowAddr { flow: 3, peer: 9, dir: Dir::Forward };
+        let mut s = UdpSender::new(addr, 2);
+        let u = |i| AppUnit { app_seq: i, payload: 160, overhead: 40 };
+        assert!(s.send(SimTime(0), u(0)).is_ok());
+        assert!(s.send(SimTime(0), u(1)).is_ok());
+        assert_eq!(s.send(SimTime(0), u(2)), Err(u(2)));
+        let p = s.poll_transmit(SimTime(0)).unwrap();
+        assert_eq!((p.flow, p.dst, p.size, p.app_seq), (3, 9, 200, 0));
+        assert!(s.poll_transmit(SimTime(0)).is_some());
+        assert!(s.poll_transmit(SimTime(0)).is_none());
+    }
+}

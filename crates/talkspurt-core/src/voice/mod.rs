@@ -1,0 +1,9 @@
+//! Voice: codecs as traffic sources, speech activity, packetization.
+
+pub mod codec;
+pub mod source;
+pub mod speech;
+
+pub use codec::Codec;
+pub use source::{VoicePacket, VoiceSource};
+pub use speech::{SpeechModel, SpeechProcess};

@@ -1,0 +1,199 @@
+//! A voice source: codec frames on the call's frame clock, grouped into
+//! packets of `ptime`; with silence suppression (VAD) no frames are sent in
+//! silence and the last packet of a talkspurt carries only the frames left.
+//! Every packet carries its talkspurt id. The application may change ptime
+//! or the bytes per frame (rate) mid-call; the change applies from the next
+//! packet.
+
+use super::codec::Codec;
+use super::speech::SpeechProcess;
+use crate::time::{SimDuration, SimTime};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VoicePacket {
+    /// When the packet was complete (its last frame captured).
+    pub t_gen: SimTime,
+    pub payload: u32,
+    pub frames: u32,
+    pub talkspurt: u32,
+}
+
+#[derive(Debug)]
+pub struct VoiceSource {
+    frame: SimDuration,
+    frame_bytes: u32,
+    frames_per_pkt: u32,
+    start: SimTime,
+    /// Frames from this index on are not generated (call over).
+    stop_frame: u64,
+    vad: bool,
+    speech: SpeechProcess,
+    /// First frame of the next packet.
+    next_frame: u64,
+    /// Exclusive end of the current talkspurt, and first frame of the next.
+    spurt_end: u64,
+    next_begin: u64,
+    talkspurt: u32,
+}
+
+impl VoiceSource {
+    /// A call generating from `start` until `stop` (frames that would end
+    /// after `stop` are not generated).
+    pub fn new(codec: &Codec, frames_per_pkt: u32, start: SimTime, stop: SimTime, vad: bool, mut speech: SpeechProcess) -> Self {
+        let frame = codec.frame;
+        let stop_frame = stop.saturating_since(start).as_nanos() / frame.as_nanos();
+        let spurt_end = speech.talk_frames();
+        let next_begin = spurt_end.saturating_add(speech.silence_frames());
+        VoiceSource {
+            frame,
+            frame_bytes: codec.frame_bytes,
+            frames_per_pkt,
+            start,
+            stop_frame,
+            vad: vad && !speech.is_continuous(),
+            speech,
+            next_frame: 0,
+            spurt_end,
+            next_begin,
+            talkspurt: 0,
+        }
+    }
+
+    fn next_span(&self) -> Option<(u64, u64)> {
+        if self.next_frame >= self.stop_frame {
+            return None;
+        }
+        let mut end = self.next_frame + self.frames_per_pkt as u64;
+        if self.vad {
+            end = end.min(self.spurt_end);
+        }
+        Some((self.next_frame, end.min(self.stop_frame)))
+    }
+
+    /// When the next packet will be complete; `None` once the call is over.
+    pub fn next_ready(&self) -> Option<SimTime> {
+        self.next_span().map(|(_, e)| self.start + self.frame.mul(e))
+    }
+
+    fn advance_spurt(&mut self) {
+        let begin = self.next_begin;
+        self.spurt_end = begin.saturating_add(self.speech.talk_frames());
+        self.next_begin = self.spurt_end.saturating_add(self.speech.silence_frames());
+        self.talkspurt += 1;
+        if self.vad {
+            self.next_frame = begin;
+        }
+    }
+
+    /// Emit the packet that is complete now (at `next_ready()`).
+    pub fn emit(&mut self) -> VoicePacket {
+        let (b, e) = self.next_span().expect("emit after the call ended");
+        let pkt = VoicePacket {
+            t_gen: self.start + self.frame.mul(e),
+            payload: (e - b) as u32 * self.frame_bytes,
+            frames: (e - b) as u32,
+            talkspurt: self.talkspurt,
+        };
+        self.next_frame = e;
+        if self.vad {
+            if e == self.spurt_end {
+                self.advance_spurt();
+            }
+        } else {
+            // Without suppression frames flow on; a talkspurt's label covers
+            // its speech and the silence after it.
+            while self.next_frame >= self.next_begin {
+                self.advance_spurt();
+            }
+        }
+        pkt
+    }
+
+    /// Change packetization (frames per packet) from the next packet on.
+    pub fn set_frames_per_packet(&mut self, k: u32) {
+        self.frames_per_pkt = k.max(1);
+    }
+
+    /// Change the bytes per frame (the codec rate) from the next packet on.
+    pub fn set_frame_bytes(&mut self, b: u32) {
+        self.frame_bytes = b.max(1);
+    }
+
+    pub fn ptime(&self) -> SimDuration {
+        self.frame.mul(self.frames_per_pkt as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{DurationDist, Rng, StreamId};
+    use crate::voice::codec::lookup;
+    use crate::voice::speech::SpeechModel;
+
+    fn constant_speech(talk_ms: u64, sil_ms: u64) -> SpeechProcess {
+        let m = SpeechModel::OnOff {
+            talk: DurationDist::Constant { mean: SimDuration::from_millis(talk_ms) },
+            silence: DurationDist::Constant { mean: SimDuration::from_millis(sil_ms) },
+        };
+        SpeechProcess::new(m, SimDuration::from_millis(10), Rng::stream(1, 0, StreamId::new(1, 0)))
+    }
+
+    fn drain(s: &mut VoiceSource) -> Vec<VoicePacket> {
+        std::iter::from_fn(|| s.next_ready().map(|_| s.emit())).collect()
+    }
+
+    #[test]
+    fn continuous_g711_20ms() {
+        let c = lookup("G.711").unwrap();
+        let sp = SpeechProcess::new(SpeechModel::Continuous, c.frame, Rng::stream(1, 0, StreamId::new(1, 0)));
+        let mut s = VoiceSource::new(c, 2, SimTime(0), SimTime(1_000_000_000), true, sp);
+        let p = drain(&mut s);
+        // 1 s of 20 ms packets: 50 packets of 160 B, the first complete at 20 ms.
+        assert_eq!(p.len(), 50);
+        assert!(p.iter().all(|x| x.payload == 160 && x.talkspurt == 0));
+        assert_eq!(p[0].t_gen, SimTime(20_000_000));
+        assert_eq!(p[49].t_gen, SimTime(1_000_000_000));
+    }
+
+    #[test]
+    fn talkspurts_with_partial_last_packet() {
+        // Talk 50 ms, silence 30 ms, G.711 10 ms frames, ptime 20 ms:
+        // each talkspurt has packets of 2, 2, 1 frames; the next talkspurt
+        // starts 80 ms after the previous one.
+        let c = lookup("G.711").unwrap();
+        let mut s = VoiceSource::new(c, 2, SimTime(0), SimTime(160_000_000), true, constant_speech(50, 30));
+        let p = drain(&mut s);
+        let frames: Vec<u32> = p.iter().map(|x| x.frames).collect();
+        assert_eq!(frames, vec![2, 2, 1, 2, 2, 1]);
+        let spurts: Vec<u32> = p.iter().map(|x| x.talkspurt).collect();
+        assert_eq!(spurts, vec![0, 0, 0, 1, 1, 1]);
+        let t: Vec<u64> = p.iter().map(|x| x.t_gen.0 / 1_000_000).collect();
+        assert_eq!(t, vec![20, 40, 50, 100, 120, 130]);
+    }
+
+    #[test]
+    fn without_vad_silence_is_sent_and_labelled() {
+        let c = lookup("G.711").unwrap();
+        let mut s = VoiceSource::new(c, 2, SimTime(0), SimTime(160_000_000), false, constant_speech(50, 30));
+        let p = drain(&mut s);
+        assert_eq!(p.len(), 8);
+        assert!(p.iter().all(|x| x.frames == 2));
+        // Packets starting at frames 0,2,4,6 belong to spurt 0; 8,10,12,14 to spurt 1.
+        let spurts: Vec<u32> = p.iter().map(|x| x.talkspurt).collect();
+        assert_eq!(spurts, vec![0, 0, 0, 0, 1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn ptime_change_applies_to_next_packet() {
+        let c = lookup("G.711").unwrap();
+        let sp = SpeechProcess::new(SpeechModel::Continuous, c.frame, Rng::stream(1, 0, StreamId::new(1, 0)));
+        let mut s = VoiceSource::new(c, 2, SimTime(0), SimTime(200_000_000), true, sp);
+        let a = s.emit();
+        s.set_frames_per_packet(4);
+        let b = s.emit();
+        assert_eq!((a.payload, b.payload), (160, 320));
+        assert_eq!(b.t_gen, SimTime(60_000_000));
+        assert_eq!(s.ptime(), SimDuration::from_millis(40));
+    }
+}

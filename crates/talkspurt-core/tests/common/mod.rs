@@ -1,0 +1,60 @@
+//! Scenario builders shared by the scenario tests.
+#![allow(dead_code)]
+
+use talkspurt_core::rng::DurationDist;
+use talkspurt_core::scenario::*;
+use talkspurt_core::time::SimDuration;
+
+pub fn ms(x: u64) -> SimDuration {
+    SimDuration::from_millis(x)
+}
+
+pub fn secs(x: u64) -> SimDuration {
+    SimDuration::from_secs(x)
+}
+
+pub fn run_cfg(duration: SimDuration, seed: u64) -> RunCfg {
+    RunCfg { duration, seed, run_index: 0, drain: secs(10), trace: true, series: true, name: None }
+}
+
+pub fn chan(rate_bps: u64, delay: SimDuration, limit: QueueLimit, loss: LossCfg) -> ChannelCfg {
+    ChannelCfg { rate_bps, delay, queue: QueueCfg::DropTail { limit }, loss }
+}
+
+pub fn link(a: &str, b: &str, c: ChannelCfg) -> LinkCfg {
+    LinkCfg { a: a.into(), b: b.into(), forward: c.clone(), reverse: c, cost: 1 }
+}
+
+pub fn calls(count: u32, from: &str, to: &str, codec: &str, ptime_ms: u64) -> CallGroupCfg {
+    CallGroupCfg {
+        count,
+        from: from.into(),
+        to: to.into(),
+        codec: codec.into(),
+        ptime: Some(ms(ptime_ms)),
+        overhead_bytes: 40,
+        speech: SpeechCfg::Continuous,
+        vad: true,
+        transport: TransportCfg::Udp { send_buffer: 5 },
+        playout: PlayoutCfg::Fixed { delay: ms(150) },
+        start: StartCfg::Fixed(SimDuration::ZERO),
+        stagger: SimDuration::ZERO,
+        length: None,
+        label: None,
+    }
+}
+
+pub fn exp_speech(talk_ms: u64, silence_ms: u64) -> SpeechCfg {
+    SpeechCfg::OnOff {
+        talk: DurationDist::Exponential { mean: ms(talk_ms) },
+        silence: DurationDist::Exponential { mean: ms(silence_ms) },
+    }
+}
+
+pub fn scenario(run: RunCfg, links: Vec<LinkCfg>, calls: Vec<CallGroupCfg>, traffic: Vec<TrafficCfg>) -> Scenario {
+    Scenario { run, links, calls, traffic }
+}
+
+pub fn no_progress() -> impl FnMut(f64) -> bool {
+    |_| true
+}
