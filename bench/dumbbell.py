@@ -128,7 +128,7 @@ def run_ns2(calls: int, duration: float, workdir: Path) -> dict:
 # --------------------------------------------------------------------------
 # talkspurt -- kept small on purpose: adjust here when the API settles.
 # Assumed API: talkspurt.run(path, trace=False) -> Results with .manifest
-# {"events": int, "packets": int, "wall_time_s": float, ...}.
+# {"events": int, "voice_packets": int, "wall_time_s": float, ...}.
 # Assumed CLI: talkspurt run SCENARIO [-o DIR] [--no-trace], writing
 # DIR/manifest.json.
 # --------------------------------------------------------------------------
@@ -139,7 +139,7 @@ import talkspurt
 path, trace = sys.argv[1], sys.argv[2] == "1"
 res = talkspurt.run(path, trace=trace)
 m = dict(res.manifest)
-keep = {k: m.get(k) for k in ("events", "packets", "wall_time_s")}
+keep = {k: m.get(k) for k in ("events", "voice_packets", "wall_time_s")}
 for k, v in m.items():
     if k not in keep and isinstance(v, (int, float, str, bool)) and len(str(v)) < 200:
         keep[k] = v
@@ -195,7 +195,7 @@ def run_talkspurt(scenario: Path, trace: bool, workdir: Path, via: str) -> dict:
         "wall_s": r.wall_s,
         "run_s": m.get("wall_time_s"),
         "maxrss_mb": r.maxrss_mb,
-        "packets": m.get("packets"),
+        "packets": m.get("voice_packets"),
         "events": m.get("events"),
         "raw": m,
     }

@@ -1,3 +1,232 @@
+//! PyO3 bindings: module `talkspurt._core`. The boundary is coarse — one
+//! validated scenario in, columns out — and nothing here panics across it:
+//! bad input raises `ScenarioError` (a `ValueError`) carrying `path`,
+//! `value` and `allowed`.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use talkspurt_core::quality::{self, EModelParams};
+use talkspurt_core::scenario::{self, ScenarioError as CoreError};
+use talkspurt_core::trace::{Column, Table};
+use talkspurt_core::voice::codec;
+
+create_exception!(_core, ScenarioError, PyValueError, "A scenario is invalid: `path`, `value`, `allowed` say where and why.");
+
+fn scenario_err(py: Python<'_>, e: CoreError) -> PyErr {
+    let err = ScenarioError::new_err(e.to_string());
+    let v = err.value_bound(py);
+    let _ = v.setattr("path", e.path);
+    let _ = v.setattr("value", e.value);
+    let _ = v.setattr("allowed", e.allowed);
+    err
+}
+
+fn le_bytes<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.len() * N);
+    for &x in v {
+        out.extend_from_slice(&f(x));
+    }
+    out
+}
+
+/// A column as `(dtype, payload[, categories])`: numeric columns are
+/// little-endian buffers for `numpy.frombuffer`.
+fn column<'py>(py: Python<'py>, c: &Column) -> PyResult<Bound<'py, PyTuple>> {
+    Ok(match c {
+        Column::F64(v) => PyTuple::new_bound(py, [("<f8").into_py(py), PyBytes::new_bound(py, &le_bytes(v, f64::to_le_bytes)).into_py(py)]),
+        Column::I64(v) => PyTuple::new_bound(py, [("<i8").into_py(py), PyBytes::new_bound(py, &le_bytes(v, i64::to_le_bytes)).into_py(py)]),
+        Column::U32(v) => PyTuple::new_bound(py, [("<u4").into_py(py), PyBytes::new_bound(py, &le_bytes(v, u32::to_le_bytes)).into_py(py)]),
+        Column::Bool(v) => {
+            let b: Vec<u8> = v.iter().map(|&x| x as u8).collect();
+            PyTuple::new_bound(py, [("?").into_py(py), PyBytes::new_bound(py, &b).into_py(py)])
+        }
+        Column::Str(v) => PyTuple::new_bound(py, [("str").into_py(py), PyList::new_bound(py, v).into_py(py)]),
+        Column::Cat { codes, cats } => PyTuple::new_bound(
+            py,
+            [
+                ("cat").into_py(py),
+                PyBytes::new_bound(py, &le_bytes(codes, u32::to_le_bytes)).into_py(py),
+                PyList::new_bound(py, cats).into_py(py),
+            ],
+        ),
+    })
+}
+
+fn table<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new_bound(py);
+    for (name, c) in &t.columns {
+        d.set_item(*name, column(py, c)?)?;
+    }
+    Ok(d)
+}
+
+fn parse(py: Python<'_>, scenario_json: &str) -> PyResult<scenario::Scenario> {
+    scenario::from_json_str(scenario_json).map_err(|e| scenario_err(py, e))
+}
+
+/// Validate a scenario (JSON text of the scenario mapping); returns the
+/// normalized scenario, every default filled in, as JSON text.
+#[pyfunction]
+fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
+    let s = parse(py, scenario_json)?;
+    // Building checks what the parser cannot: routes between endpoints.
+    scenario::build(&s).map_err(|e| scenario_err(py, e))?;
+    Ok(scenario::parse::to_json(&s).to_string())
+}
+
+/// Run a scenario to completion and return its tables as column buffers.
+/// `progress(fraction)` is called from time to time (with the GIL held);
+/// Ctrl-C aborts the run with KeyboardInterrupt.
+#[pyfunction]
+#[pyo3(signature = (scenario_json, seed=None, trace=None, progress=None))]
+fn run(
+    py: Python<'_>,
+    scenario_json: &str,
+    seed: Option<u64>,
+    trace: Option<bool>,
+    progress: Option<PyObject>,
+) -> PyResult<PyObject> {
+    let mut s = parse(py, scenario_json)?;
+    if let Some(seed) = seed {
+        s.run.seed = seed;
+    }
+    if let Some(t) = trace {
+        s.run.trace = t;
+    }
+    let mut cb_err: Option<PyErr> = None;
+    let result = py.allow_threads(|| {
+        let mut cb = |f: f64| -> bool {
+            Python::with_gil(|py| {
+                if let Err(e) = py.check_signals() {
+                    cb_err = Some(e);
+                    return false;
+                }
+                if let Some(p) = &progress {
+                    if let Err(e) = p.call1(py, (f,)) {
+                        cb_err = Some(e);
+                        return false;
+                    }
+                }
+                true
+            })
+        };
+        talkspurt_core::run::run(&s, &mut cb)
+    });
+    if let Some(e) = cb_err {
+        return Err(e);
+    }
+    let out = result.map_err(|e| scenario_err(py, e))?;
+    if !out.completed {
+        return Err(PyKeyboardInterrupt::new_err("run interrupted"));
+    }
+    let d = PyDict::new_bound(py);
+    let r = &out.report;
+    d.set_item("calls", table(py, &r.calls)?)?;
+    match &r.packets {
+        Some(p) => d.set_item("packets", table(py, p)?)?,
+        None => d.set_item("packets", py.None())?,
+    }
+    d.set_item("links", table(py, &r.links)?)?;
+    d.set_item("traffic", table(py, &r.traffic)?)?;
+    d.set_item("series", table(py, &r.series)?)?;
+    d.set_item("events", out.events)?;
+    d.set_item("voice_packets", out.voice_packets)?;
+    d.set_item("sim_end_s", out.sim_end_s)?;
+    d.set_item("seed", s.run.seed)?;
+    d.set_item("scenario", scenario::parse::to_json(&s).to_string())?;
+    Ok(d.into_py(py))
+}
+
+const EMODEL_KEYS: &[&str] = &[
+    "SLR", "RLR", "STMR", "LSTR", "Ds", "Dr", "TELR", "WEPL", "T", "Ta", "Tr", "qdu", "Ie", "Bpl", "Ppl", "BurstR",
+    "Nc", "Nfor", "Ps", "Pr", "A",
+];
+
+/// ITU-T G.107 E-model with keyword parameters named as in the
+/// Recommendation; unspecified parameters take the Table 3 defaults.
+/// `extended=True` accepts values beyond Table 3's ranges (extrapolated).
+#[pyfunction]
+#[pyo3(signature = (extended=false, **kwargs))]
+fn emodel(py: Python<'_>, extended: bool, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyObject> {
+    let mut p = EModelParams::default();
+    if let Some(kw) = kwargs {
+        for (k, v) in kw.iter() {
+            let key: String = k.extract()?;
+            let x: f64 = v.extract().map_err(|_| PyValueError::new_err(format!("{key}: expected a number, got {v}")))?;
+            let slot = match key.as_str() {
+                "SLR" => &mut p.slr, "RLR" => &mut p.rlr, "STMR" => &mut p.stmr, "LSTR" => &mut p.lstr,
+                "Ds" => &mut p.ds, "Dr" => &mut p.dr, "TELR" => &mut p.telr, "WEPL" => &mut p.wepl,
+                "T" => &mut p.t, "Ta" => &mut p.ta, "Tr" => &mut p.tr, "qdu" => &mut p.qdu,
+                "Ie" => &mut p.ie, "Bpl" => &mut p.bpl, "Ppl" => &mut p.ppl, "BurstR" => &mut p.burst_r,
+                "Nc" => &mut p.nc, "Nfor" => &mut p.nfor, "Ps" => &mut p.ps, "Pr" => &mut p.pr, "A" => &mut p.a,
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "unknown E-model parameter {key:?}; expected one of {}",
+                        EMODEL_KEYS.join(", ")
+                    )))
+                }
+            };
+            *slot = x;
+        }
+    }
+    let r = if extended { quality::emodel_extended(&p) } else { quality::emodel(&p) }.map_err(PyValueError::new_err)?;
+    let d = PyDict::new_bound(py);
+    for (k, v) in [
+        ("R", r.r), ("MOS", r.mos), ("Ro", r.ro), ("No", r.no), ("Is", r.is), ("Iolr", r.iolr), ("Ist", r.ist),
+        ("Iq", r.iq), ("Id", r.id), ("Idte", r.idte), ("Idle", r.idle), ("Idd", r.idd), ("Ie_eff", r.ie_eff),
+    ] {
+        d.set_item(k, v)?;
+    }
+    Ok(d.into_py(py))
+}
+
+/// Cole–Rosenbluth simplified E-model (seed 000 §4.2): R = 94.2 − Ie − Id.
+#[pyfunction]
+#[pyo3(signature = (loss, delay_ms, codec="G.711"))]
+fn emodel_simplified(loss: f64, delay_ms: f64, codec: &str) -> PyResult<f64> {
+    let c = codec::lookup(codec)
+        .ok_or_else(|| PyValueError::new_err(format!("codec: got {codec:?}; expected one of {}", codec::names().join(", "))))?;
+    let l = c.lambda.ok_or_else(|| {
+        PyValueError::new_err(format!("codec: {codec} has no Cole–Rosenbluth coefficients; expected G.711, G.729 or G.729A+VAD"))
+    })?;
+    quality::r_simplified(l, loss, delay_ms).map_err(PyValueError::new_err)
+}
+
+#[pyfunction]
+fn mos_from_r(r: f64) -> f64 {
+    quality::mos_from_r(r)
+}
+
+/// The codec table: name, frame ms, frame bytes, look-ahead ms, bit rate, Ie, Bpl.
+#[pyfunction]
+fn codecs(py: Python<'_>) -> PyResult<PyObject> {
+    let l = PyList::empty_bound(py);
+    for c in codec::CODECS {
+        let d = PyDict::new_bound(py);
+        let (ie, bpl) = quality::codec_impairment(c.emodel_key).unwrap_or((f64::NAN, f64::NAN));
+        d.set_item("name", c.name)?;
+        d.set_item("frame_ms", c.frame.as_millis_f64())?;
+        d.set_item("frame_bytes", c.frame_bytes)?;
+        d.set_item("lookahead_ms", c.lookahead.as_millis_f64())?;
+        d.set_item("bitrate_bps", c.bitrate_bps())?;
+        d.set_item("Ie", ie)?;
+        d.set_item("Bpl", bpl)?;
+        l.append(d)?;
+    }
+    Ok(l.into_py(py))
+}
+
 #[pymodule]
-fn _core(_m: &Bound<'_, PyModule>) -> PyResult<()> { Ok(()) }
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(emodel, m)?)?;
+    m.add_function(wrap_pyfunction!(emodel_simplified, m)?)?;
+    m.add_function(wrap_pyfunction!(mos_from_r, m)?)?;
+    m.add_function(wrap_pyfunction!(codecs, m)?)?;
+    Ok(())
+}

@@ -1,11 +1,19 @@
-//! One direction of a link: a transmitter with a queue, a serialization rate,
-//! a propagation delay and an optional random loss. Serialization time is
-//! exact to the nanosecond (rounded up, `SimDuration::transmission`).
+//! One direction of a link: a FIFO transmitter with a drop-tail queue, a
+//! serialization rate, a propagation delay and an optional random loss.
+//!
+//! For a FIFO, when each packet starts and finishes serializing is fixed
+//! the moment it is accepted: it starts at `max(now, busy_until)`. So the
+//! channel needs no "transmission done" event: it keeps the start times of
+//! accepted packets, and the number still waiting at any instant is the
+//! number whose start lies in the future. This is exact (not an
+//! approximation) for drop-tail FIFO and halves the events per hop.
+//! Serialization time is exact to the nanosecond, rounded up.
 
 use super::loss::LossModel;
 use super::packet::{NodeId, Packet};
-use super::queue::DropTail;
+use super::queue::QueueLimit;
 use crate::time::{SimDuration, SimTime};
+use std::collections::VecDeque;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ChannelStats {
@@ -16,12 +24,13 @@ pub struct ChannelStats {
     /// Packets that left the wire intact.
     pub delivered: u64,
     pub bytes_delivered: u64,
-    /// Packets that started serialization, and their total queueing wait.
+    /// Packets accepted for transmission, and their total queueing wait.
     pub served: u64,
     pub wait_sum_ns: u128,
     pub wait_max_ns: u64,
     /// Time the transmitter was busy.
     pub busy_ns: u64,
+    /// Most packets ever waiting (excluding the one on the wire).
     pub max_queue_len: u64,
 }
 
@@ -32,29 +41,26 @@ pub struct Channel {
     pub to: NodeId,
     pub rate_bps: u64,
     pub delay: SimDuration,
-    queue: DropTail,
+    limit: QueueLimit,
     loss: LossModel,
-    /// The packet being serialized, if any.
-    on_wire: Option<Packet>,
+    /// End of the last accepted packet's serialization.
+    busy_until: SimTime,
+    /// (start of serialization, bytes) of accepted packets, oldest first;
+    /// entries whose start has passed are purged lazily.
+    pending: VecDeque<(SimTime, u32)>,
+    /// Bytes of packets in `pending` (waiting, after purge).
+    pending_bytes: u64,
     pub stats: ChannelStats,
 }
 
 /// What happened to an offered packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Offer {
-    /// The transmitter was idle: serialization ends at this time.
-    Transmitting(SimTime),
-    Queued,
+    /// Accepted: it reaches the far end at `arrive` — unless `lost` on the
+    /// wire, in which case it used the link but never arrives.
+    Accepted { arrive: SimTime, lost: bool },
     /// Tail drop: the queue was full.
-    Dropped(Packet),
-}
-
-/// Outcome of a finished serialization.
-pub struct TxDone {
-    /// The packet and whether the link lost it.
-    pub pkt: Packet,
-    pub lost: bool,
-    /// When the next queued packet finishes serializing, if one started.
-    pub next_done: Option<SimTime>,
+    Dropped,
 }
 
 impl Channel {
@@ -64,43 +70,68 @@ impl Channel {
         to: NodeId,
         rate_bps: u64,
         delay: SimDuration,
-        queue: DropTail,
+        limit: QueueLimit,
         loss: LossModel,
     ) -> Self {
-        Channel { name, from, to, rate_bps, delay, queue, loss, on_wire: None, stats: ChannelStats::default() }
+        Channel {
+            name,
+            from,
+            to,
+            rate_bps,
+            delay,
+            limit,
+            loss,
+            busy_until: SimTime::ZERO,
+            pending: VecDeque::new(),
+            pending_bytes: 0,
+            stats: ChannelStats::default(),
+        }
     }
 
-    fn start(&mut self, now: SimTime, enqueued: SimTime, pkt: Packet) -> SimTime {
+    /// Forget packets that have started serializing by `now`: they are on
+    /// the wire or gone, no longer waiting.
+    fn purge(&mut self, now: SimTime) {
+        while let Some(&(start, bytes)) = self.pending.front() {
+            if start > now {
+                break;
+            }
+            self.pending.pop_front();
+            self.pending_bytes -= bytes as u64;
+        }
+    }
+
+    /// Packets waiting at `now`, excluding the one on the wire.
+    pub fn queue_len(&mut self, now: SimTime) -> usize {
+        self.purge(now);
+        self.pending.len()
+    }
+
+    pub fn offer(&mut self, now: SimTime, pkt: &Packet) -> Offer {
+        self.stats.offered += 1;
+        self.purge(now);
+        let start = self.busy_until.max(now);
+        if start > now {
+            // It would wait: the drop-tail limit applies (ns-2 DropTail
+            // semantics: the limit counts waiting packets).
+            let full = match self.limit {
+                QueueLimit::Packets(n) => self.pending.len() >= n as usize,
+                QueueLimit::Bytes(b) => self.pending_bytes + pkt.size as u64 > b,
+            };
+            if full {
+                self.stats.queue_drops += 1;
+                return Offer::Dropped;
+            }
+            self.pending.push_back((start, pkt.size));
+            self.pending_bytes += pkt.size as u64;
+            self.stats.max_queue_len = self.stats.max_queue_len.max(self.pending.len() as u64);
+        }
         let tx = SimDuration::transmission(pkt.size, self.rate_bps);
-        let wait = (now - enqueued).as_nanos();
+        self.busy_until = start + tx;
+        let wait = (start - now).as_nanos();
         self.stats.served += 1;
         self.stats.wait_sum_ns += wait as u128;
         self.stats.wait_max_ns = self.stats.wait_max_ns.max(wait);
         self.stats.busy_ns += tx.as_nanos();
-        self.on_wire = Some(pkt);
-        now + tx
-    }
-
-    pub fn offer(&mut self, now: SimTime, pkt: Packet) -> Offer {
-        self.stats.offered += 1;
-        if self.on_wire.is_none() {
-            return Offer::Transmitting(self.start(now, now, pkt));
-        }
-        match self.queue.enqueue(now, pkt) {
-            Ok(()) => {
-                self.stats.max_queue_len = self.stats.max_queue_len.max(self.queue.len() as u64);
-                Offer::Queued
-            }
-            Err(pkt) => {
-                self.stats.queue_drops += 1;
-                Offer::Dropped(pkt)
-            }
-        }
-    }
-
-    /// Serialization of the packet on the wire finished at `now`.
-    pub fn finish(&mut self, now: SimTime) -> TxDone {
-        let pkt = self.on_wire.take().expect("finish without a packet on the wire");
         let lost = self.loss.lose();
         if lost {
             self.stats.link_losses += 1;
@@ -108,11 +139,51 @@ impl Channel {
             self.stats.delivered += 1;
             self.stats.bytes_delivered += pkt.size as u64;
         }
-        let next_done = self.queue.dequeue().map(|(enq, next)| self.start(now, enq, next));
-        TxDone { pkt, lost, next_done }
+        Offer::Accepted { arrive: self.busy_until + self.delay, lost }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::{Dir, Header, NO_APP};
+
+    fn pkt(size: u32) -> Packet {
+        Packet { flow: 0, dir: Dir::Forward, dst: 1, size, app_seq: NO_APP, hdr: Header::Datagram }
     }
 
-    pub fn queue_len(&self) -> usize {
-        self.queue.len()
+    fn ch(limit: QueueLimit) -> Channel {
+        // 1 Mb/s: 125 B take 1 ms; 10 ms propagation.
+        Channel::new("a->b".into(), 0, 1, 1_000_000, SimDuration::from_millis(10), limit, LossModel::None)
+    }
+
+    #[test]
+    fn back_to_back_packets_serialize_in_order() {
+        let mut c = ch(QueueLimit::Packets(10));
+        let t0 = SimTime::ZERO;
+        let ms = |x: u64| SimTime(x * 1_000_000);
+        assert_eq!(c.offer(t0, &pkt(125)), Offer::Accepted { arrive: ms(11), lost: false });
+        assert_eq!(c.offer(t0, &pkt(125)), Offer::Accepted { arrive: ms(12), lost: false });
+        assert_eq!(c.offer(t0, &pkt(250)), Offer::Accepted { arrive: ms(14), lost: false });
+        assert_eq!(c.queue_len(t0), 2);
+        // At 1 ms the second packet starts: one left waiting.
+        assert_eq!(c.queue_len(ms(1)), 1);
+        // Idle again after 4 ms: a new packet goes straight on the wire.
+        assert_eq!(c.offer(ms(5), &pkt(125)), Offer::Accepted { arrive: ms(16), lost: false });
+        assert_eq!(c.stats.wait_sum_ns, 3_000_000);
+    }
+
+    #[test]
+    fn drop_tail_limit_counts_waiting_packets_only() {
+        // Limit 2: one on the wire plus two waiting are accepted; the 4th drops.
+        let mut c = ch(QueueLimit::Packets(2));
+        let r: Vec<_> = (0..4).map(|_| c.offer(SimTime::ZERO, &pkt(125))).collect();
+        assert!(matches!(r[2], Offer::Accepted { .. }));
+        assert_eq!(r[3], Offer::Dropped);
+        // Byte limit 300: waiting bytes 250 + 125 > 300 drops.
+        let mut c = ch(QueueLimit::Bytes(300));
+        c.offer(SimTime::ZERO, &pkt(125));
+        assert!(matches!(c.offer(SimTime::ZERO, &pkt(250)), Offer::Accepted { .. }));
+        assert_eq!(c.offer(SimTime::ZERO, &pkt(125)), Offer::Dropped);
     }
 }

@@ -7,6 +7,6 @@ pub mod packet;
 pub mod queue;
 pub mod topology;
 
-pub use channel::{Channel, ChannelStats, Offer, TxDone};
+pub use channel::{Channel, ChannelStats, Offer};
 pub use packet::{Dir, FlowId, Header, NodeId, Packet, NO_APP};
 pub use topology::Topology;

@@ -104,8 +104,7 @@ impl Topology {
 mod tests {
     use super::*;
     use crate::net::loss::LossModel;
-    use crate::net::queue::DropTail;
-    use crate::net::queue::QueueLimit;
+        use crate::net::queue::QueueLimit;
     use crate::time::SimDuration;
 
     fn topo(edges: &[(&str, &str, u32)]) -> Topology {
@@ -114,7 +113,7 @@ mod tests {
             let (ia, ib) = (t.add_node(a), t.add_node(b));
             for (x, y) in [(ia, ib), (ib, ia)] {
                 let ch = Channel::new(format!("{x}->{y}"), x, y, 1_000_000, SimDuration::ZERO,
-                    DropTail::new(QueueLimit::Packets(10)), LossModel::None);
+                    QueueLimit::Packets(10), LossModel::None);
                 t.add_channel(ch, cost);
             }
         }

@@ -2,7 +2,7 @@
 //! non-adaptive buffers: fixed delay and fixed depth.
 //!
 //! Replay: arrived packets are visited in arrival order (ties by generation
-//! order). Every arrival is shown to the policy ([`OffsetPolicy::on_arrival`]);
+//! order). Every arrival is shown to the policy (`OffsetPolicy::on_arrival`);
 //! the first arrival of a talkspurt additionally asks the policy for that
 //! talkspurt's offset, which then holds for all of its packets. A packet is
 //! played at `t_gen + offset` if it arrived by then, otherwise it is late.

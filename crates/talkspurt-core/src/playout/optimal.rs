@@ -175,8 +175,7 @@ struct Dp {
 
 impl Dp {
     fn run(opts: &[Vec<(usize, f64)>], l_max: usize) -> Dp {
-        let total: usize = opts.len() + 1;
-        let mut data = Vec::with_capacity(total.min(1 << 16) * 4);
+        let mut data = Vec::new();
         let mut bounds = Vec::with_capacity(opts.len());
         data.push(0.0);
         let (mut prev_start, mut prev_len) = (0usize, 1usize);

@@ -111,7 +111,7 @@ fn bound_matches_schedule_brute_force() {
         let seed = 0xB0B0_0000 + case;
         let o = random_trace(seed, 4, 5);
         let t = o.trace();
-        let il: fn(f64) -> f64 = if case % 2 == 0 { il_g711 } else { il_g729 };
+        let il: fn(f64) -> f64 = [il_g711, il_g729, il_cheap, il_convex][case as usize % 4];
         let opt = optimal_playout(&t, OFFSET_MS, R0, id_cole, il);
         let want = brute_bound(&t, &|p| score(&t, p, OFFSET_MS, R0, id_cole, il).r);
         assert!(close(opt.r, want), "seed {seed:#x}: bound {} brute {}", opt.r, want);
@@ -151,7 +151,8 @@ fn pruning_changes_nothing() {
         let seed = 0x9121_0000 + case;
         let o = random_trace(seed, 15, 60);
         let t = o.trace();
-        let obj = Reduced { total: t.len(), offset_ms: OFFSET_MS, r0: R0, id: id_cole, il: il_g711 };
+        let il: fn(f64) -> f64 = [il_g711, il_g729, il_cheap, il_convex][case as usize % 4];
+        let obj = Reduced { total: t.len(), offset_ms: OFFSET_MS, r0: R0, id: id_cole, il };
         let (a, l_pruned) = solve(&t, &obj, OFFSET_MS, true);
         let (b, l_full) = solve(&t, &obj, OFFSET_MS, false);
         assert!(l_pruned <= l_full);
@@ -235,4 +236,28 @@ fn delay_curve_by_hand() {
     for i in 0..want.len() {
         assert!(close(d[i], want[i]), "D(0,{i}) = {} want {}", d[i], want[i]);
     }
+}
+
+/// Ten packets at 50 ms, then a talkspurt of four packets all at 1000 ms,
+/// with a strongly convex loss impairment 400·e². With offset 25 ms, playing
+/// j of the 4 slow packets gives R = 59.75, 63.48, 64.90, 63.58, 59.24 for
+/// j = 0..4, but no playout point plays 1–3 of 4 equal delays: the bound
+/// must pick j = 0 (realisable) and report its true score.
+#[test]
+fn only_realisable_playout_points() {
+    let mut o = OwnedTrace { talkspurt: vec![], t_gen: vec![], t_arr: vec![] };
+    for i in 0..14u64 {
+        let (ts, g) = if i < 10 { (0, i * 20 * MS) } else { (1, 5_000 * MS + i * 20 * MS) };
+        o.talkspurt.push(ts);
+        o.t_gen.push(g);
+        o.t_arr.push(g + if i < 10 { 50 * MS } else { 1000 * MS });
+    }
+    let t = o.trace();
+    let opt = optimal_playout(&t, OFFSET_MS, R0, id_cole, il_convex);
+    let s = score(&t, &opt.playout, OFFSET_MS, R0, id_cole, il_convex);
+    assert!(close(s.r, opt.r), "schedule {} claimed {}", s.r, opt.r);
+    assert_eq!(opt.talkspurts[1].played, 0);
+    assert!((opt.r - 59.746_938_775_510).abs() < 1e-9, "{}", opt.r);
+    let three = R0 - (10.0 * id_cole(75.0) + 3.0 * id_cole(1025.0)) / 13.0 - il_convex(1.0 / 14.0);
+    assert!(three > opt.r, "the unrealisable split ({three}) should look better than {}", opt.r);
 }

@@ -9,7 +9,7 @@
 //!
 //! 1. EWMA: `d̂ ← α d̂ + (1-α) n`, `v̂ ← α v̂ + (1-α) |d̂ - n|`, α = 0.998002.
 //! 2. As 1, but `d̂ ← αᵤ d̂ + (1-αᵤ) n` with αᵤ = 0.75 when `n > d̂`
-//!    (react fast to increases, slowly to decreases; Mills' asymmetric filter).
+//!    (react fast to increases, slowly to decreases).
 //! 3. `d̂` = the smallest delay received during the previous talkspurt.
 //! 4. Spike detection: normal mode is an EWMA with weight 7/8; a jump
 //!    `|n_i - n_{i-1}| > 2|v̂| + 800` enters spike mode, where `d̂` follows the
@@ -26,6 +26,11 @@
 //! * algorithm 3 updates `v̂` at every packet against the current `d̂`; in
 //!   the first talkspurt `d̂` is the first packet's delay; a previous
 //!   talkspurt with no arrivals leaves `d̂` unchanged.
+//!
+//! Learned from the paper's summary in secondary sources (course slides,
+//! SBRC 2010 "Classical playout buffer algorithm revisited" Fig. 1, a public
+//! re-implementation of algorithm 4's pseudo-code), which agree on the
+//! constants.
 
 use super::online::{replay, OffsetPolicy};
 use super::{ms_to_ns, CallTrace, NS_PER_MS};

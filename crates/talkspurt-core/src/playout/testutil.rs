@@ -42,12 +42,15 @@ pub const MS: u64 = 1_000_000;
 
 /// 1..=max_spurts talkspurts of 1..=max_len packets, 20 ms apart, a silence
 /// gap between talkspurts, ids with gaps, network delays drawn from a small
-/// set of whole milliseconds (so ties are common), ~15 % of packets lost.
+/// set of half milliseconds or a 60 ms grid (so ties are common), ~15 % of
+/// packets lost.
 pub fn random_trace(seed: u64, max_spurts: u64, max_len: u64) -> OwnedTrace {
     let mut rng = SplitMix64::new(seed);
     let spurts = 1 + rng.below(max_spurts);
-    let base = 20 + rng.below(60);
-    let spread = 1 + rng.below(120);
+    let base = 20 + rng.below(150);
+    let wide = rng.below(2) == 0;
+    let spread = 1 + rng.below(if wide { 300 } else { 40 });
+    let coarse = rng.below(3) == 0; // delays on a 60 ms grid: ties everywhere
     let mut out = OwnedTrace { talkspurt: vec![], t_gen: vec![], t_arr: vec![] };
     let mut t = 1_000 * MS;
     let mut id = rng.below(3) as u32;
@@ -57,7 +60,9 @@ pub fn random_trace(seed: u64, max_spurts: u64, max_len: u64) -> OwnedTrace {
             t += 20 * MS;
             out.talkspurt.push(id);
             out.t_gen.push(t);
-            let delay = if rng.below(4) == 0 {
+            let delay = if coarse {
+                (base + 60 * rng.below(5)) * MS
+            } else if rng.below(4) == 0 {
                 (base + rng.below(4)) * MS // a cluster of near-equal delays
             } else {
                 (base + rng.below(spread)) * MS + rng.below(3) * (MS / 2)
@@ -83,6 +88,17 @@ pub fn il_g711(e: f64) -> f64 {
 /// G.729 (λ1=10, λ2=47.82, λ3=18).
 pub fn il_g729(e: f64) -> f64 {
     10.0 + 47.82 * (1.0 + 18.0 * e).ln()
+}
+
+/// A cheap loss impairment, so that discarding on-time packets can pay.
+pub fn il_cheap(e: f64) -> f64 {
+    3.0 * e
+}
+
+/// A convex loss impairment: with it, splitting a group of equal delays
+/// could pay, so it checks that only realisable playout points are used.
+pub fn il_convex(e: f64) -> f64 {
+    400.0 * e * e
 }
 
 pub fn close(a: f64, b: f64) -> bool {

@@ -5,7 +5,6 @@ use crate::sim::record::CallRecord;
 use crate::sim::world::{Call, Flow, Owner, TrafficApp, TrafficCounters, World};
 use crate::net::channel::Channel;
 use crate::net::loss::LossModel;
-use crate::net::queue::DropTail;
 use crate::net::{Dir, NodeId, Topology};
 use crate::rng::{kind, Rng, StreamId};
 use crate::scenario::{
@@ -24,7 +23,7 @@ fn channel(topo: &Topology, from: NodeId, to: NodeId, cfg: &ChannelCfg, seed: u6
         LossCfg::Bernoulli { p } => LossModel::Bernoulli { p, rng: Rng::stream(seed, run, StreamId::new(kind::LINK_LOSS, index)) },
     };
     let name = format!("{}->{}", topo.nodes[from as usize], topo.nodes[to as usize]);
-    Channel::new(name, from, to, cfg.rate_bps, cfg.delay, DropTail::new(limit), loss)
+    Channel::new(name, from, to, cfg.rate_bps, cfg.delay, limit, loss)
 }
 
 fn start_time(cfg: &StartCfg, stagger: SimDuration, i: u32, rng: &mut Rng) -> SimTime {

@@ -1,37 +1,28 @@
-//! The event queue: a binary heap ordered by `(time, insertion sequence)`, so
-//! events at the same instant run in the order they were scheduled — the
-//! property that makes runs deterministic. Events are plain values.
+//! The event queue, ordered by `(time, insertion sequence)`, so events at
+//! the same instant run in the order they were scheduled — the property
+//! that makes runs deterministic. Events are plain values.
+//!
+//! A discrete-event simulator only ever schedules at or after the current
+//! time, so the key `(time << 64) | seq` never decreases below the last key
+//! popped. That makes a radix heap (Ahuja, Mehlhorn, Orlin & Tarjan 1990)
+//! exact here: bucket `b` holds keys whose highest bit differing from the
+//! last popped key is bit `b − 1`; push is O(1), and pop only redistributes
+//! the lowest non-empty bucket. Measured 2–3× faster than a binary heap on
+//! the dumbbell benchmark (bench/README.md). Events wait in a slab; buckets
+//! hold 32-byte keys.
 
 use crate::time::SimTime;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
-struct Entry<E> {
-    time: SimTime,
-    seq: u64,
-    event: E,
-}
-
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, o: &Self) -> bool {
-        self.time == o.time && self.seq == o.seq
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl<E> Ord for Entry<E> {
-    // Reversed: BinaryHeap is a max-heap and we pop the earliest.
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.time.cmp(&self.time).then_with(|| o.seq.cmp(&self.seq))
-    }
-}
+const BUCKETS: usize = 129;
 
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
+    buckets: Vec<Vec<(u128, u32)>>,
+    /// Bit `b − 1` set when bucket `b ≥ 1` is non-empty.
+    nonempty: u128,
+    last: u128,
+    len: usize,
+    slab: Vec<Option<E>>,
+    free: Vec<u32>,
     next_seq: u64,
     now: SimTime,
     popped: u64,
@@ -43,9 +34,24 @@ impl<E> Default for EventQueue<E> {
     }
 }
 
+#[inline]
+fn key(time: SimTime, seq: u64) -> u128 {
+    ((time.0 as u128) << 64) | seq as u128
+}
+
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::new(), next_seq: 0, now: SimTime::ZERO, popped: 0 }
+        EventQueue {
+            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
+            nonempty: 0,
+            last: 0,
+            len: 0,
+            slab: Vec::new(),
+            free: Vec::new(),
+            next_seq: 0,
+            now: SimTime::ZERO,
+            popped: 0,
+        }
     }
 
     /// The time of the event being processed (the scheduler alone moves it).
@@ -53,27 +59,81 @@ impl<E> EventQueue<E> {
         self.now
     }
 
-    /// Schedule `event` at `time`; scheduling in the past is a logic error.
+    #[inline]
+    fn bucket_of(&self, k: u128) -> usize {
+        (128 - (k ^ self.last).leading_zeros()) as usize
+    }
+
+    #[inline]
+    fn put(&mut self, k: u128, slot: u32) {
+        let b = self.bucket_of(k);
+        self.buckets[b].push((k, slot));
+        if b > 0 {
+            self.nonempty |= 1u128 << (b - 1);
+        }
+    }
+
+    /// Schedule `event` at `time`; scheduling before `now` is a logic error
+    /// (it would break the radix heap's monotonicity).
     pub fn schedule(&mut self, time: SimTime, event: E) {
-        debug_assert!(time >= self.now, "event scheduled in the past");
+        assert!(time >= self.now, "event scheduled in the past");
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { time, seq, event });
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.slab[s as usize] = Some(event);
+                s
+            }
+            None => {
+                self.slab.push(Some(event));
+                (self.slab.len() - 1) as u32
+            }
+        };
+        self.put(key(time, seq), slot);
+        self.len += 1;
+    }
+
+    /// Make bucket 0 hold the minimum key (keys are unique, so exactly one).
+    fn settle(&mut self) -> bool {
+        if !self.buckets[0].is_empty() {
+            return true;
+        }
+        if self.nonempty == 0 {
+            return false;
+        }
+        let b = self.nonempty.trailing_zeros() as usize + 1;
+        self.nonempty &= !(1u128 << (b - 1));
+        let items = std::mem::take(&mut self.buckets[b]);
+        self.last = items.iter().map(|x| x.0).min().expect("non-empty bucket");
+        for &(k, slot) in &items {
+            self.put(k, slot);
+        }
+        // Keep the bucket's allocation for reuse.
+        let mut items = items;
+        items.clear();
+        if self.buckets[b].is_empty() {
+            self.buckets[b] = items;
+        }
+        true
     }
 
     /// Pop the earliest event not after `until`, advancing the clock to it.
     pub fn pop_until(&mut self, until: SimTime) -> Option<(SimTime, E)> {
-        if self.heap.peek()?.time > until {
+        if !self.settle() {
             return None;
         }
-        let e = self.heap.pop()?;
-        self.now = e.time;
+        let (k, slot) = self.buckets[0][0];
+        let time = SimTime((k >> 64) as u64);
+        if time > until {
+            return None;
+        }
+        self.buckets[0].clear();
+        self.len -= 1;
+        self.now = time;
         self.popped += 1;
-        Some((e.time, e.event))
-    }
-
-    pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.time)
+        self.free.push(slot);
+        let e = self.slab[slot as usize].take().expect("scheduled event present");
+        Some((time, e))
     }
 
     /// Events processed so far.
@@ -82,11 +142,11 @@ impl<E> EventQueue<E> {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len == 0
     }
 }
 
@@ -104,6 +164,35 @@ mod tests {
         let order: Vec<_> = std::iter::from_fn(|| q.pop_until(SimTime(100)).map(|e| e.1)).collect();
         assert_eq!(order, vec!["a", "b1", "b2", "b3"]);
         assert_eq!(q.events_processed(), 4);
+    }
+
+    #[test]
+    fn matches_a_reference_order_on_random_schedules() {
+        // Interleave pops and pushes at random future times; the popped
+        // sequence must equal a sort by (time, insertion order).
+        for seed in 0..20u64 {
+            let mut rng = crate::rng::Rng::stream(seed, 0, crate::rng::StreamId::new(99, 1));
+            let mut q = EventQueue::new();
+            let mut reference: Vec<(u64, u64)> = Vec::new();
+            let mut got = Vec::new();
+            let mut n = 0u64;
+            for _ in 0..5000 {
+                if rng.below(3) > 0 || q.is_empty() {
+                    let t = q.now().0 + rng.below(50) * rng.below(3);
+                    q.schedule(SimTime(t), n);
+                    reference.push((t, n));
+                    n += 1;
+                } else {
+                    got.push(q.pop_until(SimTime(u64::MAX)).unwrap().1);
+                }
+            }
+            while let Some((_, e)) = q.pop_until(SimTime(u64::MAX)) {
+                got.push(e);
+            }
+            reference.sort();
+            let want: Vec<u64> = reference.iter().map(|x| x.1).collect();
+            assert_eq!(got, want, "seed {seed}");
+        }
     }
 
     #[test]

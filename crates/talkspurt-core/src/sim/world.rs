@@ -17,8 +17,6 @@ pub enum Side {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Event {
-    /// A channel finished serializing the packet on its wire.
-    TxDone { ch: u32 },
     /// A packet reached the far end of a channel.
     Arrive { ch: u32, pkt: Packet },
     /// An endpoint timer; stale unless `gen` is the endpoint's current one.
@@ -140,7 +138,6 @@ impl World {
         match ev {
             Event::Voice { call } => self.on_voice(now, call),
             Event::Traffic { src } => self.on_traffic(now, src),
-            Event::TxDone { ch } => self.on_tx_done(now, ch),
             Event::Arrive { ch, pkt } => {
                 let node = self.topo.channels[ch as usize].to;
                 if node == pkt.dst {
@@ -236,24 +233,11 @@ impl World {
         }
         let ch = self.topo.next_channel(node, pkt.dst);
         debug_assert!(ch != crate::net::topology::NO_ROUTE, "builder checks reachability");
-        match self.topo.channels[ch as usize].offer(now, pkt) {
-            Offer::Transmitting(done) => self.q.schedule(done, Event::TxDone { ch }),
-            Offer::Queued => {}
-            Offer::Dropped(p) => self.lost(p, NetFate::QueueDrop, ch),
-        }
-    }
-
-    fn on_tx_done(&mut self, now: SimTime, ch: u32) {
-        let c = &mut self.topo.channels[ch as usize];
-        let done = c.finish(now);
-        let delay = c.delay;
-        if let Some(t) = done.next_done {
-            self.q.schedule(t, Event::TxDone { ch });
-        }
-        if done.lost {
-            self.lost(done.pkt, NetFate::LinkLoss, ch);
-        } else {
-            self.q.schedule(now + delay, Event::Arrive { ch, pkt: done.pkt });
+        match self.topo.channels[ch as usize].offer(now, &pkt) {
+            Offer::Accepted { arrive, lost: false } => self.q.schedule(arrive, Event::Arrive { ch, pkt }),
+            // Lost on the wire: it used the link, and its fate is known now.
+            Offer::Accepted { lost: true, .. } => self.lost(pkt, NetFate::LinkLoss, ch),
+            Offer::Dropped => self.lost(pkt, NetFate::QueueDrop, ch),
         }
     }
 

@@ -37,8 +37,8 @@ pub struct VoiceSource {
 }
 
 impl VoiceSource {
-    /// A call generating from `start` until `stop` (frames that would end
-    /// after `stop` are not generated).
+    /// A call generating from `start` until `stop`: a packet is sent only if
+    /// its last frame ends by `stop`.
     pub fn new(codec: &Codec, frames_per_pkt: u32, start: SimTime, stop: SimTime, vad: bool, mut speech: SpeechProcess) -> Self {
         let frame = codec.frame;
         let stop_frame = stop.saturating_since(start).as_nanos() / frame.as_nanos();
@@ -67,7 +67,9 @@ impl VoiceSource {
         if self.vad {
             end = end.min(self.spurt_end);
         }
-        Some((self.next_frame, end.min(self.stop_frame)))
+        // The call ends mid-packet: that packet is never completed, so it
+        // is not sent (no truncated packet at hang-up).
+        (end <= self.stop_frame).then_some((self.next_frame, end))
     }
 
     /// When the next packet will be complete; `None` once the call is over.

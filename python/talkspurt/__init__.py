@@ -1,0 +1,29 @@
+"""talkspurt: simulate voice calls over transport protocols and score them.
+
+    >>> import talkspurt
+    >>> res = talkspurt.run("scenarios/quickstart.toml")
+    >>> res.calls[["call", "loss_total", "mouth_to_ear_ms", "r", "mos"]]
+
+The per-packet work runs in the Rust core (`talkspurt._core`); this package
+loads scenarios, runs them, and returns pandas DataFrames.
+"""
+
+from __future__ import annotations
+
+from ._core import ScenarioError, __version__, codecs, emodel, emodel_simplified, mos_from_r
+from .api import run, validate
+from .results import Results
+from .scenario import load_scenario
+
+__all__ = [
+    "Results",
+    "ScenarioError",
+    "__version__",
+    "codecs",
+    "emodel",
+    "emodel_simplified",
+    "load_scenario",
+    "mos_from_r",
+    "run",
+    "validate",
+]

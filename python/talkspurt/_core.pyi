@@ -1,0 +1,20 @@
+from typing import Any, Callable, Optional
+
+__version__: str
+
+class ScenarioError(ValueError):
+    path: str
+    value: str
+    allowed: str
+
+def validate(scenario_json: str) -> str: ...
+def run(
+    scenario_json: str,
+    seed: Optional[int] = None,
+    trace: Optional[bool] = None,
+    progress: Optional[Callable[[float], None]] = None,
+) -> dict[str, Any]: ...
+def emodel(extended: bool = False, **params: float) -> dict[str, float]: ...
+def emodel_simplified(loss: float, delay_ms: float, codec: str = "G.711") -> float: ...
+def mos_from_r(r: float) -> float: ...
+def codecs() -> list[dict[str, Any]]: ...

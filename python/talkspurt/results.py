@@ -1,0 +1,114 @@
+"""Results of a run: pandas DataFrames and a manifest, saved atomically.
+
+pandas and pyarrow are imported on first use, so `import talkspurt` and the
+CLI's `--help` stay fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, Optional
+
+TABLES = ("calls", "packets", "links", "traffic", "series")
+
+
+def _frame(columns: Optional[dict[str, tuple]]):
+    import numpy as np
+    import pandas as pd
+
+    if columns is None:
+        return None
+    data = {}
+    for name, col in columns.items():
+        kind = col[0]
+        if kind == "str":
+            data[name] = pd.array(col[1], dtype="string") if col[1] else pd.array([], dtype="string")
+        elif kind == "cat":
+            codes = np.frombuffer(col[1], dtype="<u4").astype(np.int32)
+            data[name] = pd.Categorical.from_codes(codes, categories=col[2])
+        else:
+            data[name] = np.frombuffer(col[1], dtype=kind)
+    return pd.DataFrame(data)
+
+
+class Results:
+    """Tables of one run.
+
+    - `calls`: one row per call (losses by cause, delay, jitter, R, MOS…)
+    - `packets`: one row per voice packet (None when the trace is off)
+    - `links`: one row per link direction (drops, utilization, waits)
+    - `traffic`: one row per cross-traffic source (goodput)
+    - `series`: endpoint time series (flow, side, t, name, value)
+    - `manifest`: the scenario as run, seed, versions, wall time
+    """
+
+    def __init__(self, raw: dict[str, Any], manifest: dict[str, Any]):
+        self._raw = raw
+        self._frames: dict[str, Any] = {}
+        self.manifest = manifest
+
+    def _get(self, name: str):
+        if name not in self._frames:
+            self._frames[name] = _frame(self._raw.get(name))
+        return self._frames[name]
+
+    @property
+    def calls(self):
+        return self._get("calls")
+
+    @property
+    def packets(self):
+        return self._get("packets")
+
+    @property
+    def links(self):
+        return self._get("links")
+
+    @property
+    def traffic(self):
+        return self._get("traffic")
+
+    @property
+    def series(self):
+        return self._get("series")
+
+    def __repr__(self) -> str:
+        m = self.manifest
+        return (f"<Results: {len(self.calls)} calls, {m['voice_packets']} voice packets, "
+                f"seed {m['seed']}, {m['wall_time_s']:.3f} s wall>")
+
+    def save(self, directory: str | os.PathLike, *, overwrite: bool = False) -> Path:
+        """Write `<table>.parquet` for each table and `manifest.json`.
+
+        Written into a temporary folder beside `directory` and renamed into
+        place, so a reader never sees a partial result. An existing
+        non-empty `directory` is an error unless `overwrite=True`.
+        """
+        target = Path(directory)
+        if target.exists() and not target.is_dir():
+            raise FileExistsError(f"{target} exists and is not a directory")
+        if target.is_dir() and any(target.iterdir()) and not overwrite:
+            raise FileExistsError(f"{target} exists and is not empty; choose another directory or overwrite")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        try:
+            for name in TABLES:
+                df = self._get(name)
+                if df is not None:
+                    df.to_parquet(tmp / f"{name}.parquet", engine="pyarrow", index=False)
+            (tmp / "manifest.json").write_text(json.dumps(self.manifest, indent=2, default=str) + "\n")
+            if target.exists():
+                old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
+                os.rename(target, old / "previous")
+                os.rename(tmp, target)
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.rename(tmp, target)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return target
