@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from . import _core
-from .scenario import ScenarioLike, load_scenario, to_json
+from .scenario import ScenarioLike, _error, load_scenario, to_json
 
 if TYPE_CHECKING:
     from .results import Results
@@ -40,7 +40,7 @@ def run(
     from .results import Results
 
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0 or seed >= 2**64):
-        raise _core.ScenarioError(f"seed: got {seed!r}; expected an integer from 0 to 2^64-1")
+        raise _error("seed", repr(seed), "an integer from 0 to 2^64-1")
     text = to_json(load_scenario(scenario))
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()

@@ -70,15 +70,34 @@ def _table(calls) -> str:
         return note + df.to_string(index=False, float_format=lambda x: f"{x:.2f}")
 
 
+def _check_output(out: Path, force: bool) -> Optional[str]:
+    """Refuse, before simulating, an output folder that cannot be used."""
+    import tempfile
+
+    if out.exists():
+        if not out.is_dir():
+            return f"output {out} exists and is not a directory"
+        if any(out.iterdir()) and not force:
+            return f"output {out} is not empty; choose a new directory or pass --force to replace it"
+    parent = out.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryDirectory(dir=parent, prefix=f".{out.name}.probe.").cleanup()
+    except OSError as e:
+        return f"output {out}: cannot write in {parent} ({e.strerror or e})"
+    return None
+
+
 def _run(args: argparse.Namespace) -> int:
     from .api import run
 
+    if args.output is not None and not args.output.strip():
+        return _fail("-o/--output: got an empty path; expected a directory")
     out: Optional[Path] = Path(args.output) if args.output else None
-    if out is not None and out.exists():
-        if not out.is_dir():
-            return _fail(f"output {out} exists and is not a directory")
-        if any(out.iterdir()) and not args.force:
-            return _fail(f"output {out} is not empty; choose a new directory or pass --force to replace it")
+    if out is not None:
+        problem = _check_output(out, args.force)
+        if problem:
+            return _fail(problem)
     bar = None
     progress = None
     if not args.quiet:
@@ -128,8 +147,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 0
     except ScenarioError as e:
         return _fail(str(e))
-    except FileExistsError as e:
-        return _fail(str(e))
+    except OSError as e:
+        # Writing results failed (disk full, permissions): nothing partial is left.
+        return _fail(f"could not write results: {e}")
     except KeyboardInterrupt:
         print("talkspurt: interrupted", file=sys.stderr)
         return 130

@@ -7,6 +7,7 @@ path, the value and what is allowed; the Rust core does the validation.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -58,15 +59,24 @@ def load_scenario(scenario: ScenarioLike) -> dict[str, Any]:
     raise _error("", type(scenario).__name__, "a path, TOML text or a mapping")
 
 
+def _check_values(v: Any, path: str) -> None:
+    """Reject values JSON cannot carry (TOML dates, NaN, infinity) at their key path."""
+    if isinstance(v, Mapping):
+        for k, x in v.items():
+            _check_values(x, f"{path}.{k}" if path else str(k))
+    elif isinstance(v, (list, tuple)):
+        for i, x in enumerate(v):
+            _check_values(x, f"{path}[{i}]")
+    elif isinstance(v, bool) or v is None or isinstance(v, (str, int)):
+        return
+    elif isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            raise _error(path, repr(v), "a finite number")
+    else:
+        raise _error(path, repr(v), "a string, number, boolean, list or table (TOML dates and times are not used)")
+
+
 def to_json(scenario: Mapping[str, Any]) -> str:
     """Serialize a scenario mapping for the core."""
-
-    def reject(o: Any) -> Any:
-        raise _error("", repr(o), "only strings, numbers, booleans, lists and tables in a scenario")
-
-    try:
-        return json.dumps(scenario, default=reject, allow_nan=False)
-    except ValueError as e:
-        if isinstance(e, ScenarioError):
-            raise
-        raise _error("", "a NaN or infinite number", "finite numbers") from None
+    _check_values(scenario, "")
+    return json.dumps(scenario, allow_nan=False)

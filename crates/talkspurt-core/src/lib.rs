@@ -16,3 +16,4 @@ pub mod playout;
 pub mod quality;
 pub mod run;
 pub mod trace;
+pub mod metrics;

@@ -1,7 +1,7 @@
 //! Per-call summaries: losses split by cause, delay statistics, RFC 3550
 //! jitter, the playout buffer's outcome, and quality in both E-model forms.
 //!
-//! Readings (docs/models/metrics.md): delays are measured from packet
+//! Readings (docs/results.md): delays are measured from packet
 //! generation (packetization complete) to arrival, so sender-buffer waiting
 //! counts; mouth-to-ear = ptime + look-ahead + mean(playout − generation)
 //! over played packets; the E-model's T and Ta are the mouth-to-ear delay

@@ -1,0 +1,161 @@
+//! Jitter as seed 003 defines it (Sarwar, Boreli & Lochin §5, Tables 4 and 6):
+//! "the difference in the inter-packet gap of the successive VoIP packets",
+//! reported as average and maximum, at the sender and at the receiver.
+//!
+//! For a time column `t` (`t_sent` for the sender side, `t_arr` for the
+//! receiver side) in generation order, the inter-packet gap of packets
+//! `i, i+1` is `g_i = t[i+1] − t[i]` (signed: a reordered arrival gives a
+//! negative gap) and the jitter sample is
+//!
+//! `j_i = |g_{i+1} − g_i| = |t[i+2] − 2·t[i+1] + t[i]|`.
+//!
+//! **Participation:** `g_i` exists only when packets `i` and `i+1` (by
+//! sequence number) are both present (`t ≠ NOT_ARRIVED`) and belong to the
+//! same talkspurt, so `j_i` needs the three consecutive packets `i, i+1, i+2`
+//! all present and in one talkspurt. Gaps are never bridged over a missing
+//! packet (that would count a lost packet's absence as jitter), and never
+//! across a silence period (that would count the silence as jitter).
+//!
+//! This is *not* the RFC 3550 estimator; that one is
+//! [`crate::quality::interarrival_jitter_ns`].
+
+use super::NOT_ARRIVED;
+use crate::quality::mean;
+
+/// Average and maximum seed-003 jitter of one column. Values in ns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GapJitter {
+    /// Number of jitter samples `j_i` (triples of consecutive present packets).
+    pub samples: usize,
+    /// Mean of the samples; `None` without samples.
+    pub mean_ns: Option<f64>,
+    /// Largest sample; `None` without samples.
+    pub max_ns: Option<f64>,
+}
+
+/// The jitter samples `j_i` (ns), in sequence order, of the packets that
+/// participate (see the module documentation). `talkspurt` and `t` must have
+/// equal length (panics otherwise).
+pub fn gap_jitter_samples(talkspurt: &[u32], t: &[u64]) -> Vec<f64> {
+    assert_eq!(
+        talkspurt.len(),
+        t.len(),
+        "talkspurt and time columns differ in length"
+    );
+    let mut out = Vec::new();
+    for i in 0..t.len().saturating_sub(2) {
+        let (a, b, c) = (t[i], t[i + 1], t[i + 2]);
+        if a == NOT_ARRIVED || b == NOT_ARRIVED || c == NOT_ARRIVED {
+            continue;
+        }
+        // talkspurt ids are non-decreasing: equal ends ⇒ all three equal.
+        if talkspurt[i] != talkspurt[i + 1] || talkspurt[i + 1] != talkspurt[i + 2] {
+            continue;
+        }
+        let d = c as i128 - 2 * b as i128 + a as i128;
+        out.push(d.unsigned_abs() as f64);
+    }
+    out
+}
+
+/// Average and maximum of [`gap_jitter_samples`].
+pub fn gap_jitter(talkspurt: &[u32], t: &[u64]) -> GapJitter {
+    let s = gap_jitter_samples(talkspurt, t);
+    GapJitter {
+        samples: s.len(),
+        mean_ns: mean(&s),
+        max_ns: s.iter().cloned().reduce(f64::max),
+    }
+}
+
+/// Fraction of jitter samples strictly greater than `threshold_ns`: seed
+/// 003 §7.2's P_J, "the probability that a packet will have a jitter greater
+/// than the buffer value" (400 ms there). `None` without samples.
+pub fn jitter_exceedance(samples: &[f64], threshold_ns: f64) -> Option<f64> {
+    if samples.is_empty() {
+        None
+    } else {
+        let over = samples.iter().filter(|&&j| j > threshold_ns).count();
+        Some(over as f64 / samples.len() as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::close;
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+    const X: u64 = NOT_ARRIVED;
+
+    fn ms(v: &[u64]) -> Vec<u64> {
+        v.iter().map(|&t| if t == X { X } else { t * MS }).collect()
+    }
+
+    #[test]
+    fn hand_computed_receiver() {
+        // Arrivals 0, 20, 45, 60, 80 ms: gaps 20, 25, 15, 20 →
+        // samples |25−20| = 5, |15−25| = 10, |20−15| = 5 ms;
+        // mean 20/3 ms, max 10 ms.
+        let t = ms(&[0, 20, 45, 60, 80]);
+        let ts = [0u32; 5];
+        assert_eq!(gap_jitter_samples(&ts, &t), vec![5e6, 10e6, 5e6]);
+        let j = gap_jitter(&ts, &t);
+        assert_eq!(j.samples, 3);
+        close(j.mean_ns.unwrap(), 20e6 / 3.0, 1e-6);
+        close(j.max_ns.unwrap(), 10e6, 0.0);
+    }
+
+    #[test]
+    fn regular_sender_is_zero() {
+        let t: Vec<u64> = (0..50).map(|i| 1_000 + i * 20 * MS).collect();
+        let j = gap_jitter(&[3u32; 50], &t);
+        assert_eq!(j.samples, 48);
+        assert_eq!((j.mean_ns, j.max_ns), (Some(0.0), Some(0.0)));
+    }
+
+    #[test]
+    fn missing_packets_are_not_bridged() {
+        // 0, 20, X, 60, 85, 100: only triple (3, 4, 5) is complete →
+        // gaps 25, 15 → one sample of 10 ms. (Bridging the hole would give
+        // gaps 20, 40, 25, 15 and samples 20, 15, 10.)
+        let t = ms(&[0, 20, X, 60, 85, 100]);
+        assert_eq!(gap_jitter_samples(&[0; 6], &t), vec![10e6]);
+        // Sender drops in t_sent are handled the same way.
+        assert!(gap_jitter_samples(&[0; 4], &ms(&[0, X, 40, X])).is_empty());
+    }
+
+    #[test]
+    fn talkspurt_boundaries_are_not_crossed() {
+        // Talkspurts [0 0 0 | 1 1 1]: triples (0,1,2) → |20−20| = 0 and
+        // (3,4,5) → |25−20| = 5 ms; the two triples spanning the silence are out.
+        let t = ms(&[0, 20, 40, 1000, 1020, 1045]);
+        assert_eq!(gap_jitter_samples(&[0, 0, 0, 1, 1, 1], &t), vec![0.0, 5e6]);
+    }
+
+    #[test]
+    fn reordering_gives_negative_gap() {
+        // Arrivals 0, 30, 20, 60 ms: gaps 30, −10, 40 → samples 40, 50 ms.
+        let j = gap_jitter(&[0; 4], &ms(&[0, 30, 20, 60]));
+        close(j.mean_ns.unwrap(), 45e6, 0.0);
+        close(j.max_ns.unwrap(), 50e6, 0.0);
+    }
+
+    #[test]
+    fn edge_cases() {
+        let e = gap_jitter(&[], &[]);
+        assert_eq!((e.samples, e.mean_ns, e.max_ns), (0, None, None));
+        assert_eq!(gap_jitter(&[0, 0], &[0, 5]).samples, 0);
+        assert_eq!(gap_jitter(&[0; 3], &[X, X, X]).samples, 0);
+    }
+
+    #[test]
+    fn exceedance() {
+        // Samples 5, 10, 5 ms: > 6 ms → 1 of 3; > 10 ms (strict) → 0.
+        let s = [5e6, 10e6, 5e6];
+        close(jitter_exceedance(&s, 6e6).unwrap(), 1.0 / 3.0, 1e-12);
+        close(jitter_exceedance(&s, 10e6).unwrap(), 0.0, 0.0);
+        close(jitter_exceedance(&s, 0.0).unwrap(), 1.0, 0.0);
+        assert_eq!(jitter_exceedance(&[], 1.0), None);
+    }
+}
