@@ -72,13 +72,14 @@ pub(crate) fn replay(trace: &CallTrace<'_>, policy: &mut impl OffsetPolicy) -> V
 #[derive(Debug, Clone, PartialEq)]
 pub struct FixedDelay {
     /// Offset `playout - t_gen`, ns (network delay budget; packetization is
-    /// not included). Default 100 ms: a round figure, no source prescribes it.
+    /// not included). Default 150 ms, as in scenario files: ITU-T G.114's
+    /// one-way budget for network and buffer.
     pub delay: u64,
 }
 
 impl Default for FixedDelay {
     fn default() -> Self {
-        FixedDelay { delay: 100_000_000 }
+        FixedDelay { delay: 150_000_000 }
     }
 }
 
