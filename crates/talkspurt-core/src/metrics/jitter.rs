@@ -82,15 +82,9 @@ pub fn jitter_exceedance(samples: &[f64], threshold_ns: f64) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::close;
+    use super::super::{close, ms, MS, X};
     use super::*;
 
-    const MS: u64 = 1_000_000;
-    const X: u64 = NOT_ARRIVED;
-
-    fn ms(v: &[u64]) -> Vec<u64> {
-        v.iter().map(|&t| if t == X { X } else { t * MS }).collect()
-    }
 
     #[test]
     fn hand_computed_receiver() {

@@ -55,6 +55,20 @@ pub(crate) fn ratio(x: u64, n: u64) -> Option<f64> {
     }
 }
 
+/// Test shorthand: one millisecond in nanoseconds.
+#[cfg(test)]
+pub(crate) const MS: u64 = 1_000_000;
+
+/// Test shorthand: "not arrived / not played".
+#[cfg(test)]
+pub(crate) const X: u64 = crate::playout::NOT_ARRIVED;
+
+/// Test shorthand: milliseconds to nanoseconds, keeping `X` as is.
+#[cfg(test)]
+pub(crate) fn ms(v: &[u64]) -> Vec<u64> {
+    v.iter().map(|&t| if t == X { X } else { t * MS }).collect()
+}
+
 #[cfg(test)]
 pub(crate) fn close(got: f64, want: f64, tol: f64) {
     assert!((got - want).abs() <= tol, "got {got}, want {want} ± {tol}");

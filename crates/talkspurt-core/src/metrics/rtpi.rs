@@ -141,16 +141,10 @@ pub fn real_time_performance(
 
 #[cfg(test)]
 mod tests {
-    use super::super::close;
+    use super::super::{close, ms, MS, X};
     use super::*;
     use MissingPredecessor::*;
 
-    const MS: u64 = 1_000_000;
-    const X: u64 = NOT_ARRIVED;
-
-    fn ms(v: &[u64]) -> Vec<u64> {
-        v.iter().map(|&t| if t == X { X } else { t * MS }).collect()
-    }
 
     fn counts(r: &RealTimePerformance) -> (u64, u64, u64, u64) {
         (r.sent, r.received, r.delayed, r.timely)

@@ -68,8 +68,6 @@ pub struct TrafficCounters {
     pub sent_bytes: u64,
     pub recv_pkts: u64,
     pub recv_bytes: u64,
-    pub first_recv: Option<SimTime>,
-    pub last_recv: Option<SimTime>,
 }
 
 #[derive(Debug)]
@@ -272,8 +270,6 @@ impl World {
                             let k = &mut self.traffic[t as usize].counters;
                             k.recv_pkts += 1;
                             k.recv_bytes += d.bytes as u64;
-                            k.first_recv.get_or_insert(d.at);
-                            k.last_recv = Some(d.at);
                         }
                     }
                 }
