@@ -1,7 +1,6 @@
 //! One scenario, start to finish: build the world, run it, score it.
 
-use crate::playout::{FixedDelay, PlayoutKind};
-use crate::scenario::{build, PlayoutCfg, Scenario, ScenarioError, TransportCfg};
+use crate::scenario::{build, Scenario, ScenarioError, TransportCfg};
 use crate::trace::calls::CallInfo;
 use crate::trace::{report, Report};
 
@@ -24,12 +23,6 @@ pub fn transport_name(t: &TransportCfg) -> &'static str {
     }
 }
 
-pub fn playout_kind(p: &PlayoutCfg) -> PlayoutKind {
-    match *p {
-        PlayoutCfg::Fixed { delay } => PlayoutKind::Fixed(FixedDelay { delay: delay.as_nanos() }),
-    }
-}
-
 fn group_label(label: &Option<String>, kind: &str, g: usize) -> String {
     label.clone().unwrap_or_else(|| format!("{kind}[{g}]"))
 }
@@ -47,8 +40,8 @@ pub fn run(s: &Scenario, progress: &mut dyn FnMut(f64) -> bool) -> Result<RunOut
                 codec: c.codec,
                 ptime: c.source.ptime(),
                 transport: transport_name(&g.transport),
-                playout: playout_kind(&g.playout),
-                advantage: 0.0,
+                playout: g.playout.clone(),
+                advantage: g.advantage,
                 start_s: c.start.as_secs_f64(),
             }
         })

@@ -5,7 +5,12 @@
 
 use crate::time::SimDuration;
 
+pub use crate::metrics::rtpi::MissingPredecessor;
 pub use crate::net::queue::QueueLimit;
+/// A playout buffer and its parameters, as the playout module defines them
+/// (`playout::PlayoutKind`; names, constants and sources there and in
+/// docs/models/playout.md). Default: `fixed` with 150 ms.
+pub use crate::playout::PlayoutKind as PlayoutCfg;
 pub use crate::rng::DurationDist;
 pub use crate::traffic::SizeDist;
 
@@ -15,6 +20,42 @@ pub struct Scenario {
     pub links: Vec<LinkCfg>,
     pub calls: Vec<CallGroupCfg>,
     pub traffic: Vec<TrafficCfg>,
+    pub analysis: AnalysisCfg,
+}
+
+/// How calls are scored (`[analysis]`); applies to every call of the run.
+/// Docs: docs/scenario.md, docs/models/metrics.md.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysisCfg {
+    /// Seed 002 Algorithm 1 inter-arrival threshold for the Real-Time
+    /// Performance Index and Delayed Packets Rate. Default 300 ms (the
+    /// seed's value); must be > 0.
+    pub rtpi_threshold: SimDuration,
+    /// What Algorithm 1 does when a packet's predecessor has not arrived
+    /// before it. Default `timely` (see metrics::rtpi).
+    pub rtpi_missing: MissingPredecessor,
+    /// Running window, in packets, of the per-packet windowed impairments
+    /// in the packets table (seed 000 Fig. 5.7: 100). ≥ 1.
+    pub window: u32,
+    /// Compute the offline bounds per call: Moon–Kurose–Towsley per
+    /// talkspurt (reduced and full E-model) and the best fixed delay
+    /// (Tao–Guérin). Default true.
+    pub bounds: bool,
+    /// Back-to-back run histograms fold runs of `run_cap` packets or more
+    /// into the last bin (seed 004's figures: 200). ≥ 1.
+    pub run_cap: u32,
+}
+
+impl Default for AnalysisCfg {
+    fn default() -> Self {
+        AnalysisCfg {
+            rtpi_threshold: SimDuration(300_000_000),
+            rtpi_missing: MissingPredecessor::Timely,
+            window: 100,
+            bounds: true,
+            run_cap: 200,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -100,6 +141,10 @@ pub struct CallGroupCfg {
     pub vad: bool,
     pub transport: TransportCfg,
     pub playout: PlayoutCfg,
+    /// E-model advantage factor A (ITU-T G.107 §7.5; Table 3 allows 0–20,
+    /// e.g. 10 for cellular, 20 for satellite hops). Default 0. Values up
+    /// to 40 are accepted (seed 003) and flagged as extrapolated.
+    pub advantage: f64,
     pub start: StartCfg,
     /// Call i of the group starts `i * stagger` after its start (default 0).
     pub stagger: SimDuration,
@@ -128,14 +173,6 @@ pub enum TransportCfg {
     /// Test-only transport: the receiver echoes an acknowledgement of
     /// `ack_bytes` (default 40) per packet; the sender records RTT samples.
     Echo { send_buffer: u32, ack_bytes: u32 },
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum PlayoutCfg {
-    /// Every packet is played `delay` after it was generated; a packet that
-    /// arrives later is `late`. Default 150 ms (ITU-T G.114's one-way
-    /// budget for the network and buffer).
-    Fixed { delay: SimDuration },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -12,6 +12,7 @@ use serde_json::{json, Map, Value};
 
 use super::error::ScenarioError;
 use super::model::*;
+use crate::playout::FixedDelay;
 use super::units::{self, MAX_PACKET_BYTES, MAX_QUEUE_PACKETS};
 use crate::time::SimDuration;
 use crate::voice::codec;
@@ -84,7 +85,7 @@ pub fn from_value(v: &Value) -> R<Scenario> {
         let value = root.opt("calls").map_or("(missing)".into(), |n| render(n.v));
         return Err(ScenarioError::new("calls", value, "at least one [[calls]] or [[traffic]] group"));
     }
-    Ok(Scenario { run, links, calls, traffic })
+    Ok(Scenario { run, links, calls, traffic, analysis: AnalysisCfg::default() })
 }
 
 // ---------------------------------------------------------------------------
@@ -564,7 +565,8 @@ fn call(n: &Node, nodes: &[&str]) -> R<CallGroupCfg> {
         speech,
         vad: t.opt("vad").map_or(Ok(true), |n| n.bool())?,
         transport: t.opt("transport").map_or(Ok(TransportCfg::Udp { send_buffer: 5 }), |n| transport(&n))?,
-        playout: t.opt("playout").map_or(Ok(PlayoutCfg::Fixed { delay: PLAYOUT_DELAY }), |n| playout(&n))?,
+        playout: t.opt("playout").map_or(Ok(PlayoutCfg::Fixed(FixedDelay { delay: PLAYOUT_DELAY.as_nanos() })), |n| playout(&n))?,
+        advantage: 0.0,
         start: t.opt("start").map_or(Ok(StartCfg::Fixed(SimDuration::ZERO)), |n| start(&n))?,
         stagger: t.opt("stagger").map_or(Ok(SimDuration::ZERO), |n| n.duration())?,
         length: t.opt("length").map(|n| n.positive_duration()).transpose()?,
@@ -629,7 +631,7 @@ fn playout(n: &Node) -> R<PlayoutCfg> {
     t.kind("kind", &["fixed"], Some("fixed"))?;
     t.only(&["kind", "delay"], " (for kind = \"fixed\")")?;
     let delay = t.opt("delay").map_or(Ok(PLAYOUT_DELAY), |n| n.duration())?;
-    Ok(PlayoutCfg::Fixed { delay })
+    Ok(PlayoutCfg::Fixed(FixedDelay { delay: delay.as_nanos() }))
 }
 
 // ---------------------------------------------------------------------------
@@ -818,7 +820,10 @@ fn call_json(c: &CallGroupCfg) -> Value {
             "ack": units::format_bytes(ack_bytes as u64),
         }),
     };
-    let PlayoutCfg::Fixed { delay } = c.playout;
+    let delay = match &c.playout {
+        PlayoutCfg::Fixed(f) => SimDuration(f.delay),
+        _ => unimplemented!("playout kinds other than fixed are parsed in the next change"),
+    };
     let mut v = json!({
         "count": c.count,
         "from": c.from,

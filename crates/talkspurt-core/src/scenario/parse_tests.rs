@@ -130,7 +130,8 @@ fn full_expected() -> Scenario {
             },
             vad: false,
             transport: TransportCfg::Echo { send_buffer: 10, ack_bytes: 60 },
-            playout: PlayoutCfg::Fixed { delay: ms(100) },
+            playout: PlayoutCfg::Fixed(FixedDelay { delay: ms(100).as_nanos() }),
+            advantage: 0.0,
             start: StartCfg::Uniform { from: secs(1), to: secs(10) },
             stagger: secs(5),
             length: Some(secs(120)),
@@ -164,6 +165,7 @@ fn full_expected() -> Scenario {
                 label: None,
             },
         ],
+        analysis: AnalysisCfg::default(),
     }
 }
 
@@ -217,7 +219,8 @@ fn defaults_are_the_documented_ones() {
             },
             vad: true,
             transport: TransportCfg::Udp { send_buffer: 5 },
-            playout: PlayoutCfg::Fixed { delay: ms(150) },
+            playout: PlayoutCfg::Fixed(FixedDelay { delay: ms(150).as_nanos() }),
+            advantage: 0.0,
             start: StartCfg::Fixed(SimDuration::ZERO),
             stagger: SimDuration::ZERO,
             length: None,
@@ -416,7 +419,8 @@ impl Gen {
                     ack_bytes: 1 + g.below(65_535) as u32,
                 }
             },
-            playout: PlayoutCfg::Fixed { delay: g.dur(0) },
+            playout: PlayoutCfg::Fixed(FixedDelay { delay: g.dur(0).as_nanos() }),
+            advantage: 0.0,
             start: g.start(),
             stagger: g.dur(0),
             length: g.coin().then(|| g.dur(1)),
@@ -446,7 +450,7 @@ impl Gen {
             stop: g.coin().then(|| g.dur(1)),
             label: None,
         }];
-        Scenario { run, links, calls, traffic }
+        Scenario { run, links, calls, traffic, analysis: AnalysisCfg::default() }
     }
 }
 
