@@ -169,7 +169,7 @@ fn fixed_playout_counts_late_packets_and_scores() {
     // ptime 20 + look-ahead 0 + 150 = 170 ms.
     let mk = |delay| {
         let mut g = calls(1, "a", "b", "G.711", 20);
-        g.playout = talkspurt_core::scenario::PlayoutCfg::Fixed { delay: ms(delay) };
+        g.playout = talkspurt_core::scenario::PlayoutCfg::Fixed(talkspurt_core::playout::FixedDelay { delay: ms(delay).as_nanos() });
         scenario(run_cfg(secs(10), 1), vec![link("a", "b", chan(10_000_000, ms(75), QueueLimit::Packets(50), LossCfg::None))], vec![g], vec![])
     };
     let late = run(&mk(60), &mut no_progress()).unwrap().report.calls;

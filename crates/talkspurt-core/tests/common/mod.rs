@@ -36,7 +36,8 @@ pub fn calls(count: u32, from: &str, to: &str, codec: &str, ptime_ms: u64) -> Ca
         speech: SpeechCfg::Continuous,
         vad: true,
         transport: TransportCfg::Udp { send_buffer: 5 },
-        playout: PlayoutCfg::Fixed { delay: ms(150) },
+        playout: PlayoutCfg::Fixed(talkspurt_core::playout::FixedDelay { delay: ms(150).as_nanos() }),
+        advantage: 0.0,
         start: StartCfg::Fixed(SimDuration::ZERO),
         stagger: SimDuration::ZERO,
         length: None,
@@ -52,7 +53,7 @@ pub fn exp_speech(talk_ms: u64, silence_ms: u64) -> SpeechCfg {
 }
 
 pub fn scenario(run: RunCfg, links: Vec<LinkCfg>, calls: Vec<CallGroupCfg>, traffic: Vec<TrafficCfg>) -> Scenario {
-    Scenario { run, links, calls, traffic }
+    Scenario { run, links, calls, traffic, analysis: AnalysisCfg::default() }
 }
 
 pub fn no_progress() -> impl FnMut(f64) -> bool {
