@@ -24,7 +24,7 @@ import talkspurt
 
 ROOT = Path(__file__).resolve().parent.parent
 QUICKSTART = ROOT / "scenarios" / "quickstart.toml"
-TABLES = ("calls", "packets", "links", "traffic", "series")
+from talkspurt.results import TABLES  # noqa: E402
 OUTPUT_FILES = {f"{t}.parquet" for t in TABLES} | {"manifest.json"}
 
 # --------------------------------------------------------------------------

@@ -20,6 +20,7 @@ SUMMARY = [
     ("loss_queue", "queue%"), ("loss_link", "link%"), ("loss_late", "late%"),
     ("delay_mean_ms", "delay"), ("delay_p95_ms", "p95"), ("jitter_ms", "jitter"),
     ("mouth_to_ear_ms", "m2e"), ("r", "R"), ("mos", "MOS"), ("r_simple", "R_cr"),
+    ("bound_g107_r", "R_opt"), ("bound_r", "R_cr_opt"),
 ]
 PERCENT = {"loss_total", "loss_queue", "loss_link", "loss_late"}
 MAX_ROWS = 20

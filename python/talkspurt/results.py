@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
-TABLES = ("calls", "packets", "links", "traffic", "series")
+TABLES = ("calls", "packets", "links", "traffic", "series", "groups", "bursts", "talkspurts")
 
 
 def _frame(columns: Optional[dict[str, tuple]]):
@@ -38,8 +38,14 @@ def _frame(columns: Optional[dict[str, tuple]]):
 class Results:
     """Tables of one run.
 
-    - `calls`: one row per call (losses by cause, delay, jitter, R, MOS…)
+    - `calls`: one row per call (losses by cause, delay, jitter, RTPI,
+      back-to-back runs, clips, goodput, R, MOS, bands, offline bounds)
     - `packets`: one row per voice packet (None when the trace is off)
+    - `groups`: one row per call group and `(all)` for the run (pooled
+      losses, run statistics, Jain's index of goodput, mean R)
+    - `bursts`: back-to-back lost/received run histograms per call
+    - `talkspurts`: the bounds' playout point per talkspurt (None when
+      `[analysis] bounds = false`)
     - `links`: one row per link direction (drops, utilization, waits)
     - `traffic`: one row per cross-traffic source (goodput)
     - `series`: endpoint time series (flow, side, t, name, value)
@@ -75,6 +81,18 @@ class Results:
     @property
     def series(self):
         return self._get("series")
+
+    @property
+    def groups(self):
+        return self._get("groups")
+
+    @property
+    def bursts(self):
+        return self._get("bursts")
+
+    @property
+    def talkspurts(self):
+        return self._get("talkspurts")
 
     def __repr__(self) -> str:
         m = self.manifest

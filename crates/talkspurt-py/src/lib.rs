@@ -131,6 +131,12 @@ fn run(
     d.set_item("links", table(py, &r.links)?)?;
     d.set_item("traffic", table(py, &r.traffic)?)?;
     d.set_item("series", table(py, &r.series)?)?;
+    d.set_item("groups", table(py, &r.groups)?)?;
+    d.set_item("bursts", table(py, &r.bursts)?)?;
+    match &r.talkspurts {
+        Some(t) => d.set_item("talkspurts", table(py, t)?)?,
+        None => d.set_item("talkspurts", py.None())?,
+    }
     d.set_item("events", out.events)?;
     d.set_item("voice_packets", out.voice_packets)?;
     d.set_item("sim_end_s", out.sim_end_s)?;

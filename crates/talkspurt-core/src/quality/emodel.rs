@@ -386,6 +386,18 @@ mod tests {
     }
 
     #[test]
+    fn extended_accepts_heavy_and_bursty_loss() {
+        // §7.5 eq. 7-29 by hand: Ie 0, Bpl 4.3, Ppl 40 %, BurstR 1 →
+        // 95·40/(40 + 4.3) = 85.778781; Ie 11, Bpl 19, Ppl 60 %, BurstR 20
+        // → 11 + 84·60/(3 + 19) = 240.090909 (beyond 95: R goes negative).
+        for (ie, bpl, ppl, burst_r, want) in [(0.0, 4.3, 40.0, 1.0, 85.778781), (11.0, 19.0, 60.0, 20.0, 240.090909)] {
+            let p = EModelParams { ie, bpl, ppl, burst_r, ..Default::default() };
+            assert!(emodel(&p).is_err(), "outside Table 3 for the strict form");
+            close(emodel_extended(&p).unwrap().ie_eff, want, 1e-5);
+        }
+    }
+
+    #[test]
     fn seed003_advantage_40_with_satellite_delay() {
         // G.711 (Ie 0), T = Ta = 400 ms, Tr = 800 ms, A = 40: ref.py gives R = 102.246827.
         let p = EModelParams {

@@ -23,9 +23,9 @@ pub mod stats;
 pub use burst::{burst_stats, run_lengths, BurstStats, RunLengths};
 pub use codec_impairments::{codec_impairment, CODEC_IMPAIRMENTS};
 pub use emodel::{emodel, emodel_extended, EModelParams, EModelResult};
-pub use mos::{mos_from_r, quality_band, r_from_mos, R_MOS1};
+pub use mos::{mos_from_r, quality_band, quality_band_index, r_from_mos, QUALITY_BANDS, R_MOS1, USER_SATISFACTION};
 pub use simplified::{
-    delay_impairment_simplified, loss_impairment_simplified, r_simplified, LAMBDA_G711,
+    delay_impairment_simplified, R0_SIMPLIFIED, loss_impairment_simplified, r_simplified, LAMBDA_G711,
     LAMBDA_G729, LAMBDA_G729A_VAD,
 };
 pub use stats::{interarrival_jitter_ns, mean, percentile};

@@ -59,18 +59,37 @@ pub fn r_from_mos(mos: f64) -> Result<f64, String> {
 /// 60 ≤ R < 70 "Low", 50 ≤ R < 60 "Poor", below 50 (or NaN) "Not recommended".
 /// Each band includes its lower bound; R above 100 is "Best".
 pub fn quality_band(r: f64) -> &'static str {
+    QUALITY_BANDS[quality_band_index(r)]
+}
+
+/// The bands of [`quality_band`], best first.
+pub const QUALITY_BANDS: [&str; 6] = ["Best", "High", "Medium", "Low", "Poor", "Not recommended"];
+
+/// The same bands as ITU-T G.107 Annex B / G.109 user satisfaction (seed 003
+/// Table 2), best first; below R = 50 "Not recommended".
+pub const USER_SATISFACTION: [&str; 6] = [
+    "Very satisfied",
+    "Satisfied",
+    "Some users dissatisfied",
+    "Many users dissatisfied",
+    "Nearly all users dissatisfied",
+    "Not recommended",
+];
+
+/// Index into [`QUALITY_BANDS`] (and [`USER_SATISFACTION`]) of `r`'s band.
+pub fn quality_band_index(r: f64) -> usize {
     if r >= 90.0 {
-        "Best"
+        0
     } else if r >= 80.0 {
-        "High"
+        1
     } else if r >= 70.0 {
-        "Medium"
+        2
     } else if r >= 60.0 {
-        "Low"
+        3
     } else if r >= 50.0 {
-        "Poor"
+        4
     } else {
-        "Not recommended"
+        5
     }
 }
 

@@ -111,12 +111,16 @@ const G107_RANGES: [(&str, Option<(f64, f64)>); 21] = [
 ];
 
 /// Wider limits used by [`super::emodel::emodel_extended`]: delays and A beyond G.107's
-/// validated range (satellite paths, seed 003's A = 40).
-const EXTENDED: [(&str, f64, f64); 4] = [
+/// validated range (satellite paths, seed 003's A = 40), and the loss terms
+/// of a congested call: Ppl up to 100 % and any BurstR ≥ 1 that a real
+/// loss pattern gives (Ie,eff's formula, §7.5 eq. 7-29, is defined there).
+const EXTENDED: [(&str, f64, f64); 6] = [
     ("T", 0.0, 2000.0),
     ("Ta", 0.0, 2000.0),
     ("Tr", 0.0, 4000.0),
     ("A", 0.0, 100.0),
+    ("Ppl", 0.0, 100.0),
+    ("BurstR", 1.0, 1.0e6),
 ];
 
 fn values(p: &EModelParams) -> [f64; 21] {

@@ -17,6 +17,9 @@ pub const LAMBDA_G729A_VAD: [f64; 3] = [11.0, 30.0, 16.0];
 /// Delay knee of the Cole–Rosenbluth Id, ms.
 pub const DELAY_KNEE_MS: f64 = 177.3;
 
+/// R0 of the reduced model: 94.2 (Cole & Rosenbluth 2001, seed 000 §4.2).
+pub const R0_SIMPLIFIED: f64 = 94.2;
+
 /// Id for a one-way mouth-to-ear delay `d_ms` (ms). Inputs are not
 /// validated here (see [`r_simplified`]).
 pub fn delay_impairment_simplified(d_ms: f64) -> f64 {
@@ -47,7 +50,7 @@ pub fn r_simplified(lambda: [f64; 3], e: f64, d_ms: f64) -> Result<f64, String> 
     if lambda.iter().any(|l| !l.is_finite()) {
         return Err(format!("lambda = {lambda:?} has a non-finite coefficient"));
     }
-    Ok(94.2 - loss_impairment_simplified(lambda, e) - delay_impairment_simplified(d_ms))
+    Ok(R0_SIMPLIFIED - loss_impairment_simplified(lambda, e) - delay_impairment_simplified(d_ms))
 }
 
 #[cfg(test)]

@@ -140,6 +140,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 source,
                 rec: CallRecord::new(s.run.trace, expect),
                 start,
+                stop,
             });
         }
     }

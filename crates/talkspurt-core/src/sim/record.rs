@@ -1,6 +1,6 @@
 //! Per-call packet records, struct-of-arrays, indexed by the packet's
 //! sequence number in its call. The columns needed for scoring are always
-//! kept (about 21 bytes a packet); the rest only when the trace is on.
+//! kept (about 35 bytes a packet); the rest only when the trace is on.
 
 use crate::time::SimTime;
 
@@ -30,12 +30,17 @@ pub const NO_WHERE: u32 = u32::MAX;
 pub struct CallRecord {
     pub talkspurt: Vec<u32>,
     pub t_gen: Vec<u64>,
+    /// First handed to the network (`NEVER` for a sender drop); the
+    /// sender-side jitter of seed 003 needs it.
+    pub t_sent: Vec<u64>,
     pub t_arr: Vec<u64>,
     pub fate: Vec<NetFate>,
+    /// Codec frames carried (speech time = frames × frame duration).
+    pub frames: Vec<u16>,
+    /// Application payload bytes (goodput).
+    pub payload: Vec<u32>,
     /// Trace-only columns (empty when the trace is off).
     pub full: bool,
-    pub t_sent: Vec<u64>,
-    pub payload: Vec<u32>,
     pub wire: Vec<u32>,
     pub where_: Vec<u32>,
 }
@@ -47,9 +52,10 @@ impl CallRecord {
         r.t_gen.reserve_exact(expect);
         r.t_arr.reserve_exact(expect);
         r.fate.reserve_exact(expect);
+        r.t_sent.reserve_exact(expect);
+        r.frames.reserve_exact(expect);
+        r.payload.reserve_exact(expect);
         if full {
-            r.t_sent.reserve_exact(expect);
-            r.payload.reserve_exact(expect);
             r.wire.reserve_exact(expect);
             r.where_.reserve_exact(expect);
         }
@@ -65,15 +71,17 @@ impl CallRecord {
     }
 
     /// A new packet generated at `t_gen`; returns its sequence number.
-    pub fn push(&mut self, t_gen: SimTime, talkspurt: u32, payload: u32, wire: u32) -> u32 {
+    pub fn push(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32) -> u32 {
         let seq = self.t_gen.len() as u32;
         self.talkspurt.push(talkspurt);
         self.t_gen.push(t_gen.0);
+        self.t_sent.push(NEVER);
         self.t_arr.push(NEVER);
         self.fate.push(NetFate::InFlight);
+        // ptime ≤ 80 ms and frames ≥ 1 ms bound this far below u16::MAX.
+        self.frames.push(frames.min(u16::MAX as u32) as u16);
+        self.payload.push(payload);
         if self.full {
-            self.t_sent.push(NEVER);
-            self.payload.push(payload);
             self.wire.push(wire);
             self.where_.push(NO_WHERE);
         }
@@ -93,7 +101,7 @@ impl CallRecord {
     }
 
     pub fn sent(&mut self, seq: u32, now: SimTime) {
-        if self.full && self.t_sent[seq as usize] == NEVER {
+        if self.t_sent[seq as usize] == NEVER {
             self.t_sent[seq as usize] = now.0;
         }
     }

@@ -60,6 +60,8 @@ pub struct Call {
     pub source: VoiceSource,
     pub rec: CallRecord,
     pub start: SimTime,
+    /// End of the call's generation period (its length, or the run's end).
+    pub stop: SimTime,
 }
 
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -165,7 +167,7 @@ impl World {
         let vp = call.source.emit();
         debug_assert_eq!(vp.t_gen, now);
         let wire = vp.payload + call.overhead;
-        let seq = call.rec.push(now, vp.talkspurt, vp.payload, wire);
+        let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
         let unit = AppUnit { app_seq: seq, payload: vp.payload, overhead: call.overhead };
         let flow = call.flow;
         if let Some(t) = call.source.next_ready() {

@@ -1,17 +1,24 @@
-//! Per-call summaries: losses split by cause, delay statistics, RFC 3550
-//! jitter, the playout buffer's outcome, and quality in both E-model forms.
+//! Per-call summaries: losses by cause, delay and jitter (RFC 3550 and
+//! seed 003's), the Real-Time Performance Index, back-to-back runs, clips,
+//! goodput, the playout buffer's outcome, quality in both E-model forms,
+//! and the offline bounds (`bounds.rs`).
 //!
-//! Readings (docs/results.md): delays are measured from packet
-//! generation (packetization complete) to arrival, so sender-buffer waiting
-//! counts; mouth-to-ear = ptime + look-ahead + mean(playout − generation)
-//! over played packets; the E-model's T and Ta are the mouth-to-ear delay
-//! and Tr = 2·Ta; the loss fed to both E-model forms is every generated
-//! packet not played (sender drops, network loss, late, still in flight).
+//! Readings (docs/results.md, docs/models/metrics.md): delays are measured
+//! from packet generation (packetization complete) to arrival, so
+//! sender-buffer waiting counts; mouth-to-ear = ptime + look-ahead +
+//! mean(playout − generation) over played packets; the E-model's T and Ta
+//! are the mouth-to-ear delay and Tr = 2·Ta; the loss fed to both E-model
+//! forms is every generated packet not played (sender drops, network loss,
+//! late, still in flight).
 
-use super::packets::fate_code;
-use crate::playout::{CallTrace, PlayoutKind};
+use super::bounds::{bounds, Bounds};
+use crate::metrics::rtpi::real_time_performance;
+use crate::metrics::{back_to_back, clips, delivered_bytes, gap_jitter, goodput_bps, loss_counts, loss_decomposition};
+use crate::metrics::{not_played, BackToBack};
+use crate::playout::{self, CallTrace, PlayoutKind};
 use crate::quality::{self, burst_stats, EModelParams};
-use crate::sim::record::{CallRecord, NetFate};
+use crate::scenario::AnalysisCfg;
+use crate::sim::record::CallRecord;
 use crate::time::SimDuration;
 use crate::voice::Codec;
 
@@ -26,8 +33,27 @@ pub struct CallInfo {
     /// E-model advantage factor A (G.107 §7.5), default 0.
     pub advantage: f64,
     pub start_s: f64,
+    /// End of the call's generation period (goodput's denominator).
+    pub stop_s: f64,
 }
 
+impl CallInfo {
+    /// The constant part of mouth-to-ear delay, ms: packetization (the
+    /// first sample waits a whole ptime) plus the codec's look-ahead.
+    pub fn offset_ms(&self) -> f64 {
+        self.ptime.as_millis_f64() + self.codec.lookahead.as_millis_f64()
+    }
+
+    /// G.107 inputs for a mouth-to-ear delay `d_ms`, a loss fraction and
+    /// BurstR (the codec's Ie/Bpl; NaN when the codec has none).
+    pub fn g107_params(&self, d_ms: f64, loss: f64, burst_r: f64) -> EModelParams {
+        let (ie, bpl) = quality::codec_impairment(self.codec.emodel_key).unwrap_or((f64::NAN, f64::NAN));
+        EModelParams { t: d_ms, ta: d_ms, tr: 2.0 * d_ms, ie, bpl, ppl: loss * 100.0, burst_r, a: self.advantage, ..EModelParams::default() }
+    }
+}
+
+/// One row of the calls table. NaN where a value is undefined (nothing
+/// arrived, no runs, codec without coefficients…).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CallSummary {
     pub generated: u64,
@@ -38,15 +64,53 @@ pub struct CallSummary {
     pub arrived: u64,
     pub late: u64,
     pub played: u64,
+    // Loss fractions of generated packets and seed 003's stage rates.
+    pub loss_sender: f64,
+    pub loss_queue: f64,
+    pub loss_link: f64,
+    pub loss_in_flight: f64,
+    pub loss_late: f64,
+    pub loss_network: f64,
+    pub loss_total: f64,
+    pub p_tp: f64,
+    pub per: f64,
+    pub p_j: f64,
+    pub loss_combined: f64,
+    // One-way delay (generation → arrival) and jitter.
     pub delay_mean_ms: f64,
     pub delay_p50_ms: f64,
     pub delay_p95_ms: f64,
     pub delay_p99_ms: f64,
     pub delay_max_ms: f64,
     pub jitter_ms: f64,
+    pub jitter_sender_mean_ms: f64,
+    pub jitter_sender_max_ms: f64,
+    pub jitter_receiver_mean_ms: f64,
+    pub jitter_receiver_max_ms: f64,
+    // Seed 002 Algorithm 1.
+    pub rtpi: f64,
+    pub dpr: f64,
+    pub delayed: u64,
+    // Seed 004 back-to-back runs (lengths in packets).
+    pub lost_runs: u64,
+    pub lost_run_mean: f64,
+    pub lost_run_var: f64,
+    pub lost_run_max: f64,
+    pub received_runs: u64,
+    pub received_run_mean: f64,
+    pub received_run_var: f64,
+    pub received_run_max: f64,
+    // Seed 001 clips.
+    pub clips: u64,
+    pub lost_speech_s: f64,
+    pub clip_mean_ms: f64,
+    pub clip_max_ms: f64,
+    // Payload goodput, bit/s over the call's generation period.
+    pub goodput_bps: f64,
+    pub goodput_played_bps: f64,
+    // The playout buffer and quality.
     pub buffer_ms: f64,
     pub mouth_to_ear_ms: f64,
-    pub loss_total: f64,
     pub burst_r: f64,
     pub ie_eff: f64,
     pub r: f64,
@@ -54,101 +118,154 @@ pub struct CallSummary {
     pub r_simple: f64,
     pub mos_simple: f64,
     pub emodel_extrapolated: bool,
+    // Offline bounds (NaN when `[analysis] bounds = false`).
+    pub bound_r: f64,
+    pub bound_mos: f64,
+    pub bound_played: f64,
+    pub bound_loss: f64,
+    pub bound_delay_ms: f64,
+    pub bound_g107_r: f64,
+    pub bound_g107_mos: f64,
+    pub bound_g107_played: f64,
+    pub bound_g107_loss: f64,
+    pub bound_g107_delay_ms: f64,
+    pub fixed_r: f64,
+    pub fixed_delay_ms: f64,
+    pub fixed_loss: f64,
+    pub fixed_g107_r: f64,
+    pub fixed_g107_delay_ms: f64,
+    pub fixed_g107_loss: f64,
 }
 
-fn ms(ns: u64) -> f64 {
-    ns as f64 * 1e-6
+/// A scored call: its row, its playout column (`NEVER` where not played),
+/// its run histograms and its bounds.
+pub struct Scored {
+    pub summary: CallSummary,
+    pub played: Vec<u64>,
+    pub b2b: BackToBack,
+    pub bounds: Option<Bounds>,
 }
 
-/// Score one call under its playout buffer; returns the summary and the
-/// playout column (`NEVER` where not played).
-pub fn score_call(rec: &CallRecord, info: &CallInfo) -> (CallSummary, Vec<u64>) {
+const NAN: f64 = f64::NAN;
+
+fn ms(ns: f64) -> f64 {
+    ns * 1e-6
+}
+
+fn or_nan(x: Option<f64>) -> f64 {
+    x.unwrap_or(NAN)
+}
+
+/// Score one call under its playout buffer.
+pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored {
     let trace = CallTrace { talkspurt: &rec.talkspurt, t_gen: &rec.t_gen, t_arr: &rec.t_arr };
-    let played_at = info.playout.playout(&trace);
-    let mut s = CallSummary { generated: rec.len() as u64, ..Default::default() };
+    let played = info.playout.playout(&trace);
+    let mut s = CallSummary::default();
+    losses(&mut s, rec, &played);
+    delays(&mut s, rec);
+    let rt = real_time_performance(&rec.t_arr, a.rtpi_threshold.as_nanos(), a.rtpi_missing)
+        .expect("the scenario parser keeps the RTPI threshold > 0");
+    (s.rtpi, s.dpr, s.delayed) = (or_nan(rt.index), or_nan(rt.delayed_rate), rt.delayed);
+    let lost = not_played(&played);
+    let b2b = back_to_back(&lost, a.run_cap as usize);
+    (s.lost_runs, s.lost_run_mean, s.lost_run_var) = (b2b.lost.runs as u64, or_nan(b2b.lost.mean), or_nan(b2b.lost.variance));
+    s.lost_run_max = b2b.lost.max.map_or(NAN, |m| m as f64);
+    (s.received_runs, s.received_run_mean) = (b2b.received.runs as u64, or_nan(b2b.received.mean));
+    s.received_run_var = or_nan(b2b.received.variance);
+    s.received_run_max = b2b.received.max.map_or(NAN, |m| m as f64);
+    let frame = info.codec.frame.as_nanos();
+    let speech: Vec<u64> = rec.frames.iter().map(|&f| f as u64 * frame).collect();
+    let c = clips(&rec.talkspurt, &played, &speech);
+    (s.clips, s.lost_speech_s) = (c.clips as u64, c.lost_speech_s());
+    s.clip_mean_ms = c.mean_clip_ns.map_or(NAN, ms);
+    s.clip_max_ms = c.max_clip_ns.map_or(NAN, |x| ms(x as f64));
+    let active = ((info.stop_s - info.start_s).max(0.0) * 1e9).round() as u64;
+    s.goodput_bps = or_nan(goodput_bps(delivered_bytes(&rec.payload, &rec.t_arr), active));
+    s.goodput_played_bps = or_nan(goodput_bps(delivered_bytes(&rec.payload, &played), active));
+    buffer_and_quality(&mut s, &trace, &played, &lost, info);
+    let bounds = a.bounds.then(|| bounds(&trace, info));
+    if let Some(b) = &bounds {
+        b.summarize(&mut s);
+    } else {
+        s.clear_bounds();
+    }
+    Scored { summary: s, played, b2b, bounds }
+}
+
+/// Counts by fate and seed 003's decomposition (metrics::decomposition).
+fn losses(s: &mut CallSummary, rec: &CallRecord, played: &[u64]) {
+    let c = loss_counts(&rec.fate, played);
+    (s.generated, s.sender_drop, s.queue_drop, s.link_loss) = (c.generated, c.sender_drop, c.queue_drop, c.link_loss);
+    (s.in_flight, s.arrived, s.late, s.played) = (c.in_flight, c.arrived(), c.late, c.played);
+    match loss_decomposition(&c) {
+        Some(d) => {
+            (s.loss_sender, s.loss_queue, s.loss_link, s.loss_in_flight) = (d.sender, d.queue, d.link, d.in_flight);
+            (s.loss_late, s.loss_network, s.loss_total) = (d.late, d.before_playout, d.total);
+            (s.p_tp, s.per, s.p_j, s.loss_combined) = (d.p_tp, or_nan(d.per), or_nan(d.p_j), d.combined);
+        }
+        None => {
+            (s.loss_sender, s.loss_queue, s.loss_link, s.loss_in_flight) = (NAN, NAN, NAN, NAN);
+            (s.loss_late, s.loss_network, s.loss_total) = (NAN, NAN, NAN);
+            (s.p_tp, s.per, s.p_j, s.loss_combined) = (NAN, NAN, NAN, NAN);
+        }
+    }
+}
+
+fn delays(s: &mut CallSummary, rec: &CallRecord) {
     let mut delays = Vec::with_capacity(rec.len());
     let mut arrivals: Vec<(u64, u64)> = Vec::with_capacity(rec.len());
-    let mut lost = Vec::with_capacity(rec.len());
-    let mut buffer_sum = 0u64;
     for i in 0..rec.len() {
-        match rec.fate[i] {
-            NetFate::SenderDrop => s.sender_drop += 1,
-            NetFate::QueueDrop => s.queue_drop += 1,
-            NetFate::LinkLoss => s.link_loss += 1,
-            NetFate::InFlight => s.in_flight += 1,
-            NetFate::Arrived => {
-                s.arrived += 1;
-                delays.push(ms(rec.t_arr[i] - rec.t_gen[i]));
-                arrivals.push((rec.t_gen[i], rec.t_arr[i]));
-            }
+        if rec.t_arr[i] != crate::playout::NOT_ARRIVED {
+            delays.push(ms((rec.t_arr[i] - rec.t_gen[i]) as f64));
+            arrivals.push((rec.t_gen[i], rec.t_arr[i]));
         }
-        let code = fate_code(rec.fate[i], played_at[i]);
-        match code {
-            0 => {
-                s.played += 1;
-                buffer_sum += played_at[i] - rec.t_gen[i];
-            }
-            1 => s.late += 1,
-            _ => {}
-        }
-        lost.push(code != 0);
     }
-    let nan = f64::NAN;
-    if delays.is_empty() {
-        (s.delay_mean_ms, s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms, s.delay_max_ms) = (nan, nan, nan, nan, nan);
-        s.jitter_ms = nan;
-    } else {
-        s.delay_mean_ms = quality::mean(&delays).unwrap_or(nan);
-        let pct = |p: f64| quality::percentile(&delays, p).unwrap_or(nan);
-        (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (pct(50.0), pct(95.0), pct(99.0));
-        s.delay_max_ms = delays.iter().cloned().fold(f64::MIN, f64::max);
-        // RFC 3550 §6.4.1: jitter over packets in arrival order, with the
-        // generation time standing in for the RTP timestamp.
-        arrivals.sort_by_key(|&(_, a)| a);
-        s.jitter_ms = quality::interarrival_jitter_ns(&arrivals) * 1e-6;
-    }
-    s.loss_total = if s.generated == 0 { nan } else { 1.0 - s.played as f64 / s.generated as f64 };
-    s.buffer_ms = if s.played == 0 { nan } else { ms(buffer_sum) / s.played as f64 };
-    let fixed = ms(info.ptime.as_nanos()) + ms(info.codec.lookahead.as_nanos());
-    s.mouth_to_ear_ms = fixed + s.buffer_ms;
-    let b = burst_stats(&lost);
-    s.burst_r = b.emodel_burst_r().unwrap_or(1.0);
-    score_quality(&mut s, info);
-    (s, played_at)
+    let pct = |p: f64| quality::percentile(&delays, p).unwrap_or(NAN);
+    s.delay_mean_ms = or_nan(quality::mean(&delays));
+    (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (pct(50.0), pct(95.0), pct(99.0));
+    s.delay_max_ms = delays.iter().cloned().reduce(f64::max).unwrap_or(NAN);
+    // RFC 3550 §6.4.1 and A.8: jitter over packets in arrival order, with the
+    // generation time standing in for the RTP timestamp.
+    arrivals.sort_by_key(|&(_, a)| a);
+    s.jitter_ms = if arrivals.is_empty() { NAN } else { quality::interarrival_jitter_ns(&arrivals) * 1e-6 };
+    let sender = gap_jitter(&rec.talkspurt, &rec.t_sent);
+    let receiver = gap_jitter(&rec.talkspurt, &rec.t_arr);
+    (s.jitter_sender_mean_ms, s.jitter_sender_max_ms) = (sender.mean_ns.map_or(NAN, ms), sender.max_ns.map_or(NAN, ms));
+    (s.jitter_receiver_mean_ms, s.jitter_receiver_max_ms) = (receiver.mean_ns.map_or(NAN, ms), receiver.max_ns.map_or(NAN, ms));
 }
 
-fn score_quality(s: &mut CallSummary, info: &CallInfo) {
-    let nan = f64::NAN;
-    if s.played == 0 || !s.mouth_to_ear_ms.is_finite() {
-        (s.ie_eff, s.r, s.mos, s.r_simple, s.mos_simple) = (nan, nan, nan, nan, nan);
+fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], lost: &[bool], info: &CallInfo) {
+    let buffer_sum: u64 = played
+        .iter()
+        .zip(trace.t_gen)
+        .filter(|(&p, _)| p != crate::playout::NOT_ARRIVED)
+        .map(|(&p, &g)| p - g)
+        .sum();
+    s.buffer_ms = if s.played == 0 { NAN } else { ms(buffer_sum as f64) / s.played as f64 };
+    s.mouth_to_ear_ms = info.offset_ms() + s.buffer_ms;
+    s.burst_r = burst_stats(lost).emodel_burst_r().unwrap_or(1.0);
+    if s.played == 0 {
+        (s.ie_eff, s.r, s.mos, s.r_simple, s.mos_simple) = (NAN, NAN, NAN, NAN, NAN);
         return;
     }
-    let d = s.mouth_to_ear_ms;
-    // G.107 Table 3 bounds T/Ta (500 ms), Tr (1000 ms) and A (20); seed 003
-    // needs more (satellite RTTs, A = 40). Beyond the ranges the equations
-    // are extrapolated and the row says so (`emodel_extrapolated`).
-    let (ie, bpl) = quality::codec_impairment(info.codec.emodel_key).unwrap_or((nan, nan));
-    let p = EModelParams {
-        t: d,
-        ta: d,
-        tr: 2.0 * d,
-        ie,
-        bpl,
-        ppl: s.loss_total * 100.0,
-        burst_r: s.burst_r,
-        a: info.advantage,
-        ..EModelParams::default()
-    };
+    // G.107 Table 3 bounds T/Ta (500 ms), Tr (1000 ms), Ppl (20 %) and A
+    // (20); real calls go beyond. There the equations are extrapolated and
+    // the row says so (`emodel_extrapolated`).
+    let p = info.g107_params(s.mouth_to_ear_ms, s.loss_total, s.burst_r);
     s.emodel_extrapolated = quality::emodel(&p).is_err();
     match quality::emodel_extended(&p) {
         Ok(res) => (s.ie_eff, s.r, s.mos) = (res.ie_eff, res.r, res.mos),
-        Err(_) => (s.ie_eff, s.r, s.mos) = (nan, nan, nan),
+        Err(_) => (s.ie_eff, s.r, s.mos) = (NAN, NAN, NAN),
     }
+    // Seed 000 §4.3's reduced form averages the delay impairment over the
+    // played packets (not Id of the mean delay), the objective the MKT
+    // bound optimises, so buffer and bound compare like for like.
     match info.codec.lambda {
         Some(l) => {
-            s.r_simple = 94.2 - quality::loss_impairment_simplified(l, s.loss_total) - quality::delay_impairment_simplified(d);
+            let il = |e: f64| quality::loss_impairment_simplified(l, e);
+            s.r_simple = playout::score(trace, played, info.offset_ms(), quality::R0_SIMPLIFIED, quality::delay_impairment_simplified, il).r;
             s.mos_simple = quality::mos_from_r(s.r_simple);
         }
-        None => (s.r_simple, s.mos_simple) = (nan, nan),
+        None => (s.r_simple, s.mos_simple) = (NAN, NAN),
     }
 }

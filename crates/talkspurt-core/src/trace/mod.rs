@@ -1,10 +1,12 @@
 //! Results as columns: per-packet trace, per-call summaries, link and
 //! traffic counters, endpoint time series.
 
+pub mod bounds;
 pub mod calls;
 pub mod packets;
 pub mod report;
+pub mod summary;
 pub mod table;
 
-pub use report::{report, Report};
+pub use report::{call_tables, report, score_all, CallTables, Report};
 pub use table::{Column, Table};

@@ -1,9 +1,12 @@
-//! Assemble a finished world into tables: calls, packets, links, traffic,
-//! time series.
+//! Assemble a finished world into tables: calls, packets, groups, bursts,
+//! talkspurts (from the scored calls), links, traffic, time series.
 
-use super::calls::{score_call, CallInfo, CallSummary};
+use super::calls::{score_call, CallInfo, Scored};
 use super::packets::packets_table;
+use super::summary::{bursts_table, calls_table, groups_table, talkspurts_table};
 use super::table::{Column, Table};
+use crate::scenario::AnalysisCfg;
+use crate::sim::record::CallRecord;
 use crate::sim::world::{Side, World};
 
 pub struct Report {
@@ -12,39 +15,49 @@ pub struct Report {
     pub links: Table,
     pub traffic: Table,
     pub series: Table,
+    /// One row per call group and one for the whole run.
+    pub groups: Table,
+    /// Back-to-back run histograms per call.
+    pub bursts: Table,
+    /// The bounds' per-talkspurt playout points (None without bounds).
+    pub talkspurts: Option<Table>,
 }
 
-macro_rules! summary_columns {
-    ($t:ident, $rows:ident; $($name:ident: $kind:ident),* $(,)?) => {
-        $( $t.push(stringify!($name), Column::$kind($rows.iter().map(|s| s.$name as _).collect())); )*
-    };
+/// The tables that depend only on the calls' records and how they are
+/// scored: what a rescore recomputes.
+pub struct CallTables {
+    pub calls: Table,
+    pub packets: Option<Table>,
+    pub groups: Table,
+    pub bursts: Table,
+    pub talkspurts: Option<Table>,
 }
 
-fn calls_table(infos: &[CallInfo], sums: &[CallSummary]) -> Table {
-    let mut t = Table::default();
-    t.push("call", Column::U32((0..sums.len() as u32).collect()));
-    t.push("group", Column::Str(infos.iter().map(|i| i.group.clone()).collect()));
-    t.push("codec", Column::Str(infos.iter().map(|i| i.codec.name.to_string()).collect()));
-    t.push("ptime_ms", Column::F64(infos.iter().map(|i| i.ptime.as_millis_f64()).collect()));
-    t.push("transport", Column::Str(infos.iter().map(|i| i.transport.to_string()).collect()));
-    t.push("playout", Column::Str(infos.iter().map(|i| i.playout.name().to_string()).collect()));
-    t.push("start_s", Column::F64(infos.iter().map(|i| i.start_s).collect()));
-    summary_columns!(t, sums;
-        generated: I64, sender_drop: I64, queue_drop: I64, link_loss: I64, in_flight: I64,
-        arrived: I64, late: I64, played: I64);
-    let frac = |f: fn(&CallSummary) -> u64| -> Vec<f64> {
-        sums.iter().map(|s| if s.generated == 0 { f64::NAN } else { f(s) as f64 / s.generated as f64 }).collect()
-    };
-    t.push("loss_sender", Column::F64(frac(|s| s.sender_drop)));
-    t.push("loss_queue", Column::F64(frac(|s| s.queue_drop)));
-    t.push("loss_link", Column::F64(frac(|s| s.link_loss)));
-    t.push("loss_late", Column::F64(frac(|s| s.late)));
-    summary_columns!(t, sums;
-        loss_total: F64, delay_mean_ms: F64, delay_p50_ms: F64, delay_p95_ms: F64, delay_p99_ms: F64,
-        delay_max_ms: F64, jitter_ms: F64, buffer_ms: F64, mouth_to_ear_ms: F64, burst_r: F64,
-        ie_eff: F64, r: F64, mos: F64, r_simple: F64, mos_simple: F64);
-    t.push("emodel_extrapolated", Column::Bool(sums.iter().map(|s| s.emodel_extrapolated).collect()));
-    t
+/// Score every call, in parallel over the machine's cores (each call is
+/// scored on its own, so the result does not depend on the split).
+pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg) -> Vec<Scored> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(records.len().max(1));
+    let chunk = records.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|sc| {
+        let handles: Vec<_> = records
+            .chunks(chunk)
+            .zip(infos.chunks(chunk))
+            .map(|(rs, is)| sc.spawn(move || rs.iter().zip(is).map(|(r, i)| score_call(r, i, a)).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("scoring thread panicked")).collect()
+    })
+}
+
+/// Score the calls and build their tables; `trace` adds the packets table.
+pub fn call_tables(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String]) -> CallTables {
+    let scored = score_all(records, infos, a);
+    CallTables {
+        calls: calls_table(infos, &scored),
+        packets: trace.then(|| packets_table(records, &scored, infos, a.window as usize, where_cats)),
+        groups: groups_table(infos, &scored),
+        bursts: bursts_table(&scored),
+        talkspurts: talkspurts_table(&scored),
+    }
 }
 
 fn links_table(w: &World) -> Table {
@@ -94,26 +107,19 @@ fn series_table(w: &World) -> Table {
     t
 }
 
-/// Score every call and build the tables. `trace` adds the packets table.
-pub fn report(w: &World, infos: &[CallInfo], traffic_labels: &[String], trace: bool) -> Report {
-    let mut sums = Vec::with_capacity(w.calls.len());
-    let mut played = Vec::with_capacity(if trace { w.calls.len() } else { 0 });
-    for (c, info) in w.calls.iter().zip(infos) {
-        let (s, p) = score_call(&c.rec, info);
-        sums.push(s);
-        if trace {
-            played.push(p);
-        }
-    }
-    let packets = trace.then(|| {
-        let recs: Vec<_> = w.calls.iter().map(|c| &c.rec).collect();
-        packets_table(&recs, &played, &w.topo)
-    });
+/// Score every call and build all tables. `trace` adds the packets table.
+pub fn report(w: &World, infos: &[CallInfo], traffic_labels: &[String], a: &AnalysisCfg, trace: bool) -> Report {
+    let recs: Vec<&CallRecord> = w.calls.iter().map(|c| &c.rec).collect();
+    let where_cats: Vec<String> = w.topo.channels.iter().map(|c| c.name.clone()).collect();
+    let ct = call_tables(&recs, infos, a, trace, &where_cats);
     Report {
-        calls: calls_table(infos, &sums),
-        packets,
+        calls: ct.calls,
+        packets: ct.packets,
         links: links_table(w),
         traffic: traffic_table(w, traffic_labels),
         series: series_table(w),
+        groups: ct.groups,
+        bursts: ct.bursts,
+        talkspurts: ct.talkspurts,
     }
 }

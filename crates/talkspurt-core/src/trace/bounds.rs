@@ -1,0 +1,100 @@
+//! The offline bounds of one call (seed 000 §4.3): the best any playout
+//! buffer could do on this call's packet trace.
+//!
+//! - `bound_*`: Moon–Kurose–Towsley per-talkspurt optimum under the reduced
+//!   E-model, `R = 94.2 − mean_p Id(d_p) − Ie(λ, e)` (codecs with λ only);
+//! - `bound_g107_*`: the same under the full G.107 E-model, `R(offset +
+//!   D(0,i), e(i))`;
+//! - `fixed_*`, `fixed_g107_*`: one delay for the whole call, argmax R(d)
+//!   (Tao–Guérin).
+//!
+//! Readings (docs/models/playout.md): the G.107 bound scores loss as random
+//! (BurstR = 1) because the loss pattern of an optimum is not fixed in
+//! advance; the online buffer's R uses the call's measured BurstR ≥ 1, so
+//! the bound stays an upper bound. Schedules whose mouth-to-ear delay is
+//! beyond the E-model's extended range (2 s) score `OUT_OF_MODEL`; a bound
+//! with nothing better is reported as NaN.
+
+use super::calls::{CallInfo, CallSummary};
+use crate::playout::{
+    fixed_delay_bound, fixed_delay_bound_generic, optimal_playout, optimal_playout_generic, CallTrace, FixedDelayBound,
+    OptimalPlayout,
+};
+use crate::quality::{self, delay_impairment_simplified, loss_impairment_simplified, mos_from_r, R0_SIMPLIFIED};
+
+/// R given to a schedule the E-model cannot score; finite, so the DP's
+/// arithmetic stays exact, and far below any real R.
+const OUT_OF_MODEL: f64 = -1.0e6;
+
+pub struct Bounds {
+    /// Reduced E-model (None without Cole–Rosenbluth λ for the codec).
+    pub reduced: Option<OptimalPlayout>,
+    /// Full G.107 (None without Ie/Bpl for the codec).
+    pub g107: Option<OptimalPlayout>,
+    pub fixed: Option<FixedDelayBound>,
+    pub fixed_g107: Option<FixedDelayBound>,
+}
+
+/// All four bounds of one call. The trace must satisfy `CallTrace::validate`.
+pub fn bounds(trace: &CallTrace<'_>, info: &CallInfo) -> Bounds {
+    let off = info.offset_ms();
+    let id = delay_impairment_simplified;
+    let (reduced, fixed) = match info.codec.lambda {
+        Some(l) => {
+            let il = move |e: f64| loss_impairment_simplified(l, e);
+            (Some(optimal_playout(trace, off, R0_SIMPLIFIED, id, il)), Some(fixed_delay_bound(trace, off, R0_SIMPLIFIED, id, il)))
+        }
+        None => (None, None),
+    };
+    let (g107, fixed_g107) = if quality::codec_impairment(info.codec.emodel_key).is_some() {
+        let r = |d: f64, e: f64| quality::emodel_extended(&info.g107_params(d, e, 1.0)).map_or(OUT_OF_MODEL, |x| x.r);
+        (Some(optimal_playout_generic(trace, off, r)), Some(fixed_delay_bound_generic(trace, off, r)))
+    } else {
+        (None, None)
+    };
+    // The per-packet playout columns are not reported; drop them so a run
+    // of many long calls does not hold them all.
+    let strip = |o: Option<OptimalPlayout>| o.map(|o| OptimalPlayout { playout: Vec::new(), ..o });
+    let strip_fixed = |f: Option<FixedDelayBound>| f.map(|f| FixedDelayBound { playout: Vec::new(), ..f });
+    Bounds { reduced: strip(reduced), g107: strip(g107), fixed: strip_fixed(fixed), fixed_g107: strip_fixed(fixed_g107) }
+}
+
+const NAN: f64 = f64::NAN;
+
+/// (R, MOS, played, loss, mean mouth-to-ear ms) of an optimum; NaN where
+/// undefined (nothing played has no delay; an out-of-model optimum no R).
+fn optimum_row(o: &Option<OptimalPlayout>) -> (f64, f64, f64, f64, f64) {
+    match o {
+        Some(o) if o.r > OUT_OF_MODEL => {
+            let d = if o.played == 0 { NAN } else { o.mean_delay_ms };
+            (o.r, mos_from_r(o.r), o.played as f64, o.loss_fraction, d)
+        }
+        _ => (NAN, NAN, NAN, NAN, NAN),
+    }
+}
+
+/// (R, mouth-to-ear ms, loss) of a fixed-delay optimum.
+fn fixed_row(f: &Option<FixedDelayBound>) -> (f64, f64, f64) {
+    match f {
+        Some(f) if f.r > OUT_OF_MODEL => (f.r, if f.played == 0 { NAN } else { f.mean_delay_ms }, f.loss_fraction),
+        _ => (NAN, NAN, NAN),
+    }
+}
+
+impl Bounds {
+    /// Fill the `bound_*` and `fixed_*` columns of a call's row.
+    pub fn summarize(&self, s: &mut CallSummary) {
+        (s.bound_r, s.bound_mos, s.bound_played, s.bound_loss, s.bound_delay_ms) = optimum_row(&self.reduced);
+        (s.bound_g107_r, s.bound_g107_mos, s.bound_g107_played, s.bound_g107_loss, s.bound_g107_delay_ms) =
+            optimum_row(&self.g107);
+        (s.fixed_r, s.fixed_delay_ms, s.fixed_loss) = fixed_row(&self.fixed);
+        (s.fixed_g107_r, s.fixed_g107_delay_ms, s.fixed_g107_loss) = fixed_row(&self.fixed_g107);
+    }
+}
+
+impl CallSummary {
+    /// The bound columns when bounds are not computed.
+    pub fn clear_bounds(&mut self) {
+        Bounds { reduced: None, g107: None, fixed: None, fixed_g107: None }.summarize(self);
+    }
+}

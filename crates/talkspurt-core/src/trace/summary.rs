@@ -1,0 +1,216 @@
+//! Tables built from scored calls: calls, groups (per group and the whole
+//! run), bursts (back-to-back run histograms) and talkspurts (the bound's
+//! per-talkspurt playout points).
+
+use super::calls::{CallInfo, CallSummary, Scored};
+use super::table::{Column, Table};
+use crate::metrics::{jain_index, RunStats};
+use crate::playout::{OptimalPlayout, NOT_ARRIVED};
+use crate::quality::{mos_from_r, quality_band_index, QUALITY_BANDS, USER_SATISFACTION};
+
+macro_rules! summary_columns {
+    ($t:ident, $rows:ident; $($name:ident: $kind:ident),* $(,)?) => {
+        $( $t.push(stringify!($name), Column::$kind($rows.iter().map(|s| s.$name as _).collect())); )*
+    };
+}
+
+/// An R column's band as a categorical; NaN R has no band (code `u32::MAX`,
+/// a missing value in pandas).
+fn band(sums: &[&CallSummary], r: fn(&CallSummary) -> f64, cats: &[&str]) -> Column {
+    let codes = sums.iter().map(|s| if r(s).is_nan() { u32::MAX } else { quality_band_index(r(s)) as u32 }).collect();
+    Column::Cat { codes, cats: cats.iter().map(|c| c.to_string()).collect() }
+}
+
+pub fn calls_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
+    let sums: Vec<&CallSummary> = scored.iter().map(|s| &s.summary).collect();
+    let mut t = Table::default();
+    t.push("call", Column::U32((0..sums.len() as u32).collect()));
+    t.push("group", Column::Str(infos.iter().map(|i| i.group.clone()).collect()));
+    t.push("codec", Column::Str(infos.iter().map(|i| i.codec.name.to_string()).collect()));
+    t.push("ptime_ms", Column::F64(infos.iter().map(|i| i.ptime.as_millis_f64()).collect()));
+    t.push("transport", Column::Str(infos.iter().map(|i| i.transport.to_string()).collect()));
+    t.push("playout", Column::Str(infos.iter().map(|i| i.playout.name().to_string()).collect()));
+    t.push("advantage", Column::F64(infos.iter().map(|i| i.advantage).collect()));
+    t.push("start_s", Column::F64(infos.iter().map(|i| i.start_s).collect()));
+    t.push("stop_s", Column::F64(infos.iter().map(|i| i.stop_s).collect()));
+    summary_columns!(t, sums;
+        generated: I64, sender_drop: I64, queue_drop: I64, link_loss: I64, in_flight: I64,
+        arrived: I64, late: I64, played: I64,
+        loss_sender: F64, loss_queue: F64, loss_link: F64, loss_in_flight: F64, loss_late: F64,
+        loss_network: F64, loss_total: F64, p_tp: F64, per: F64, p_j: F64, loss_combined: F64,
+        delay_mean_ms: F64, delay_p50_ms: F64, delay_p95_ms: F64, delay_p99_ms: F64, delay_max_ms: F64,
+        jitter_ms: F64, jitter_sender_mean_ms: F64, jitter_sender_max_ms: F64,
+        jitter_receiver_mean_ms: F64, jitter_receiver_max_ms: F64,
+        rtpi: F64, dpr: F64, delayed: I64,
+        lost_runs: I64, lost_run_mean: F64, lost_run_var: F64, lost_run_max: F64,
+        received_runs: I64, received_run_mean: F64, received_run_var: F64, received_run_max: F64,
+        clips: I64, lost_speech_s: F64, clip_mean_ms: F64, clip_max_ms: F64,
+        goodput_bps: F64, goodput_played_bps: F64,
+        buffer_ms: F64, mouth_to_ear_ms: F64, burst_r: F64, ie_eff: F64, r: F64, mos: F64);
+    t.push("band", band(&sums, |s| s.r, &QUALITY_BANDS));
+    t.push("satisfaction", band(&sums, |s| s.r, &USER_SATISFACTION));
+    summary_columns!(t, sums; r_simple: F64, mos_simple: F64);
+    t.push("band_simple", band(&sums, |s| s.r_simple, &QUALITY_BANDS));
+    t.push("emodel_extrapolated", Column::Bool(sums.iter().map(|s| s.emodel_extrapolated).collect()));
+    summary_columns!(t, sums;
+        bound_r: F64, bound_mos: F64, bound_played: F64, bound_loss: F64, bound_delay_ms: F64,
+        bound_g107_r: F64, bound_g107_mos: F64, bound_g107_played: F64, bound_g107_loss: F64,
+        bound_g107_delay_ms: F64,
+        fixed_r: F64, fixed_delay_ms: F64, fixed_loss: F64,
+        fixed_g107_r: F64, fixed_g107_delay_ms: F64, fixed_g107_loss: F64);
+    t
+}
+
+/// Σx, Σx² of a call's runs, from its mean and population variance.
+fn run_moments(r: &RunStats) -> (f64, f64, f64) {
+    match (r.mean, r.variance) {
+        (Some(m), Some(v)) => (r.runs as f64, r.packets as f64, r.runs as f64 * (v + m * m)),
+        _ => (0.0, 0.0, 0.0),
+    }
+}
+
+#[derive(Default)]
+struct GroupAcc {
+    calls: Vec<usize>,
+}
+
+/// One row per call group (in order of first appearance) and a last row
+/// `(all)` for the whole run. Fractions are pooled over packets (Σ / Σ);
+/// run-length means and variances pool every run of every call; Jain's
+/// index is over the calls' goodputs; R and MOS are means over calls.
+pub fn groups_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
+    let mut names: Vec<String> = Vec::new();
+    let mut groups: Vec<GroupAcc> = Vec::new();
+    for (c, info) in infos.iter().enumerate() {
+        let g = match names.iter().position(|n| *n == info.group) {
+            Some(g) => g,
+            None => {
+                names.push(info.group.clone());
+                groups.push(GroupAcc::default());
+                names.len() - 1
+            }
+        };
+        groups[g].calls.push(c);
+    }
+    names.push("(all)".to_string());
+    groups.push(GroupAcc { calls: (0..scored.len()).collect() });
+    let mut t = Table::default();
+    t.push("group", Column::Str(names));
+    let col = |f: &dyn Fn(&[usize]) -> f64| Column::F64(groups.iter().map(|g| f(&g.calls)).collect());
+    let sum = |cs: &[usize], f: fn(&CallSummary) -> u64| cs.iter().map(|&c| f(&scored[c].summary)).sum::<u64>() as f64;
+    let mean = |cs: &[usize], f: fn(&CallSummary) -> f64| {
+        let v: Vec<f64> = cs.iter().map(|&c| f(&scored[c].summary)).filter(|x| !x.is_nan()).collect();
+        if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 }
+    };
+    t.push("calls", Column::I64(groups.iter().map(|g| g.calls.len() as i64).collect()));
+    for (name, f) in [
+        ("generated", (|s: &CallSummary| s.generated) as fn(&CallSummary) -> u64),
+        ("played", |s| s.played),
+    ] {
+        t.push(name, Column::I64(groups.iter().map(|g| sum(&g.calls, f) as i64).collect()));
+    }
+    let frac = |cs: &[usize], f: fn(&CallSummary) -> u64| sum(cs, f) / sum(cs, |s| s.generated);
+    t.push("loss_sender", col(&|cs| frac(cs, |s| s.sender_drop)));
+    t.push("loss_network", col(&|cs| frac(cs, |s| s.queue_drop + s.link_loss + s.in_flight)));
+    t.push("loss_late", col(&|cs| frac(cs, |s| s.late)));
+    t.push("loss_total", col(&|cs| 1.0 - frac(cs, |s| s.played)));
+    t.push("delay_mean_ms", col(&|cs| {
+        let w: f64 = cs.iter().map(|&c| scored[c].summary.arrived as f64).sum();
+        cs.iter().map(|&c| &scored[c].summary).filter(|s| s.arrived > 0).map(|s| s.delay_mean_ms * s.arrived as f64).sum::<f64>() / w
+    }));
+    t.push("rtpi", col(&|cs| sum(cs, |s| s.arrived - s.delayed) / sum(cs, |s| s.generated)));
+    t.push("dpr", col(&|cs| frac(cs, |s| s.delayed)));
+    for (prefix, pick) in [("lost", (|x: &Scored| &x.b2b.lost) as fn(&Scored) -> &RunStats), ("received", |x| &x.b2b.received)] {
+        let pooled = |cs: &[usize]| {
+            let (n, s1, s2) = cs.iter().map(|&c| run_moments(pick(&scored[c]))).fold((0.0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+            let m = s1 / n;
+            (m, s2 / n - m * m)
+        };
+        let (mean_name, var_name) = if prefix == "lost" { ("lost_run_mean", "lost_run_var") } else { ("received_run_mean", "received_run_var") };
+        t.push(mean_name, col(&|cs| pooled(cs).0));
+        t.push(var_name, col(&|cs| pooled(cs).1.max(0.0)));
+    }
+    t.push("goodput_bps", col(&|cs| mean(cs, |s| s.goodput_bps)));
+    t.push("jain_goodput", col(&|cs| {
+        let xs: Vec<f64> = cs.iter().map(|&c| scored[c].summary.goodput_bps).collect();
+        jain_index(&xs).unwrap_or(f64::NAN)
+    }));
+    t.push("lost_speech_s", col(&|cs| mean(cs, |s| s.lost_speech_s)));
+    for (name, f) in [
+        ("r", (|s: &CallSummary| s.r) as fn(&CallSummary) -> f64),
+        ("mos", |s| s.mos),
+        ("r_simple", |s| s.r_simple),
+        ("bound_r", |s| s.bound_r),
+        ("bound_g107_r", |s| s.bound_g107_r),
+        ("fixed_r", |s| s.fixed_r),
+    ] {
+        t.push(name, col(&|cs| mean(cs, f)));
+    }
+    t.push("mos_of_mean_r", col(&|cs| mos_from_r(mean(cs, |s| s.r))));
+    t
+}
+
+/// Non-empty bins of every call's back-to-back run histograms: `length` is
+/// the run length in packets, the last bin (`length == run_cap`) holding
+/// every run of `run_cap` packets or more (seed 004 Figs 7–8, 11–12).
+pub fn bursts_table(scored: &[Scored]) -> Table {
+    let (mut call, mut kind, mut length, mut runs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (c, s) in scored.iter().enumerate() {
+        for (k, stats) in [&s.b2b.lost, &s.b2b.received].into_iter().enumerate() {
+            for (len, &n) in stats.histogram.iter().enumerate().filter(|(_, &n)| n > 0) {
+                call.push(c as u32);
+                kind.push(k as u32);
+                length.push(len as u32);
+                runs.push(n as i64);
+            }
+        }
+    }
+    let mut t = Table::default();
+    t.push("call", Column::U32(call));
+    t.push("kind", Column::Cat { codes: kind, cats: vec!["lost".into(), "received".into()] });
+    t.push("length", Column::U32(length));
+    t.push("runs", Column::I64(runs));
+    t
+}
+
+/// The bounds' playout point per talkspurt: `*_offset_ms` is playout minus
+/// generation (NaN when the bound plays nothing of the talkspurt).
+/// `None` when no call has a bound.
+pub fn talkspurts_table(scored: &[Scored]) -> Option<Table> {
+    if scored.iter().all(|s| s.bounds.is_none()) {
+        return None;
+    }
+    let (mut call, mut spurt, mut arrived) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut r_off, mut r_played, mut g_off, mut g_played) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let choice = |o: &Option<OptimalPlayout>, k: usize| -> (f64, f64) {
+        match o.as_ref().map(|o| &o.talkspurts[k]) {
+            Some(c) if c.delay != NOT_ARRIVED => (c.delay as f64 * 1e-6, c.played as f64),
+            Some(_) => (f64::NAN, 0.0),
+            None => (f64::NAN, f64::NAN),
+        }
+    };
+    for (c, s) in scored.iter().enumerate() {
+        let Some(b) = &s.bounds else { continue };
+        let Some(base) = b.reduced.as_ref().or(b.g107.as_ref()) else { continue };
+        for (k, ts) in base.talkspurts.iter().enumerate() {
+            call.push(c as u32);
+            spurt.push(ts.talkspurt);
+            arrived.push(ts.arrived as i64);
+            let (o, p) = choice(&b.reduced, k);
+            r_off.push(o);
+            r_played.push(p);
+            let (o, p) = choice(&b.g107, k);
+            g_off.push(o);
+            g_played.push(p);
+        }
+    }
+    let mut t = Table::default();
+    t.push("call", Column::U32(call));
+    t.push("talkspurt", Column::U32(spurt));
+    t.push("arrived", Column::I64(arrived));
+    t.push("bound_offset_ms", Column::F64(r_off));
+    t.push("bound_played", Column::F64(r_played));
+    t.push("bound_g107_offset_ms", Column::F64(g_off));
+    t.push("bound_g107_played", Column::F64(g_played));
+    Some(t)
+}
