@@ -2,7 +2,8 @@
 
     >>> import talkspurt
     >>> res = talkspurt.run("scenarios/quickstart.toml")
-    >>> res.calls[["call", "loss_total", "mouth_to_ear_ms", "r", "mos"]]
+    >>> res.calls[["call", "loss_total", "mouth_to_ear_ms", "r", "mos", "bound_g107_r"]]
+    >>> talkspurt.rescore(res, playout="ramjee-4").calls  # same run, another buffer
 
 The per-packet work runs in the Rust core (`talkspurt._core`); this package
 loads scenarios, runs them, and returns pandas DataFrames.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from ._core import ScenarioError, __version__, codecs, emodel, emodel_simplified, mos_from_r
 from .api import run, validate
+from .rescore import rescore
 from .results import Results
 from .scenario import load_scenario
 
@@ -24,6 +26,7 @@ __all__ = [
     "emodel_simplified",
     "load_scenario",
     "mos_from_r",
+    "rescore",
     "run",
     "validate",
 ]

@@ -1,6 +1,7 @@
 from typing import Any, Callable, Optional
 
 __version__: str
+FATES: list[str]
 
 class ScenarioError(ValueError):
     path: str
@@ -13,6 +14,9 @@ def run(
     seed: Optional[int] = None,
     trace: Optional[bool] = None,
     progress: Optional[Callable[[float], None]] = None,
+) -> dict[str, Any]: ...
+def rescore(
+    scenario_json: str, calls: dict[str, Any], packets: dict[str, Any], trace: bool = True
 ) -> dict[str, Any]: ...
 def emodel(extended: bool = False, **params: float) -> dict[str, float]: ...
 def emodel_simplified(loss: float, delay_ms: float, codec: str = "G.711") -> float: ...

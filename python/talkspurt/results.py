@@ -52,15 +52,33 @@ class Results:
     - `manifest`: the scenario as run, seed, versions, wall time
     """
 
-    def __init__(self, raw: dict[str, Any], manifest: dict[str, Any]):
+    def __init__(self, raw: dict[str, Any], manifest: dict[str, Any], *, base: Optional["Results"] = None):
         self._raw = raw
         self._frames: dict[str, Any] = {}
+        self._base = base  # tables not in `raw` come from here (rescored results)
         self.manifest = manifest
 
     def _get(self, name: str):
         if name not in self._frames:
+            if name not in self._raw and self._base is not None:
+                return self._base._get(name)
             self._frames[name] = _frame(self._raw.get(name))
         return self._frames[name]
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike) -> "Results":
+        """Read results written by `save` (or `talkspurt run -o`)."""
+        import pandas as pd
+
+        d = Path(directory)
+        manifest_path = d / "manifest.json"
+        if not manifest_path.is_file():
+            raise FileNotFoundError(f"{d} holds no manifest.json; expected a folder written by Results.save")
+        res = cls({}, json.loads(manifest_path.read_text()))
+        for name in TABLES:
+            f = d / f"{name}.parquet"
+            res._frames[name] = pd.read_parquet(f) if f.is_file() else None
+        return res
 
     @property
     def calls(self):

@@ -14,6 +14,7 @@ pub mod transport;
 pub mod voice;
 pub mod playout;
 pub mod quality;
+pub mod rescore;
 pub mod run;
 pub mod trace;
 pub mod metrics;

@@ -1,8 +1,11 @@
 //! One scenario, start to finish: build the world, run it, score it.
 
+use crate::playout::PlayoutKind;
 use crate::scenario::{build, Scenario, ScenarioError, TransportCfg};
+use crate::time::SimDuration;
 use crate::trace::calls::CallInfo;
 use crate::trace::{report, Report};
+use crate::voice::Codec;
 
 pub struct RunOutput {
     pub report: Report,
@@ -23,8 +26,28 @@ pub fn transport_name(t: &TransportCfg) -> &'static str {
     }
 }
 
-fn group_label(label: &Option<String>, kind: &str, g: usize) -> String {
+pub(crate) fn group_label(label: &Option<String>, kind: &str, g: usize) -> String {
     label.clone().unwrap_or_else(|| format!("{kind}[{g}]"))
+}
+
+/// A call of group `g` as scoring sees it. A fixed-depth buffer without an
+/// explicit ptime takes the call's own (not one inferred from the trace).
+pub(crate) fn call_info(s: &Scenario, g: usize, codec: &'static Codec, ptime: SimDuration, start_s: f64, stop_s: f64) -> CallInfo {
+    let grp = &s.calls[g];
+    let mut playout = grp.playout.clone();
+    if let PlayoutKind::FixedDepth(d) = &mut playout {
+        d.ptime.get_or_insert(ptime.as_nanos());
+    }
+    CallInfo {
+        group: group_label(&grp.label, "calls", g),
+        codec,
+        ptime,
+        transport: transport_name(&grp.transport),
+        playout,
+        advantage: grp.advantage,
+        start_s,
+        stop_s,
+    }
 }
 
 /// Run a validated scenario. `progress(fraction)` returns false to abort.
@@ -33,19 +56,7 @@ pub fn run(s: &Scenario, progress: &mut dyn FnMut(f64) -> bool) -> Result<RunOut
     let infos: Vec<CallInfo> = w
         .calls
         .iter()
-        .map(|c| {
-            let g = &s.calls[c.group as usize];
-            CallInfo {
-                group: group_label(&g.label, "calls", c.group as usize),
-                codec: c.codec,
-                ptime: c.source.ptime(),
-                transport: transport_name(&g.transport),
-                playout: g.playout.clone(),
-                advantage: g.advantage,
-                start_s: c.start.as_secs_f64(),
-                stop_s: c.stop.as_secs_f64(),
-            }
-        })
+        .map(|c| call_info(s, c.group as usize, c.codec, c.source.ptime(), c.start.as_secs_f64(), c.stop.as_secs_f64()))
         .collect();
     let traffic_labels: Vec<String> =
         s.traffic.iter().enumerate().map(|(g, t)| group_label(&t.label, "traffic", g)).collect();

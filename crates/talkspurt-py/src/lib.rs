@@ -121,26 +121,100 @@ fn run(
     if !out.completed {
         return Err(PyKeyboardInterrupt::new_err("run interrupted"));
     }
-    let d = PyDict::new_bound(py);
     let r = &out.report;
-    d.set_item("calls", table(py, &r.calls)?)?;
-    match &r.packets {
-        Some(p) => d.set_item("packets", table(py, p)?)?,
-        None => d.set_item("packets", py.None())?,
-    }
-    d.set_item("links", table(py, &r.links)?)?;
-    d.set_item("traffic", table(py, &r.traffic)?)?;
-    d.set_item("series", table(py, &r.series)?)?;
-    d.set_item("groups", table(py, &r.groups)?)?;
-    d.set_item("bursts", table(py, &r.bursts)?)?;
-    match &r.talkspurts {
-        Some(t) => d.set_item("talkspurts", table(py, t)?)?,
-        None => d.set_item("talkspurts", py.None())?,
-    }
+    let d = tables_dict(
+        py,
+        &[
+            ("calls", Some(&r.calls)),
+            ("packets", r.packets.as_ref()),
+            ("links", Some(&r.links)),
+            ("traffic", Some(&r.traffic)),
+            ("series", Some(&r.series)),
+            ("groups", Some(&r.groups)),
+            ("bursts", Some(&r.bursts)),
+            ("talkspurts", r.talkspurts.as_ref()),
+        ],
+    )?;
     d.set_item("events", out.events)?;
     d.set_item("voice_packets", out.voice_packets)?;
     d.set_item("sim_end_s", out.sim_end_s)?;
     d.set_item("seed", s.run.seed)?;
+    d.set_item("scenario", scenario::parse::to_json(&s).to_string())?;
+    Ok(d.into_py(py))
+}
+
+fn tables_dict<'py>(py: Python<'py>, named: &[(&str, Option<&Table>)]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new_bound(py);
+    for (name, t) in named {
+        match t {
+            Some(t) => d.set_item(*name, table(py, t)?)?,
+            None => d.set_item(*name, py.None())?,
+        }
+    }
+    Ok(d)
+}
+
+/// A little-endian numeric column from a dict of `bytes`.
+fn le_column<T, const N: usize>(d: &Bound<'_, PyDict>, table: &str, key: &str, f: fn([u8; N]) -> T) -> PyResult<Vec<T>> {
+    let v = d.get_item(key)?.ok_or_else(|| PyValueError::new_err(format!("{table}: missing column {key:?}")))?;
+    let b: &[u8] = v.downcast::<PyBytes>().map_err(|_| PyValueError::new_err(format!("{table}.{key}: expected bytes")))?.as_bytes();
+    if b.len() % N != 0 {
+        return Err(PyValueError::new_err(format!("{table}.{key}: {} bytes is not a whole number of {N}-byte values", b.len())));
+    }
+    Ok(b.chunks_exact(N).map(|c| f(c.try_into().expect("chunk of N bytes"))).collect())
+}
+
+fn str_column(d: &Bound<'_, PyDict>, table: &str, key: &str) -> PyResult<Vec<String>> {
+    let v = d.get_item(key)?.ok_or_else(|| PyValueError::new_err(format!("{table}: missing column {key:?}")))?;
+    v.extract().map_err(|_| PyValueError::new_err(format!("{table}.{key}: expected a list of strings")))
+}
+
+/// Score a finished run again under the scenario `scenario_json` (the
+/// scenario as run with new playout buffers, advantage factors or
+/// `[analysis]`), from the calls table's identifying columns and the packets
+/// table's columns (numeric columns as little-endian bytes: call, talkspurt,
+/// frames, payload_bytes and fate codes u32; times f64 seconds).
+#[pyfunction]
+#[pyo3(signature = (scenario_json, calls, packets, trace=true))]
+fn rescore(py: Python<'_>, scenario_json: &str, calls: &Bound<'_, PyDict>, packets: &Bound<'_, PyDict>, trace: bool) -> PyResult<PyObject> {
+    use talkspurt_core::rescore::{rescore as core_rescore, CallColumns, PacketColumns};
+    let s = parse(py, scenario_json)?;
+    let f8 = f64::from_le_bytes;
+    let u4 = u32::from_le_bytes;
+    let (group, codec) = (str_column(calls, "calls", "group")?, str_column(calls, "calls", "codec")?);
+    let (ptime_ms, start_s, stop_s) =
+        (le_column(calls, "calls", "ptime_ms", f8)?, le_column(calls, "calls", "start_s", f8)?, le_column(calls, "calls", "stop_s", f8)?);
+    let col_u4 = |k: &str| le_column(packets, "packets", k, u4);
+    let col_f8 = |k: &str| le_column(packets, "packets", k, f8);
+    let (call, talkspurt, frames, payload, fate) =
+        (col_u4("call")?, col_u4("talkspurt")?, col_u4("frames")?, col_u4("payload_bytes")?, col_u4("fate")?);
+    let (t_generated, t_sent, t_arrived) = (col_f8("t_generated")?, col_f8("t_sent")?, col_f8("t_arrived")?);
+    let out = py
+        .allow_threads(|| {
+            let c = CallColumns { group: &group, codec: &codec, ptime_ms: &ptime_ms, start_s: &start_s, stop_s: &stop_s };
+            let p = PacketColumns {
+                call: &call,
+                talkspurt: &talkspurt,
+                frames: &frames,
+                payload_bytes: &payload,
+                t_generated: &t_generated,
+                t_sent: &t_sent,
+                t_arrived: &t_arrived,
+                fate: &fate,
+            };
+            core_rescore(&s, &c, &p, trace)
+        })
+        .map_err(PyValueError::new_err)?;
+    let d = tables_dict(
+        py,
+        &[
+            ("calls", Some(&out.calls)),
+            ("packets", out.packets.as_ref()),
+            ("groups", Some(&out.groups)),
+            ("bursts", Some(&out.bursts)),
+            ("talkspurts", out.talkspurts.as_ref()),
+        ],
+    )?;
     d.set_item("scenario", scenario::parse::to_json(&s).to_string())?;
     Ok(d.into_py(py))
 }
@@ -228,8 +302,10 @@ fn codecs(py: Python<'_>) -> PyResult<PyObject> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("FATES", talkspurt_core::trace::packets::FATES.to_vec())?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(rescore, m)?)?;
     m.add_function(wrap_pyfunction!(emodel, m)?)?;
     m.add_function(wrap_pyfunction!(emodel_simplified, m)?)?;
     m.add_function(wrap_pyfunction!(mos_from_r, m)?)?;

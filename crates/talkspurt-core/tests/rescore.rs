@@ -1,0 +1,147 @@
+//! Rescoring from the packets table equals simulating again: the network
+//! does not depend on the playout buffer, so a run under buffer B must
+//! score exactly like a run under buffer A rescored with B.
+
+mod common;
+use common::*;
+use talkspurt_core::net::queue::QueueLimit;
+use talkspurt_core::playout::PlayoutKind;
+use talkspurt_core::rescore::{rescore, CallColumns, PacketColumns};
+use talkspurt_core::run::run;
+use talkspurt_core::scenario::{LossCfg, Scenario, StartCfg};
+use talkspurt_core::time::SimDuration;
+use talkspurt_core::trace::{Column, Table};
+
+fn lossy(seed: u64, playout: &str) -> Scenario {
+    let mut g = calls(5, "a", "b", "G.729", 20);
+    g.speech = exp_speech(800, 1200);
+    g.start = StartCfg::Uniform { from: SimDuration::ZERO, to: secs(1) };
+    g.playout = PlayoutKind::from_name(playout).unwrap();
+    let mut h = calls(2, "a", "b", "G.711", 30);
+    h.label = Some("wide".into());
+    h.advantage = 5.0;
+    let l = link("a", "b", chan(400_000, ms(30), QueueLimit::Packets(10), LossCfg::Bernoulli { p: 0.02 }));
+    let mut s = scenario(run_cfg(secs(30), seed), vec![l], vec![g, h], vec![]);
+    s.calls[1].playout = s.calls[0].playout.clone();
+    s
+}
+
+fn strs(t: &Table, c: &str) -> Vec<String> {
+    match t.get(c) {
+        Some(Column::Str(v)) => v.clone(),
+        _ => panic!("no str column {c}"),
+    }
+}
+fn u32s(t: &Table, c: &str) -> Vec<u32> {
+    match t.get(c) {
+        Some(Column::U32(v)) => v.clone(),
+        Some(Column::Cat { codes, .. }) => codes.clone(),
+        _ => panic!("no u32 column {c}"),
+    }
+}
+
+/// Column-by-column equality, NaN equal to NaN (bit patterns of floats).
+fn same(a: &Table, b: &Table, what: &str) {
+    assert_eq!(a.rows(), b.rows(), "{what}: rows");
+    for (name, col) in &b.columns {
+        let other = a.get(name).unwrap_or_else(|| panic!("{what}: no column {name}"));
+        match (col, other) {
+            (Column::F64(x), Column::F64(y)) => {
+                for (k, (p, q)) in x.iter().zip(y).enumerate() {
+                    assert!(p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()), "{what}.{name}[{k}]: {p} vs {q}");
+                }
+            }
+            _ => assert_eq!(col, other, "{what}.{name}"),
+        }
+    }
+}
+
+fn rescored(base: &talkspurt_core::trace::Report, s: &Scenario) -> talkspurt_core::trace::CallTables {
+    let (c, p) = (&base.calls, base.packets.as_ref().unwrap());
+    let (group, codec) = (strs(c, "group"), strs(c, "codec"));
+    let cols = CallColumns { group: &group, codec: &codec, ptime_ms: c.f64("ptime_ms"), start_s: c.f64("start_s"), stop_s: c.f64("stop_s") };
+    let (call, ts, fr, pb, fate) = (u32s(p, "call"), u32s(p, "talkspurt"), u32s(p, "frames"), u32s(p, "payload_bytes"), u32s(p, "fate"));
+    let pk = PacketColumns {
+        call: &call,
+        talkspurt: &ts,
+        frames: &fr,
+        payload_bytes: &pb,
+        t_generated: p.f64("t_generated"),
+        t_sent: p.f64("t_sent"),
+        t_arrived: p.f64("t_arrived"),
+        fate: &fate,
+    };
+    rescore(s, &cols, &pk, true).unwrap()
+}
+
+#[test]
+fn rescoring_equals_simulating_under_the_other_buffer() {
+    for seed in [11, 12] {
+        let base = run(&lossy(seed, "fixed"), &mut no_progress()).unwrap().report;
+        for name in PlayoutKind::NAMES {
+            let s = lossy(seed, name);
+            let direct = run(&s, &mut no_progress()).unwrap().report;
+            let again = rescored(&base, &s);
+            let what = format!("seed {seed} {name}");
+            same(&again.calls, &direct.calls, &format!("{what} calls"));
+            same(&again.groups, &direct.groups, &format!("{what} groups"));
+            same(&again.bursts, &direct.bursts, &format!("{what} bursts"));
+            same(again.talkspurts.as_ref().unwrap(), direct.talkspurts.as_ref().unwrap(), &what);
+            let (pa, pd) = (again.packets.as_ref().unwrap(), direct.packets.as_ref().unwrap());
+            for col in ["t_played", "id", "window_loss", "window_ie"] {
+                let (x, y) = (pa.f64(col), pd.f64(col));
+                assert!(x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())), "{what} packets.{col}");
+            }
+            assert_eq!(u32s(pa, "fate"), u32s(pd, "fate"), "{what} packets.fate");
+        }
+    }
+}
+
+#[test]
+fn rescore_rejects_inconsistent_tables() {
+    let s = lossy(13, "fixed");
+    let base = run(&s, &mut no_progress()).unwrap().report;
+    let (c, p) = (&base.calls, base.packets.as_ref().unwrap());
+    let (group, codec) = (strs(c, "group"), strs(c, "codec"));
+    let cols = CallColumns { group: &group, codec: &codec, ptime_ms: c.f64("ptime_ms"), start_s: c.f64("start_s"), stop_s: c.f64("stop_s") };
+    let (call, ts, fr, pb) = (u32s(p, "call"), u32s(p, "talkspurt"), u32s(p, "frames"), u32s(p, "payload_bytes"));
+    let mut fate = u32s(p, "fate");
+    let pk = |fate: &[u32], call: &[u32]| -> Result<(), String> {
+        let pk = PacketColumns {
+            call,
+            talkspurt: &ts,
+            frames: &fr,
+            payload_bytes: &pb,
+            t_generated: p.f64("t_generated"),
+            t_sent: p.f64("t_sent"),
+            t_arrived: p.f64("t_arrived"),
+            fate,
+        };
+        rescore(&s, &cols, &pk, false).map(|_| ())
+    };
+    assert!(pk(&fate, &call).is_ok());
+    fate[3] = 17;
+    assert!(pk(&fate, &call).unwrap_err().contains("packets.fate[3]"));
+    fate[3] = 4; // link_loss for a packet that arrived
+    assert!(pk(&fate, &call).unwrap_err().contains("packets.t_arrived[3]"));
+    let fate = u32s(p, "fate");
+    let mut shuffled = call.clone();
+    let last = shuffled.len() - 1;
+    shuffled[last] = 0;
+    assert!(pk(&fate, &shuffled).unwrap_err().contains("ordered by call"));
+    // A group the scenario does not have.
+    let mut other = group.clone();
+    other[0] = "nope".into();
+    let bad = CallColumns { group: &other, ..cols };
+    let pk2 = PacketColumns {
+        call: &call,
+        talkspurt: &ts,
+        frames: &fr,
+        payload_bytes: &pb,
+        t_generated: p.f64("t_generated"),
+        t_sent: p.f64("t_sent"),
+        t_arrived: p.f64("t_arrived"),
+        fate: &fate,
+    };
+    assert!(rescore(&s, &bad, &pk2, false).err().unwrap().contains("calls.group[0]"));
+}

@@ -1,0 +1,137 @@
+"""Score a finished run again under other playout buffers, advantage factors
+or analysis settings, without simulating.
+
+The network's behaviour does not depend on the receiver's playout buffer,
+so rescoring a run's packet trace gives exactly what a new run under the
+other buffer would (tested in the core, `tests/rescore.rs`). Everything is
+computed in Rust from the packets table.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from . import _core
+from .scenario import _error, to_json
+
+if TYPE_CHECKING:
+    from .results import Results
+
+PlayoutSpec = Union[str, Mapping[str, Any]]
+
+# Columns rescoring does not recompute; carried over from the original run.
+_KEPT_PACKET_COLUMNS = ("wire_bytes", "where")
+
+
+def _playout_table(spec: PlayoutSpec, path: str) -> dict[str, Any]:
+    if isinstance(spec, str):
+        return {"kind": spec}
+    if isinstance(spec, Mapping):
+        return dict(spec)
+    raise _error(path, repr(spec), 'a playout name such as "ramjee-1" or a table like {"kind": "fixed", "delay": "100ms"}')
+
+
+def _new_scenario(scenario: dict[str, Any], playout, advantage, analysis) -> dict[str, Any]:
+    s = copy.deepcopy(scenario)
+    groups = s.get("calls", [])
+    labels = [g.get("label", f"calls[{i}]") for i, g in enumerate(groups)]
+    if playout is not None:
+        per_group = isinstance(playout, Mapping) and "kind" not in playout and set(playout) <= set(labels)
+        for i, g in enumerate(groups):
+            if per_group:
+                if labels[i] in playout:
+                    g["playout"] = _playout_table(playout[labels[i]], f"playout.{labels[i]}")
+            else:
+                g["playout"] = _playout_table(playout, "playout")
+    if advantage is not None:
+        for g in groups:
+            g["advantage"] = advantage
+    if analysis is not None:
+        if not isinstance(analysis, Mapping):
+            raise _error("analysis", repr(analysis), "a table of [analysis] keys, e.g. {\"rtpi_threshold\": \"200ms\"}")
+        s["analysis"] = {**s.get("analysis", {}), **analysis}
+    return s
+
+
+def _user_path(path: str, labels: list[str], per_group: bool) -> str:
+    """Map the core's key path in the scenario to the argument the user gave."""
+    m = re.match(r"calls\[(\d+)\]\.(playout|advantage)(.*)", path)
+    if not m:
+        return path
+    i, key, rest = int(m.group(1)), m.group(2), m.group(3)
+    if key == "playout" and per_group and i < len(labels):
+        return f"playout.{labels[i]}{rest}"
+    return f"{key}{rest}"
+
+
+def _le(series, dtype: str) -> bytes:
+    import numpy as np
+
+    return np.ascontiguousarray(series.to_numpy(dtype=dtype, na_value=np.nan if dtype == "<f8" else 0)).tobytes()
+
+
+def rescore(
+    results: "Results",
+    playout: Optional[PlayoutSpec | Mapping[str, PlayoutSpec]] = None,
+    *,
+    advantage: Optional[float] = None,
+    analysis: Optional[Mapping[str, Any]] = None,
+) -> "Results":
+    """Score `results` again and return new `Results` (the original is untouched).
+
+    - `playout`: a buffer name (``"ramjee-2"``), a playout table
+      (``{"kind": "quantile", "quantile": 0.99}``) for every call group, or a
+      mapping from group label to either, for some groups;
+    - `advantage`: the E-model advantage factor A for every group;
+    - `analysis`: `[analysis]` keys to change (``{"rtpi_threshold": "200ms"}``).
+
+    Needs the per-packet table (run with ``trace=True``, the default).
+    Links, traffic and series are the original run's. Bad values raise
+    `ScenarioError` naming the argument's key path.
+    """
+    from .results import Results
+
+    packets = results.packets
+    if packets is None:
+        raise _error("packets", "None", "results with the per-packet table (run with trace=True)")
+    scenario = results.manifest["scenario"]
+    labels = [g.get("label", f"calls[{i}]") for i, g in enumerate(scenario.get("calls", []))]
+    per_group = isinstance(playout, Mapping) and "kind" not in playout and set(playout) <= set(labels)
+    new = _new_scenario(scenario, playout, advantage, analysis)
+    calls = results.calls
+    call_cols = {
+        "group": [str(x) for x in calls["group"]],
+        "codec": [str(x) for x in calls["codec"]],
+        "ptime_ms": _le(calls["ptime_ms"], "<f8"),
+        "start_s": _le(calls["start_s"], "<f8"),
+        "stop_s": _le(calls["stop_s"], "<f8"),
+    }
+    packet_cols = {k: _le(packets[k], "<u4") for k in ("call", "talkspurt", "frames", "payload_bytes")}
+    import pandas as pd
+
+    # By name, so a table read back from Parquet maps the same way.
+    fate = pd.Categorical(packets["fate"].astype(str), categories=_core.FATES)
+    packet_cols["fate"] = _le(pd.Series(fate.codes).astype("int64") % (2**32), "<u4")
+    for k in ("t_generated", "t_sent", "t_arrived"):
+        packet_cols[k] = _le(packets[k], "<f8")
+    t0 = time.perf_counter()
+    try:
+        raw = _core.rescore(to_json(new), call_cols, packet_cols, True)
+    except _core.ScenarioError as e:
+        raise _error(_user_path(e.path, labels, per_group), e.value, e.allowed) from None
+    wall = time.perf_counter() - t0
+    tables = {k: raw[k] for k in ("calls", "packets", "groups", "bursts", "talkspurts")}
+    manifest = copy.deepcopy(results.manifest)
+    manifest["scenario"] = json.loads(raw["scenario"])
+    manifest["rescored"] = {"wall_time_s": wall, "playout": playout, "advantage": advantage, "analysis": analysis}
+    out = Results(tables, manifest, base=results)
+    new_packets = out.packets
+    for k in _KEPT_PACKET_COLUMNS:
+        if k in packets.columns:
+            new_packets.insert(list(packets.columns).index(k), k, packets[k].values)
+    return out
