@@ -62,6 +62,31 @@ pub fn emodel_extended(p: &EModelParams) -> Result<EModelResult, String> {
     Ok(compute(p))
 }
 
+/// The extended E-model as a function of mouth-to-ear delay, loss and
+/// BurstR for otherwise fixed parameters, for scoring many schedules of one
+/// call (the offline bounds). Identical, bit for bit, to
+/// [`emodel_extended`] on the same inputs; it only computes the terms that
+/// depend on neither delay nor loss once.
+#[derive(Debug, Clone)]
+pub struct EModelCurve {
+    base: EModelParams,
+    st: Static,
+}
+
+impl EModelCurve {
+    pub fn new(base: EModelParams) -> Self {
+        EModelCurve { st: static_part(&base), base }
+    }
+
+    /// [`emodel_extended`] with T = Ta = `d_ms`, Tr = 2·`d_ms`,
+    /// Ppl = 100·`loss`, BurstR = `burst_r`.
+    pub fn at(&self, d_ms: f64, loss: f64, burst_r: f64) -> Result<EModelResult, String> {
+        let p = EModelParams { t: d_ms, ta: d_ms, tr: 2.0 * d_ms, ppl: loss * 100.0, burst_r, ..self.base };
+        check(&p, true)?;
+        Ok(compute_with(&p, &self.st))
+    }
+}
+
 fn lg(x: f64) -> f64 {
     x.log10()
 }
@@ -71,7 +96,17 @@ fn db_sum(xs: &[f64]) -> f64 {
     10.0 * lg(xs.iter().map(|x| 10f64.powf(x / 10.0)).sum())
 }
 
-fn compute(p: &EModelParams) -> EModelResult {
+/// The terms that depend neither on the delays (T, Ta, Tr) nor on the
+/// loss (Ppl, BurstR): No, Ro, Iolr, Iq.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Static {
+    no: f64,
+    ro: f64,
+    iolr: f64,
+    iq: f64,
+}
+
+fn static_part(p: &EModelParams) -> Static {
     // §7.2 Basic signal-to-noise ratio.
     let olr = p.slr + p.rlr;
     let nfo = p.nfor + p.rlr;
@@ -84,17 +119,27 @@ fn compute(p: &EModelParams) -> EModelResult {
     // §7.3 Simultaneous impairment factor.
     let xolr = olr + 0.2 * (64.0 + no - p.rlr);
     let iolr = 20.0 * ((1.0 + (xolr / 8.0).powi(8)).powf(1.0 / 8.0) - xolr / 8.0);
+    let q = 37.0 - 15.0 * lg(p.qdu);
+    let g = 1.07 + 0.258 * q + 0.0602 * q * q;
+    let y = (ro - 100.0) / 15.0 + 46.0 / 8.4 - g / 9.0;
+    let z = 46.0 / 30.0 - g / 40.0;
+    let iq = 15.0 * lg(1.0 + 10f64.powf(y) + 10f64.powf(z));
+    Static { no, ro, iolr, iq }
+}
+
+fn compute(p: &EModelParams) -> EModelResult {
+    compute_with(p, &static_part(p))
+}
+
+fn compute_with(p: &EModelParams, st: &Static) -> EModelResult {
+    let Static { no, ro, iolr, iq } = *st;
+    // §7.3 sidetone term, which depends on T.
     let stmr_o =
         -10.0 * lg(10f64.powf(-p.stmr / 10.0) + (-p.t / 4.0).exp() * 10f64.powf(-p.telr / 10.0));
     let ist = 12.0 * (1.0 + ((stmr_o - 13.0) / 6.0).powi(8)).powf(1.0 / 8.0)
         - 28.0 * (1.0 + ((stmr_o + 1.0) / 19.4).powi(35)).powf(1.0 / 35.0)
         - 13.0 * (1.0 + ((stmr_o - 3.0) / 33.0).powi(13)).powf(1.0 / 13.0)
         + 29.0;
-    let q = 37.0 - 15.0 * lg(p.qdu);
-    let g = 1.07 + 0.258 * q + 0.0602 * q * q;
-    let y = (ro - 100.0) / 15.0 + 46.0 / 8.4 - g / 9.0;
-    let z = 46.0 / 30.0 - g / 40.0;
-    let iq = 15.0 * lg(1.0 + 10f64.powf(y) + 10f64.powf(z));
     let is = iolr + ist + iq;
 
     // §7.4 Delay impairment factor.
@@ -383,6 +428,18 @@ mod tests {
             ..Default::default()
         };
         assert!(emodel_extended(&p).unwrap_err().contains("[0, 2000]"));
+    }
+
+    #[test]
+    fn curve_is_bitwise_emodel_extended() {
+        let base = EModelParams { ie: 11.0, bpl: 19.0, a: 5.0, ..Default::default() };
+        let curve = EModelCurve::new(base);
+        for d in [0.0, 3.5, 50.0, 100.0, 177.3, 420.0, 1999.0, 2500.0] {
+            for (loss, burst_r) in [(0.0, 1.0), (0.013, 1.0), (0.2, 2.5), (0.9, 8.0)] {
+                let p = EModelParams { t: d, ta: d, tr: 2.0 * d, ppl: loss * 100.0, burst_r, ..base };
+                assert_eq!(curve.at(d, loss, burst_r), emodel_extended(&p), "d {d} loss {loss}");
+            }
+        }
     }
 
     #[test]

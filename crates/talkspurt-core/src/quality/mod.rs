@@ -22,7 +22,7 @@ pub mod stats;
 
 pub use burst::{burst_stats, run_lengths, BurstStats, RunLengths};
 pub use codec_impairments::{codec_impairment, CODEC_IMPAIRMENTS};
-pub use emodel::{emodel, emodel_extended, EModelParams, EModelResult};
+pub use emodel::{emodel, emodel_extended, EModelCurve, EModelParams, EModelResult};
 pub use mos::{mos_from_r, quality_band, quality_band_index, r_from_mos, QUALITY_BANDS, R_MOS1, USER_SATISFACTION};
 pub use simplified::{
     delay_impairment_simplified, R0_SIMPLIFIED, loss_impairment_simplified, r_simplified, LAMBDA_G711,

@@ -20,7 +20,7 @@ use crate::playout::{
     fixed_delay_bound, fixed_delay_bound_generic, optimal_playout, optimal_playout_generic, CallTrace, FixedDelayBound,
     OptimalPlayout,
 };
-use crate::quality::{self, delay_impairment_simplified, loss_impairment_simplified, mos_from_r, R0_SIMPLIFIED};
+use crate::quality::{self, delay_impairment_simplified, EModelCurve, loss_impairment_simplified, mos_from_r, R0_SIMPLIFIED};
 
 /// R given to a schedule the E-model cannot score; finite, so the DP's
 /// arithmetic stays exact, and far below any real R.
@@ -47,7 +47,8 @@ pub fn bounds(trace: &CallTrace<'_>, info: &CallInfo) -> Bounds {
         None => (None, None),
     };
     let (g107, fixed_g107) = if quality::codec_impairment(info.codec.emodel_key).is_some() {
-        let r = |d: f64, e: f64| quality::emodel_extended(&info.g107_params(d, e, 1.0)).map_or(OUT_OF_MODEL, |x| x.r);
+        let curve = EModelCurve::new(info.g107_params(0.0, 0.0, 1.0));
+        let r = |d: f64, e: f64| curve.at(d, e, 1.0).map_or(OUT_OF_MODEL, |x| x.r);
         (Some(optimal_playout_generic(trace, off, r)), Some(fixed_delay_bound_generic(trace, off, r)))
     } else {
         (None, None)
