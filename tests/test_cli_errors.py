@@ -95,6 +95,26 @@ CORPUS = [
     ("toml_date_as_duration", edit("run", 'duration = "2s"', "duration = 1979-05-27"), "run.duration"),
     ("nan_loss_p", edit("link1", "p = 0.01", "p = nan"), "links[1].loss.p"),
     ("inf_count", edit("call0", "count = 2", "count = inf"), "calls[0].count"),
+    # Playout buffers, advantage factor, [analysis].
+    ("unknown_playout_kind",
+     edit("call0", "count = 2\n", 'count = 2\nplayout = { kind = "adaptive" }\n'), "calls[0].playout.kind"),
+    ("ramjee_alpha_is_1",
+     edit("call0", "count = 2\n", 'count = 2\nplayout = { kind = "ramjee-1", alpha = 1.0 }\n'),
+     "calls[0].playout.alpha"),
+    ("key_of_another_playout_kind",
+     edit("call0", "count = 2\n", 'count = 2\nplayout = { kind = "ramjee-1", delay = "100ms" }\n'),
+     "calls[0].playout.delay"),
+    ("zero_fixed_depth",
+     edit("call0", "count = 2\n", 'count = 2\nplayout = { kind = "fixed-depth", depth = 0 }\n'),
+     "calls[0].playout.depth"),
+    ("quantile_max_below_min",
+     edit("call0", "count = 2\n",
+          'count = 2\nplayout = { kind = "quantile", min_depth = "50ms", max_depth = "20ms" }\n'),
+     "calls[0].playout.max_depth"),
+    ("advantage_above_40", edit("call0", "count = 2\n", "count = 2\nadvantage = 41\n"), "calls[0].advantage"),
+    ("zero_rtpi_threshold", scenario(top='[analysis]\nrtpi_threshold = "0s"\n'), "analysis.rtpi_threshold"),
+    ("unknown_rtpi_missing", scenario(top='[analysis]\nrtpi_missing = "late"\n'), "analysis.rtpi_missing"),
+    ("unknown_key_in_analysis", scenario(top='[analysis]\nthreshold = "1s"\n'), "analysis.threshold"),
 ]
 
 # Files the CLI reads. An empty file parses as an empty TOML document: no [run].

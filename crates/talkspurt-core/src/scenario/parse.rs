@@ -7,15 +7,18 @@
 //! unknown key, with a suggestion, before any "missing" error), then reads
 //! them. `to_json` writes the normalized scenario back in the same format;
 //! `from_value(&to_json(s)) == s`. docs/scenario.md is the reference.
+//! `playout`, `advantage` and `[analysis]` are read in parse_playout.rs.
 
 use serde_json::{json, Map, Value};
 
 use super::error::ScenarioError;
 use super::model::*;
-use crate::playout::FixedDelay;
 use super::units::{self, MAX_PACKET_BYTES, MAX_QUEUE_PACKETS};
 use crate::time::SimDuration;
 use crate::voice::codec;
+
+#[path = "parse_playout.rs"]
+mod playout;
 
 type R<T> = Result<T, ScenarioError>;
 
@@ -24,7 +27,7 @@ pub const MAX_GROUP_COUNT: u64 = 100_000;
 
 /// Parses and validates a TOML scenario file.
 pub fn from_toml_str(s: &str) -> R<Scenario> {
-    let v: Value = toml::from_str(s).map_err(|e| {
+    let t: toml::Value = toml::from_str(s).map_err(|e| {
         let at = e.span().map(|sp| {
             let before = &s[..sp.start.min(s.len())];
             let line = before.matches('\n').count() + 1;
@@ -39,7 +42,27 @@ pub fn from_toml_str(s: &str) -> R<Scenario> {
             "a valid TOML document",
         )
     })?;
+    finite_floats(&t, "")?;
+    let v = serde_json::to_value(&t)
+        .map_err(|e| ScenarioError::new("", format!("unreadable TOML: {e}"), "a valid TOML document"))?;
     from_value(&v)
+}
+
+/// Rejects TOML's `nan` and `inf`, as the Python front end does: JSON has no
+/// such numbers; converted, they would become null, i.e. "not given", and an
+/// optional key would silently take its default.
+fn finite_floats(v: &toml::Value, path: &str) -> R<()> {
+    match v {
+        toml::Value::Float(x) if !x.is_finite() => {
+            let text = if x.is_nan() { "nan" } else if *x > 0.0 { "inf" } else { "-inf" };
+            Err(ScenarioError::new(path, text, "a finite number"))
+        }
+        toml::Value::Array(items) => {
+            items.iter().enumerate().try_for_each(|(i, x)| finite_floats(x, &format!("{path}[{i}]")))
+        }
+        toml::Value::Table(t) => t.iter().try_for_each(|(k, x)| finite_floats(x, &join(path, k))),
+        _ => Ok(()),
+    }
 }
 
 /// Parses and validates a scenario given as JSON (the Python front end's dicts).
@@ -53,7 +76,7 @@ pub fn from_json_str(s: &str) -> R<Scenario> {
 pub fn from_value(v: &Value) -> R<Scenario> {
     let root = Node { v, path: String::new() }
         .table("a scenario table with [run], [[links]] and [[calls]] or [[traffic]]")?;
-    root.only(&["run", "links", "calls", "traffic"], "")?;
+    root.only(&["run", "links", "calls", "traffic", "analysis"], "")?;
     let run = run(&root.req("run", "a [run] table, e.g. duration = \"60s\"")?)?;
 
     const LINKS: &str = "an array of [[links]] tables (at least one)";
@@ -85,7 +108,8 @@ pub fn from_value(v: &Value) -> R<Scenario> {
         let value = root.opt("calls").map_or("(missing)".into(), |n| render(n.v));
         return Err(ScenarioError::new("calls", value, "at least one [[calls]] or [[traffic]] group"));
     }
-    Ok(Scenario { run, links, calls, traffic, analysis: AnalysisCfg::default() })
+    let analysis = root.opt("analysis").map_or(Ok(AnalysisCfg::default()), |n| playout::analysis(&n))?;
+    Ok(Scenario { run, links, calls, traffic, analysis })
 }
 
 // ---------------------------------------------------------------------------
@@ -219,6 +243,15 @@ impl<'a> Table<'a> {
 
     fn req(&self, key: &str, allowed: &str) -> R<Node<'a>> {
         self.node(key).ok_or_else(|| ScenarioError::missing(join(&self.path, key), allowed))
+    }
+
+    /// Overwrites `slot` with `key`'s value when given: tables that start
+    /// from a config struct's `Default` override only what is written.
+    fn set<T>(&self, key: &str, slot: &mut T, read: impl Fn(&Node<'a>) -> R<T>) -> R<()> {
+        if let Some(n) = self.opt(key) {
+            *slot = read(&n)?;
+        }
+        Ok(())
     }
 
     /// Rejects keys outside `keys`, naming the allowed ones; `context` (e.g.
@@ -510,6 +543,7 @@ const CALL_KEYS: &[&str] = &[
     "vad",
     "transport",
     "playout",
+    "advantage",
     "start",
     "stagger",
     "length",
@@ -565,8 +599,8 @@ fn call(n: &Node, nodes: &[&str]) -> R<CallGroupCfg> {
         speech,
         vad: t.opt("vad").map_or(Ok(true), |n| n.bool())?,
         transport: t.opt("transport").map_or(Ok(TransportCfg::Udp { send_buffer: 5 }), |n| transport(&n))?,
-        playout: t.opt("playout").map_or(Ok(PlayoutCfg::Fixed(FixedDelay { delay: PLAYOUT_DELAY.as_nanos() })), |n| playout(&n))?,
-        advantage: 0.0,
+        playout: t.opt("playout").map_or(Ok(playout::default_playout()), |n| playout::parse(&n, ptime))?,
+        advantage: t.opt("advantage").map_or(Ok(0.0), |n| playout::advantage(&n))?,
         start: t.opt("start").map_or(Ok(StartCfg::Fixed(SimDuration::ZERO)), |n| start(&n))?,
         stagger: t.opt("stagger").map_or(Ok(SimDuration::ZERO), |n| n.duration())?,
         length: t.opt("length").map(|n| n.positive_duration()).transpose()?,
@@ -574,7 +608,6 @@ fn call(n: &Node, nodes: &[&str]) -> R<CallGroupCfg> {
     })
 }
 
-const PLAYOUT_DELAY: SimDuration = SimDuration(150_000_000);
 const SPEECH_MODELS: &[&str] = &["continuous", "exponential", "weibull", "pareto", "constant", "onoff"];
 
 fn speech(n: &Node) -> R<SpeechCfg> {
@@ -624,14 +657,6 @@ fn transport(n: &Node) -> R<TransportCfg> {
     t.only(&["kind", "send_buffer", "ack"], " (for kind = \"echo\")")?;
     let ack_bytes = t.opt("ack").map_or(Ok(40), |n| n.bytes(1, MAX_PACKET_BYTES, "an ack size"))? as u32;
     Ok(TransportCfg::Echo { send_buffer: buffer()?, ack_bytes })
-}
-
-fn playout(n: &Node) -> R<PlayoutCfg> {
-    let t = n.table("a playout table, e.g. { kind = \"fixed\", delay = \"150ms\" }")?;
-    t.kind("kind", &["fixed"], Some("fixed"))?;
-    t.only(&["kind", "delay"], " (for kind = \"fixed\")")?;
-    let delay = t.opt("delay").map_or(Ok(PLAYOUT_DELAY), |n| n.duration())?;
-    Ok(PlayoutCfg::Fixed(FixedDelay { delay: delay.as_nanos() }))
 }
 
 // ---------------------------------------------------------------------------
@@ -725,6 +750,7 @@ pub fn to_json(s: &Scenario) -> Value {
         "links": s.links.iter().map(link_json).collect::<Vec<_>>(),
         "calls": s.calls.iter().map(call_json).collect::<Vec<_>>(),
         "traffic": s.traffic.iter().map(traffic_json).collect::<Vec<_>>(),
+        "analysis": playout::analysis_json(&s.analysis),
     })
 }
 
@@ -820,10 +846,6 @@ fn call_json(c: &CallGroupCfg) -> Value {
             "ack": units::format_bytes(ack_bytes as u64),
         }),
     };
-    let delay = match &c.playout {
-        PlayoutCfg::Fixed(f) => SimDuration(f.delay),
-        _ => unimplemented!("playout kinds other than fixed are parsed in the next change"),
-    };
     let mut v = json!({
         "count": c.count,
         "from": c.from,
@@ -833,7 +855,8 @@ fn call_json(c: &CallGroupCfg) -> Value {
         "speech": speech_json(&c.speech),
         "vad": c.vad,
         "transport": transport,
-        "playout": { "kind": "fixed", "delay": d(delay) },
+        "playout": playout::to_json(&c.playout),
+        "advantage": c.advantage,
         "start": start_json(&c.start),
         "stagger": d(c.stagger),
     });
@@ -888,3 +911,7 @@ fn traffic_json(t: &TrafficCfg) -> Value {
 #[cfg(test)]
 #[path = "parse_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "parse_playout_tests.rs"]
+mod playout_tests;

@@ -1,8 +1,11 @@
 //! Tests of the scenario parser: valid files, defaults, round trips, and
 //! the corpus of invalid scenarios with their exact key paths.
 use super::*;
+use crate::playout::{
+    FixedDelay, FixedDepth, QuantileBuffer, RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay, RamjeeSpike,
+};
 
-fn ms(n: u64) -> SimDuration {
+pub(super) fn ms(n: u64) -> SimDuration {
     SimDuration::from_millis(n)
 }
 fn secs(n: u64) -> SimDuration {
@@ -322,7 +325,8 @@ fn to_json_round_trips() {
     assert_eq!(j["calls"][0]["speech"]["talk_shape"], 1.8);
 }
 
-/// Xorshift64 for the round-trip property test (fixed seed: reproducible).
+/// Xorshift64 for the round-trip property test (one fixed seed per case,
+/// printed on failure: `Gen(seed).scenario(case)` reproduces it).
 struct Gen(u64);
 
 impl Gen {
@@ -334,6 +338,15 @@ impl Gen {
     }
     fn coin(&mut self) -> bool {
         self.below(2) == 0
+    }
+    /// Uniform in [0, 1) with all 53 mantissa bits: up to 17 significant
+    /// digits, the hard case for a text round trip.
+    fn unit(&mut self) -> f64 {
+        self.below(1 << 53) as f64 / (1u64 << 53) as f64
+    }
+    /// A positive finite number from about 1e-3 to 1e6.
+    fn positive(&mut self) -> f64 {
+        (1.0 - self.unit()) * 10f64.powi(self.below(10) as i32 - 3)
     }
     /// A duration of any magnitude from ns to 30 days, at least `min`.
     fn dur(&mut self, min: u64) -> SimDuration {
@@ -367,6 +380,58 @@ impl Gen {
             },
         }
     }
+    fn playout(&mut self, ptime: SimDuration) -> PlayoutCfg {
+        let g = self;
+        match g.below(PlayoutCfg::NAMES.len() as u64) {
+            0 => PlayoutCfg::Fixed(FixedDelay { delay: g.dur(0).0 }),
+            1 => PlayoutCfg::FixedDepth(FixedDepth {
+                depth_packets: 1 + g.below(1_000_000) as u32,
+                ptime: Some(if g.coin() { ptime.0 } else { g.dur(1).0 }),
+            }),
+            2 => PlayoutCfg::RamjeeEwma(RamjeeEwma {
+                alpha: g.unit(),
+                beta: g.positive(),
+                initial_variation: g.dur(0).0,
+            }),
+            3 => PlayoutCfg::RamjeeAsymmetric(RamjeeAsymmetric {
+                alpha: g.unit(),
+                alpha_increase: g.unit(),
+                beta: g.positive(),
+                initial_variation: g.dur(0).0,
+            }),
+            4 => PlayoutCfg::RamjeeMinDelay(RamjeeMinDelay {
+                alpha: g.unit(),
+                beta: g.positive(),
+                initial_variation: g.dur(0).0,
+            }),
+            5 => PlayoutCfg::RamjeeSpike(RamjeeSpike {
+                alpha: g.unit(),
+                beta: g.positive(),
+                spike_threshold: g.dur(1).0,
+                spike_end: g.dur(1).0,
+                initial_variation: g.dur(0).0,
+            }),
+            _ => {
+                let min_depth = g.dur(0).0;
+                PlayoutCfg::Quantile(QuantileBuffer {
+                    quantile: 1.0 - g.unit(),
+                    window: 1 + g.below(1_000_000) as usize,
+                    min_depth,
+                    max_depth: (min_depth + g.dur(0).0).min(units::MAX_DURATION.0),
+                })
+            }
+        }
+    }
+    fn analysis(&mut self) -> AnalysisCfg {
+        use crate::metrics::rtpi::MissingPredecessor::*;
+        AnalysisCfg {
+            rtpi_threshold: self.dur(1),
+            rtpi_missing: [Timely, Delayed, PreviousArrival][self.below(3) as usize],
+            window: 1 + self.below(1_000_000) as u32,
+            bounds: self.coin(),
+            run_cap: 1 + self.below(100_000) as u32,
+        }
+    }
     fn start(&mut self) -> StartCfg {
         if self.coin() {
             StartCfg::Fixed(self.dur(0))
@@ -391,6 +456,7 @@ impl Gen {
         let cost = 1 + g.below(1_000_000) as u32;
         let links = vec![LinkCfg { a: "n0".into(), b: "n1".into(), forward, reverse, cost }];
         let codec = &codec::CODECS[g.below(codec::CODECS.len() as u64) as usize];
+        let ptime = codec::default_ptime(codec);
         let speech = if g.below(4) == 0 {
             SpeechCfg::Continuous
         } else {
@@ -407,7 +473,7 @@ impl Gen {
             from: "n1".into(),
             to: "n0".into(),
             codec: codec.name.into(),
-            ptime: Some(codec::default_ptime(codec)),
+            ptime: Some(ptime),
             overhead_bytes: g.below(65_536) as u32,
             speech,
             vad: g.coin(),
@@ -419,8 +485,11 @@ impl Gen {
                     ack_bytes: 1 + g.below(65_535) as u32,
                 }
             },
-            playout: PlayoutCfg::Fixed(FixedDelay { delay: g.dur(0).as_nanos() }),
-            advantage: 0.0,
+            playout: g.playout(ptime),
+            advantage: match g.below(3) {
+                0 => g.below(41) as f64,
+                _ => 40.0 * g.unit(),
+            },
             start: g.start(),
             stagger: g.dur(0),
             length: g.coin().then(|| g.dur(1)),
@@ -450,18 +519,22 @@ impl Gen {
             stop: g.coin().then(|| g.dur(1)),
             label: None,
         }];
-        Scenario { run, links, calls, traffic, analysis: AnalysisCfg::default() }
+        let analysis = g.analysis();
+        Scenario { run, links, calls, traffic, analysis }
     }
 }
 
-/// Random well-formed models: `from_value(&to_json(s)) == s`.
+/// Random well-formed models: `from_value(&to_json(s)) == s`, also through
+/// JSON text (the manifest), which checks that floats print and parse exactly.
 #[test]
 fn to_json_round_trips_random_models() {
-    let mut g = Gen(0x9E37_79B9_7F4A_7C15);
-    for case in 0..500 {
-        let s = g.scenario(case);
+    for case in 0..1000 {
+        let seed = 0x9E37_79B9_7F4A_7C15 ^ (case as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        let s = Gen(seed).scenario(case);
         let j = to_json(&s);
-        assert_eq!(from_value(&j).as_ref(), Ok(&s), "case {case}: {j:#}");
+        assert_eq!(from_value(&j).as_ref(), Ok(&s), "case {case}, seed {seed:#x}: {j:#}");
+        let text = j.to_string();
+        assert_eq!(from_json_str(&text).as_ref(), Ok(&s), "case {case}, seed {seed:#x}: {text}");
     }
 }
 
@@ -476,7 +549,7 @@ const TRAFFIC: &str =
 
 /// A scenario from RUN, LINK, CALL with `extra` lines appended to the
 /// section named by `at` ("run", "link", "call", "traffic" or "top").
-fn with(at: &str, extra: &str) -> String {
+pub(super) fn with(at: &str, extra: &str) -> String {
     match at {
         "run" => format!("{RUN}{extra}\n{LINK}{CALL}"),
         "link" => format!("{RUN}{LINK}{extra}\n{CALL}"),
@@ -486,7 +559,7 @@ fn with(at: &str, extra: &str) -> String {
     }
 }
 
-fn check(src: &str, path: &str, fragment: &str) -> Result<(), String> {
+pub(super) fn check(src: &str, path: &str, fragment: &str) -> Result<(), String> {
     let e = match from_toml_str(src) {
         Ok(s) => return Err(format!("accepted, expected error at {path}:\n{src}\n→ {s:?}")),
         Err(e) => e,
@@ -619,7 +692,10 @@ fn invalid_scenarios_name_path_and_allowed() {
         (with("link", "loss = { kind = \"bernoulli\" }"), "links[0].loss.p", "0 <= p < 1"),
         (with("link", "loss = { kind = \"bernoulli\", p = 1.0 }"), "links[0].loss.p", "0 <= p < 1"),
         (with("link", "loss = { kind = \"bernoulli\", p = -0.1 }"), "links[0].loss.p", "0 <= p < 1"),
-        (with("link", "loss = { kind = \"bernoulli\", p = nan }"), "links[0].loss.p", "0 <= p < 1"),
+        (with("link", "loss = { kind = \"bernoulli\", p = nan }"), "links[0].loss.p", "a finite number"),
+        // Optional keys too: nan must not read as "not given".
+        (with("call", "speech = { model = \"pareto\", shape = inf }"), "calls[0].speech.shape", "finite"),
+        (format!("[run]\nduration = 1979-05-27\n{LINK}{CALL}"), "run.duration", "a duration with a unit"),
         (with("link", "loss = { kind = \"gilbert\" }"), "links[0].loss.kind", "\"none\", \"bernoulli\""),
         (with("link", "loss = { p = 0.1 }"), "links[0].loss.kind", "\"none\", \"bernoulli\""),
         (with("call", "transport = { kind = \"tcp\" }"), "calls[0].transport.kind", "\"udp\", \"echo\""),
@@ -680,6 +756,11 @@ fn invalid_scenarios_name_path_and_allowed() {
         // Syntax errors.
         (format!("{RUN}rate = 300kbps\n"), "", "valid TOML"),
     ];
+    check_all(cases);
+}
+
+/// Runs `check` on every case and reports all failures at once.
+pub(super) fn check_all(cases: &[(String, &str, &str)]) {
     let mut failures = Vec::new();
     for (src, path, fragment) in cases {
         // Cases written as a lone section get the rest of a valid scenario.
