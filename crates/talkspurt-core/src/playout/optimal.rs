@@ -49,7 +49,9 @@
 //! D(0,i), e(i))` is the exact optimum of that objective.
 //!
 //! Assumptions: `id` and `r`'s delay argument are monotone (non-decreasing
-//! impairment, non-increasing `r`), return finite values, and talkspurts do
+//! impairment, non-increasing `r`), `il` non-decreasing and `r`
+//! non-increasing in the loss fraction (Ie,eff grows with Ppl, G.107 §7.5,
+//! as the Cole–Rosenbluth Ie does), both return finite values, and talkspurts do
 //! not collide at playout (as in MKT). `e` counts every generated packet not
 //! played: network losses, sender drops and playout discards.
 
@@ -263,8 +265,20 @@ fn cap_sweep(sps: &[Spurt], obj: &impl Objective) -> f64 {
             i += 1;
         }
         best = best.max(obj.score(played, sum));
+        // Later caps only raise every talkspurt's per-packet cost, so their
+        // mean cost is at least this one's, and their loss at least the
+        // all-played loss: nothing later can beat this bound.
+        let total: usize = sps.iter().map(|s| s.delays.len()).sum();
+        if obj.score(total, sum / played as f64 * total as f64) < best - slack(best) {
+            break;
+        }
     }
     best
+}
+
+/// Tolerance for pruning comparisons, so rounding can never discard a tie.
+fn slack(r: f64) -> f64 {
+    1e-9 * (1.0 + r.abs())
 }
 
 fn solve(trace: &CallTrace<'_>, obj: &impl Objective, offset_ms: f64, prune: bool) -> (OptimalPlayout, usize) {
@@ -275,13 +289,23 @@ fn solve(trace: &CallTrace<'_>, obj: &impl Objective, offset_ms: f64, prune: boo
     let mut costs: Vec<f64> = sps.iter().flat_map(|s| s.delays.iter().map(|&d| obj.packet_cost(d))).collect();
     costs.sort_unstable_by(f64::total_cmp);
     let floor = cap_sweep(&sps, obj);
-    let slack = 1e-9 * (1.0 + floor.abs());
+    let slack = slack(floor);
+    // l_max = arrived − (smallest i with score(i, P(i)) >= floor). Scanned
+    // from i = arrived down: every played packet costs at least c_min, so
+    // score(i, i·c_min) bounds score(i, P(i)); it only falls as i falls
+    // (more loss), so once it is below the floor no smaller i can pass.
     let mut l_max = if prune { 0 } else { arrived };
-    let mut prefix = 0.0;
-    for (idx, c) in costs.iter().enumerate() {
-        prefix += c;
-        let i = idx + 1;
-        if obj.score(i, prefix) >= floor - slack {
+    let c_min = costs.first().copied().unwrap_or(0.0);
+    let mut prefix = Vec::with_capacity(arrived + 1);
+    prefix.push(0.0);
+    for c in &costs {
+        prefix.push(prefix.last().copied().unwrap_or(0.0) + c);
+    }
+    for i in (1..=arrived).rev() {
+        if prune && obj.score(i, i as f64 * c_min) < floor - slack {
+            break;
+        }
+        if obj.score(i, prefix[i]) >= floor - slack {
             l_max = l_max.max(arrived - i);
         }
     }
@@ -293,6 +317,10 @@ fn solve(trace: &CallTrace<'_>, obj: &impl Objective, offset_ms: f64, prune: boo
     // Best i (ties: more packets played). Playing nothing is the fallback.
     let (mut best_r, mut best_l, mut best_sum) = (obj.score(0, 0.0), None, 0.0);
     for (l, &s) in dp.last().iter().enumerate() {
+        // Same bound as for l_max: nothing with more discards can win.
+        if arrived - l > 0 && obj.score(arrived - l, (arrived - l) as f64 * c_min) < best_r - slack {
+            break;
+        }
         if s.is_finite() && arrived - l > 0 {
             let r = obj.score(arrived - l, s);
             if r > best_r || (best_l.is_none() && r >= best_r) {
@@ -367,6 +395,7 @@ pub fn optimal_playout(
 /// ms, loss fraction)`, e.g. the full G.107 E-model: maximises
 /// `r(offset_ms + D(0,i), e(i))` over `i`, with `D(0,i)` MKT's minimum mean
 /// network delay (realisable playout points). `r` must be non-increasing in
+/// its loss argument and
 /// its delay argument.
 pub fn optimal_playout_generic(
     trace: &CallTrace<'_>,

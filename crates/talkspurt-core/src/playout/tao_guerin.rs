@@ -40,7 +40,7 @@ pub fn fixed_delay_bound(
 }
 
 /// `argmax_d r(offset_ms + d, e(d))`, e.g. with the full G.107 E-model.
-/// `r` non-increasing in its delay argument. When nothing is played `r`
+/// `r` non-increasing in its delay and loss arguments. When nothing is played `r`
 /// gets `offset_ms` as the delay.
 pub fn fixed_delay_bound_generic(
     trace: &CallTrace<'_>,
@@ -62,9 +62,15 @@ fn sweep(trace: &CallTrace<'_>, offset_ms: f64, score: impl Fn(Option<f64>, f64)
         while i < delays.len() && delays[i] == d {
             i += 1;
         }
-        let r = score(Some(offset_ms + d as f64 / NS_PER_MS), loss_fraction(total, i));
+        let d_ms = Some(offset_ms + d as f64 / NS_PER_MS);
+        let r = score(d_ms, loss_fraction(total, i));
         if r > best_r || (best_d == NOT_ARRIVED && r >= best_r) {
             (best_r, best_d, best_n) = (r, d, i);
+        }
+        // A larger d has at least this delay and at least the all-arrived
+        // loss; R is non-increasing in both, so nothing later can win.
+        if score(d_ms, loss_fraction(total, delays.len())) < best_r - 1e-9 * (1.0 + best_r.abs()) {
+            break;
         }
     }
     let playout = (0..total)

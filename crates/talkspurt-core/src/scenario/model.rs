@@ -6,6 +6,7 @@
 use crate::time::SimDuration;
 
 pub use crate::metrics::rtpi::MissingPredecessor;
+use crate::metrics::{DEFAULT_RTPI_THRESHOLD_NS, DEFAULT_RUN_CAP, DEFAULT_WINDOW_PACKETS};
 pub use crate::net::queue::QueueLimit;
 /// A playout buffer and its parameters, as the playout module defines them
 /// (`playout::PlayoutKind`; names, constants and sources there and in
@@ -49,11 +50,11 @@ pub struct AnalysisCfg {
 impl Default for AnalysisCfg {
     fn default() -> Self {
         AnalysisCfg {
-            rtpi_threshold: SimDuration(300_000_000),
+            rtpi_threshold: SimDuration(DEFAULT_RTPI_THRESHOLD_NS),
             rtpi_missing: MissingPredecessor::Timely,
-            window: 100,
+            window: DEFAULT_WINDOW_PACKETS as u32,
             bounds: true,
-            run_cap: 200,
+            run_cap: DEFAULT_RUN_CAP as u32,
         }
     }
 }
