@@ -19,10 +19,10 @@
 //!
 //! The scoring is the simulator's: the reduced model from
 //! `quality::{delay,loss}_impairment_simplified` with the codec's λ, the full
-//! model from `quality::emodel_extended` with the inputs `trace/calls.rs`
-//! uses (T = Ta = mouth-to-ear, Tr = 2·Ta, Ie and Bpl of the codec, BurstR 1,
-//! A 0). `emodel_extended` rejects Ppl > 20 % and Ta > 2000 ms, so there `r`
-//! returns a constant floor (see `R_OUT_OF_RANGE`).
+//! model from `quality::EModelCurve` (bit-identical to `emodel_extended`)
+//! with the inputs `trace/bounds.rs` uses (T = Ta = mouth-to-ear, Tr = 2·Ta,
+//! Ie and Bpl of the codec, BurstR 1, A 0). It rejects Ta > 2000 ms, so
+//! there `r` returns a constant floor (see `R_OUT_OF_RANGE`).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -32,7 +32,7 @@ use talkspurt_core::playout::{
     optimal_playout, optimal_playout_generic, CallTrace, NOT_ARRIVED,
 };
 use talkspurt_core::quality::{
-    codec_impairment, delay_impairment_simplified, emodel_extended, loss_impairment_simplified, EModelParams,
+    codec_impairment, delay_impairment_simplified, loss_impairment_simplified, EModelCurve, EModelParams,
 };
 use talkspurt_core::rng::{Rng, StreamId};
 use talkspurt_core::voice::codec;
@@ -160,12 +160,11 @@ fn generate(model: Model, index: u64, packets: usize) -> Trace {
 /// floor below every valid R keeps `r` non-increasing in delay.
 const R_OUT_OF_RANGE: f64 = -1e3;
 
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Scoring {
     offset_ms: f64,
     lambda: [f64; 3],
-    ie: f64,
-    bpl: f64,
+    curve: EModelCurve,
 }
 
 impl Scoring {
@@ -175,8 +174,7 @@ impl Scoring {
         Scoring {
             offset_ms: (PTIME_NS + c.lookahead.as_nanos()) as f64 / MS,
             lambda: c.lambda.expect("codec lambda"),
-            ie,
-            bpl,
+            curve: EModelCurve::new(EModelParams { ie, bpl, burst_r: 1.0, ..EModelParams::default() }),
         }
     }
     fn il(&self) -> impl Fn(f64) -> f64 + '_ {
@@ -186,23 +184,7 @@ impl Scoring {
     /// inputs `trace/calls.rs` uses, except BurstR = 1 (the bound does not
     /// know the loss pattern when it scores a count) and A = 0.
     fn g107(&self) -> impl Fn(f64, f64) -> f64 + '_ {
-        move |d, e| {
-            let ppl = 100.0 * e;
-            if !(ppl <= 20.0 && d <= 2000.0) {
-                return R_OUT_OF_RANGE;
-            }
-            let p = EModelParams {
-                t: d,
-                ta: d,
-                tr: 2.0 * d,
-                ie: self.ie,
-                bpl: self.bpl,
-                ppl,
-                burst_r: 1.0,
-                ..EModelParams::default()
-            };
-            emodel_extended(&p).map_or(R_OUT_OF_RANGE, |r| r.r)
-        }
+        move |d, e| self.curve.at(d, e, 1.0).map_or(R_OUT_OF_RANGE, |r| r.r)
     }
 }
 
