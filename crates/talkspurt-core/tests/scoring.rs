@@ -74,6 +74,10 @@ fn fates_and_loss_decomposition_add_up() {
             assert!((lt[k] - (1.0 - played[k] as f64 / g[k] as f64)).abs() < 1e-12);
             // seed 003: 1 − (1 − P_TP)(1 − PER)(1 − P_J) is the total loss.
             assert!((comb[k] - lt[k]).abs() < 1e-12, "seed {seed} call {k}: {} vs {}", comb[k], lt[k]);
+            let (snd, net, bp, late) = (f(c, "loss_sender")[k], f(c, "loss_network")[k], f(c, "loss_before_playout")[k], f(c, "loss_late")[k]);
+            assert!((snd + net - bp).abs() < 1e-12 && (bp + late - lt[k]).abs() < 1e-12, "seed {seed} call {k}");
+            let pj = f(c, "p_j_jitter")[k];
+            assert!((0.0..=1.0).contains(&pj), "seed {seed} call {k}: P_J {pj}");
             any_queue_drop |= i(c, "queue_drop")[k] > 0;
             // RTPI + DPR + loss rate = 1 (seed 002 Algorithm 1's counts).
             let arrived = i(c, "arrived")[k] as f64;
@@ -165,6 +169,7 @@ fn clean_path_closed_forms() {
         assert_eq!(f(c, col)[0], 0.0, "{col}");
     }
     assert_eq!((i(c, "clips")[0], f(c, "lost_speech_s")[0]), (0, 0.0));
+    assert_eq!(f(c, "p_j_jitter")[0], 0.0);
     assert_eq!((i(c, "lost_runs")[0], i(c, "received_runs")[0]), (0, 1));
     // 160-byte payloads completed at 20, 40, …, 60 000 ms: 3000 packets,
     // 64 000 b/s of payload.

@@ -60,11 +60,13 @@ pub fn gap_jitter_samples(talkspurt: &[u32], t: &[u64]) -> Vec<f64> {
 
 /// Average and maximum of [`gap_jitter_samples`].
 pub fn gap_jitter(talkspurt: &[u32], t: &[u64]) -> GapJitter {
-    let s = gap_jitter_samples(talkspurt, t);
-    GapJitter {
-        samples: s.len(),
-        mean_ns: mean(&s),
-        max_ns: s.iter().cloned().reduce(f64::max),
+    GapJitter::of_samples(&gap_jitter_samples(talkspurt, t))
+}
+
+impl GapJitter {
+    /// Average and maximum of samples already taken.
+    pub fn of_samples(s: &[f64]) -> GapJitter {
+        GapJitter { samples: s.len(), mean_ns: mean(s), max_ns: s.iter().cloned().reduce(f64::max) }
     }
 }
 

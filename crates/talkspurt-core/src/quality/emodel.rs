@@ -53,10 +53,10 @@ pub fn emodel(p: &EModelParams) -> Result<EModelResult, String> {
 }
 
 /// Same equations as [`emodel`], but accepts T and Ta up to 2000 ms, Tr up to
-/// 4000 ms and A up to 100. **Outside G.107's validated range**: the delay
-/// terms are extrapolated. Provided for satellite studies (seed 003 uses
-/// A = 40 with one-way delays near 800 ms). All other parameters keep the
-/// Table 3 limits.
+/// 4000 ms, A up to 100, Ppl up to 100 % and any BurstR ≥ 1. **Outside
+/// G.107's validated range**: the terms are extrapolated. Provided for
+/// satellite studies (seed 003 uses A = 40 with one-way delays near 800 ms)
+/// and congested calls. All other parameters keep the Table 3 limits.
 pub fn emodel_extended(p: &EModelParams) -> Result<EModelResult, String> {
     check(p, true)?;
     Ok(compute(p))

@@ -42,6 +42,10 @@ pub struct AnalysisCfg {
     /// talkspurt (reduced and full E-model) and the best fixed delay
     /// (Tao–Guérin). Default true.
     pub bounds: bool,
+    /// Seed 003 §7.2's P_J: the fraction of jitter samples (difference of
+    /// successive inter-packet gaps at the receiver) above this "buffer
+    /// value". Default 400 ms, the seed's buffer. > 0.
+    pub jitter_threshold: SimDuration,
     /// Back-to-back run histograms fold runs of `run_cap` packets or more
     /// into the last bin (seed 004's figures: 200). ≥ 1.
     pub run_cap: u32,
@@ -54,6 +58,7 @@ impl Default for AnalysisCfg {
             rtpi_missing: MissingPredecessor::Timely,
             window: DEFAULT_WINDOW_PACKETS as u32,
             bounds: true,
+            jitter_threshold: SimDuration(400_000_000),
             run_cap: DEFAULT_RUN_CAP as u32,
         }
     }
@@ -142,7 +147,7 @@ pub struct CallGroupCfg {
     pub vad: bool,
     pub transport: TransportCfg,
     pub playout: PlayoutCfg,
-    /// E-model advantage factor A (ITU-T G.107 §7.5; Table 3 allows 0–20,
+    /// E-model advantage factor A (ITU-T G.107 §7.6; Table 3 allows 0–20,
     /// e.g. 10 for cellular, 20 for satellite hops). Default 0. Values up
     /// to 40 are accepted (seed 003) and flagged as extrapolated.
     pub advantage: f64,

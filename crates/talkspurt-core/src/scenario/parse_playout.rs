@@ -152,7 +152,7 @@ fn missing_name(m: MissingPredecessor) -> &'static str {
 /// The `[analysis]` table.
 pub(super) fn analysis(n: &Node) -> R<AnalysisCfg> {
     let t = n.table("an [analysis] table, e.g. rtpi_threshold = \"300ms\"")?;
-    t.only(&["rtpi_threshold", "rtpi_missing", "window", "bounds", "run_cap"], "")?;
+    t.only(&["rtpi_threshold", "rtpi_missing", "window", "bounds", "jitter_threshold", "run_cap"], "")?;
     let mut a = AnalysisCfg::default();
     t.set("rtpi_threshold", &mut a.rtpi_threshold, |n| n.positive_duration())?;
     let names = MISSING.map(missing_name);
@@ -160,6 +160,7 @@ pub(super) fn analysis(n: &Node) -> R<AnalysisCfg> {
     a.rtpi_missing = MISSING.into_iter().find(|&m| missing_name(m) == name).unwrap_or(a.rtpi_missing);
     t.set("window", &mut a.window, |n| Ok(packets(n)? as u32))?;
     t.set("bounds", &mut a.bounds, |n| n.bool())?;
+    t.set("jitter_threshold", &mut a.jitter_threshold, |n| n.positive_duration())?;
     let cap = format!("an integer between 1 and {MAX_RUN_CAP}");
     t.set("run_cap", &mut a.run_cap, |n| Ok(n.int(1, MAX_RUN_CAP, &cap)? as u32))?;
     Ok(a)
@@ -215,6 +216,7 @@ pub(super) fn analysis_json(a: &AnalysisCfg) -> Value {
         "rtpi_missing": missing_name(a.rtpi_missing),
         "window": a.window,
         "bounds": a.bounds,
+        "jitter_threshold": units::format_duration(a.jitter_threshold),
         "run_cap": a.run_cap,
     })
 }

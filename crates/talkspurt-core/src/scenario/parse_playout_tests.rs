@@ -149,7 +149,7 @@ fn advantage_and_analysis_parse() {
     let s = from_toml_str(&with(
         "top",
         "[analysis]\nrtpi_threshold = \"100ms\"\nrtpi_missing = \"previous-arrival\"\nwindow = 50\n\
-         bounds = false\nrun_cap = 1",
+         bounds = false\njitter_threshold = \"250ms\"\nrun_cap = 1",
     ))
     .unwrap();
     let expected = AnalysisCfg {
@@ -157,6 +157,7 @@ fn advantage_and_analysis_parse() {
         rtpi_missing: MissingPredecessor::PreviousArrival,
         window: 50,
         bounds: false,
+        jitter_threshold: ms(250),
         run_cap: 1,
     };
     assert_eq!(s.analysis, expected);
@@ -179,7 +180,8 @@ fn to_json_writes_every_parameter() {
     assert_eq!(
         j["analysis"],
         serde_json::json!({
-            "rtpi_threshold": "300ms", "rtpi_missing": "timely", "window": 100, "bounds": true, "run_cap": 200,
+            "rtpi_threshold": "300ms", "rtpi_missing": "timely", "window": 100, "bounds": true,
+            "jitter_threshold": "400ms", "run_cap": 200,
         })
     );
     let s = from_toml_str(&with("call", "playout = { kind = \"ramjee-4\" }")).unwrap();
@@ -288,6 +290,7 @@ fn invalid_playout_advantage_analysis_name_path_and_allowed() {
         ),
         (a("rtpi_missing = \"previous_arrival\""), "analysis.rtpi_missing", "\"previous-arrival\""),
         (a("window = 0"), "analysis.window", "between 1 and 1000000"),
+        (a("jitter_threshold = \"0ms\""), "analysis.jitter_threshold", "positive duration"),
         (a("window = 1000001"), "analysis.window", "between 1 and 1000000"),
         (a("window = \"100p\""), "analysis.window", "integer"),
         (a("bounds = \"yes\""), "analysis.bounds", "true or false"),
@@ -296,7 +299,7 @@ fn invalid_playout_advantage_analysis_name_path_and_allowed() {
         (
             a("threshold = \"1s\""),
             "analysis.threshold",
-            "rtpi_threshold, rtpi_missing, window, bounds, run_cap",
+            "rtpi_threshold, rtpi_missing, window, bounds, jitter_threshold, run_cap",
         ),
         (a("run_capp = 10"), "analysis.run_capp", "did you mean \"run_cap\""),
         (with("top", "analysis = 3"), "analysis", "an [analysis] table"),

@@ -429,6 +429,7 @@ impl Gen {
             rtpi_missing: [Timely, Delayed, PreviousArrival][self.below(3) as usize],
             window: 1 + self.below(1_000_000) as u32,
             bounds: self.coin(),
+            jitter_threshold: self.dur(1),
             run_cap: 1 + self.below(100_000) as u32,
         }
     }

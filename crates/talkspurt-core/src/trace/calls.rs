@@ -14,7 +14,7 @@
 use super::bounds::{bounds, Bounds};
 use crate::metrics::rtpi::real_time_performance;
 use crate::metrics::{back_to_back, clips, delivered_bytes, gap_jitter, goodput_bps, loss_counts, loss_decomposition};
-use crate::metrics::{not_played, BackToBack};
+use crate::metrics::{gap_jitter_samples, jitter_exceedance, not_played, BackToBack, GapJitter};
 use crate::playout::{self, CallTrace, PlayoutKind};
 use crate::quality::{self, burst_stats, EModelParams};
 use crate::scenario::AnalysisCfg;
@@ -30,7 +30,7 @@ pub struct CallInfo {
     pub ptime: SimDuration,
     pub transport: &'static str,
     pub playout: PlayoutKind,
-    /// E-model advantage factor A (G.107 §7.5), default 0.
+    /// E-model advantage factor A (G.107 §7.6), default 0.
     pub advantage: f64,
     pub start_s: f64,
     /// End of the call's generation period (goodput's denominator).
@@ -71,6 +71,7 @@ pub struct CallSummary {
     pub loss_in_flight: f64,
     pub loss_late: f64,
     pub loss_network: f64,
+    pub loss_before_playout: f64,
     pub loss_total: f64,
     pub p_tp: f64,
     pub per: f64,
@@ -87,6 +88,7 @@ pub struct CallSummary {
     pub jitter_sender_max_ms: f64,
     pub jitter_receiver_mean_ms: f64,
     pub jitter_receiver_max_ms: f64,
+    pub p_j_jitter: f64,
     // Seed 002 Algorithm 1.
     pub rtpi: f64,
     pub dpr: f64,
@@ -162,7 +164,7 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     let played = info.playout.playout(&trace);
     let mut s = CallSummary::default();
     losses(&mut s, rec, &played);
-    delays(&mut s, rec);
+    delays(&mut s, rec, a);
     let rt = real_time_performance(&rec.t_arr, a.rtpi_threshold.as_nanos(), a.rtpi_missing)
         .expect("the scenario parser keeps the RTPI threshold > 0");
     (s.rtpi, s.dpr, s.delayed) = (or_nan(rt.index), or_nan(rt.delayed_rate), rt.delayed);
@@ -200,18 +202,19 @@ fn losses(s: &mut CallSummary, rec: &CallRecord, played: &[u64]) {
     match loss_decomposition(&c) {
         Some(d) => {
             (s.loss_sender, s.loss_queue, s.loss_link, s.loss_in_flight) = (d.sender, d.queue, d.link, d.in_flight);
-            (s.loss_late, s.loss_network, s.loss_total) = (d.late, d.before_playout, d.total);
+            (s.loss_late, s.loss_before_playout, s.loss_total) = (d.late, d.before_playout, d.total);
+            s.loss_network = d.queue + d.link + d.in_flight;
             (s.p_tp, s.per, s.p_j, s.loss_combined) = (d.p_tp, or_nan(d.per), or_nan(d.p_j), d.combined);
         }
         None => {
             (s.loss_sender, s.loss_queue, s.loss_link, s.loss_in_flight) = (NAN, NAN, NAN, NAN);
-            (s.loss_late, s.loss_network, s.loss_total) = (NAN, NAN, NAN);
+            (s.loss_late, s.loss_network, s.loss_before_playout, s.loss_total) = (NAN, NAN, NAN, NAN);
             (s.p_tp, s.per, s.p_j, s.loss_combined) = (NAN, NAN, NAN, NAN);
         }
     }
 }
 
-fn delays(s: &mut CallSummary, rec: &CallRecord) {
+fn delays(s: &mut CallSummary, rec: &CallRecord, a: &AnalysisCfg) {
     let mut delays = Vec::with_capacity(rec.len());
     let mut arrivals: Vec<(u64, u64)> = Vec::with_capacity(rec.len());
     for i in 0..rec.len() {
@@ -229,9 +232,12 @@ fn delays(s: &mut CallSummary, rec: &CallRecord) {
     arrivals.sort_by_key(|&(_, a)| a);
     s.jitter_ms = if arrivals.is_empty() { NAN } else { quality::interarrival_jitter_ns(&arrivals) * 1e-6 };
     let sender = gap_jitter(&rec.talkspurt, &rec.t_sent);
-    let receiver = gap_jitter(&rec.talkspurt, &rec.t_arr);
     (s.jitter_sender_mean_ms, s.jitter_sender_max_ms) = (sender.mean_ns.map_or(NAN, ms), sender.max_ns.map_or(NAN, ms));
+    let samples = gap_jitter_samples(&rec.talkspurt, &rec.t_arr);
+    let receiver = GapJitter::of_samples(&samples);
     (s.jitter_receiver_mean_ms, s.jitter_receiver_max_ms) = (receiver.mean_ns.map_or(NAN, ms), receiver.max_ns.map_or(NAN, ms));
+    // Seed 003 §7.2: P_J as the probability of a jitter above the buffer.
+    s.p_j_jitter = or_nan(jitter_exceedance(&samples, a.jitter_threshold.as_nanos() as f64));
 }
 
 fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], lost: &[bool], info: &CallInfo) {
@@ -243,7 +249,10 @@ fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64]
         .sum();
     s.buffer_ms = if s.played == 0 { NAN } else { ms(buffer_sum as f64) / s.played as f64 };
     s.mouth_to_ear_ms = info.offset_ms() + s.buffer_ms;
-    s.burst_r = burst_stats(lost).emodel_burst_r().unwrap_or(1.0);
+    // BurstR below 1 (losses spread more evenly than random) is taken as 1,
+    // G.107's random-loss value; above Table 3's 8 it is used as measured
+    // and the row flagged extrapolated, like delays beyond 500 ms.
+    s.burst_r = burst_stats(lost).burst_r.map_or(1.0, |b| b.max(1.0));
     if s.played == 0 {
         (s.ie_eff, s.r, s.mos, s.r_simple, s.mos_simple) = (NAN, NAN, NAN, NAN, NAN);
         return;

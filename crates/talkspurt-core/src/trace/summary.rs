@@ -37,10 +37,10 @@ pub fn calls_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
         generated: I64, sender_drop: I64, queue_drop: I64, link_loss: I64, in_flight: I64,
         arrived: I64, late: I64, played: I64,
         loss_sender: F64, loss_queue: F64, loss_link: F64, loss_in_flight: F64, loss_late: F64,
-        loss_network: F64, loss_total: F64, p_tp: F64, per: F64, p_j: F64, loss_combined: F64,
+        loss_network: F64, loss_before_playout: F64, loss_total: F64, p_tp: F64, per: F64, p_j: F64, loss_combined: F64,
         delay_mean_ms: F64, delay_p50_ms: F64, delay_p95_ms: F64, delay_p99_ms: F64, delay_max_ms: F64,
         jitter_ms: F64, jitter_sender_mean_ms: F64, jitter_sender_max_ms: F64,
-        jitter_receiver_mean_ms: F64, jitter_receiver_max_ms: F64,
+        jitter_receiver_mean_ms: F64, jitter_receiver_max_ms: F64, p_j_jitter: F64,
         rtpi: F64, dpr: F64, delayed: I64,
         lost_runs: I64, lost_run_mean: F64, lost_run_var: F64, lost_run_max: F64,
         received_runs: I64, received_run_mean: F64, received_run_var: F64, received_run_max: F64,
@@ -112,27 +112,34 @@ pub fn groups_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
     let frac = |cs: &[usize], f: fn(&CallSummary) -> u64| sum(cs, f) / sum(cs, |s| s.generated);
     t.push("loss_sender", col(&|cs| frac(cs, |s| s.sender_drop)));
     t.push("loss_network", col(&|cs| frac(cs, |s| s.queue_drop + s.link_loss + s.in_flight)));
+    t.push("loss_before_playout", col(&|cs| frac(cs, |s| s.sender_drop + s.queue_drop + s.link_loss + s.in_flight)));
     t.push("loss_late", col(&|cs| frac(cs, |s| s.late)));
     t.push("loss_total", col(&|cs| 1.0 - frac(cs, |s| s.played)));
     t.push("delay_mean_ms", col(&|cs| {
         let w: f64 = cs.iter().map(|&c| scored[c].summary.arrived as f64).sum();
         cs.iter().map(|&c| &scored[c].summary).filter(|s| s.arrived > 0).map(|s| s.delay_mean_ms * s.arrived as f64).sum::<f64>() / w
     }));
-    t.push("rtpi", col(&|cs| sum(cs, |s| s.arrived - s.delayed) / sum(cs, |s| s.generated)));
-    t.push("dpr", col(&|cs| frac(cs, |s| s.delayed)));
+    // Seed 002 reports the index per flow; the group value is their mean,
+    // `rtpi_pooled` the index of all the group's packets together.
+    t.push("rtpi", col(&|cs| mean(cs, |s| s.rtpi)));
+    t.push("dpr", col(&|cs| mean(cs, |s| s.dpr)));
+    t.push("rtpi_pooled", col(&|cs| sum(cs, |s| s.arrived - s.delayed) / sum(cs, |s| s.generated)));
     for (prefix, pick) in [("lost", (|x: &Scored| &x.b2b.lost) as fn(&Scored) -> &RunStats), ("received", |x| &x.b2b.received)] {
         let pooled = |cs: &[usize]| {
             let (n, s1, s2) = cs.iter().map(|&c| run_moments(pick(&scored[c]))).fold((0.0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+            if n == 0.0 {
+                return (f64::NAN, f64::NAN);
+            }
             let m = s1 / n;
-            (m, s2 / n - m * m)
+            (m, (s2 / n - m * m).max(0.0))
         };
         let (mean_name, var_name) = if prefix == "lost" { ("lost_run_mean", "lost_run_var") } else { ("received_run_mean", "received_run_var") };
         t.push(mean_name, col(&|cs| pooled(cs).0));
-        t.push(var_name, col(&|cs| pooled(cs).1.max(0.0)));
+        t.push(var_name, col(&|cs| pooled(cs).1));
     }
     t.push("goodput_bps", col(&|cs| mean(cs, |s| s.goodput_bps)));
     t.push("jain_goodput", col(&|cs| {
-        let xs: Vec<f64> = cs.iter().map(|&c| scored[c].summary.goodput_bps).collect();
+        let xs: Vec<f64> = cs.iter().map(|&c| scored[c].summary.goodput_bps).filter(|x| !x.is_nan()).collect();
         jain_index(&xs).unwrap_or(f64::NAN)
     }));
     t.push("lost_speech_s", col(&|cs| mean(cs, |s| s.lost_speech_s)));
