@@ -35,6 +35,16 @@ def _frame(columns: Optional[dict[str, tuple]]):
     return pd.DataFrame(data)
 
 
+class _Table:
+    """A table of `Results`, as a pandas DataFrame built on first access."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        return self if obj is None else obj._get(self.name)
+
+
 class Results:
     """Tables of one run.
 
@@ -51,6 +61,15 @@ class Results:
     - `series`: endpoint time series (flow, side, t, name, value)
     - `manifest`: the scenario as run, seed, versions, wall time
     """
+
+    calls = _Table()
+    packets = _Table()
+    links = _Table()
+    traffic = _Table()
+    series = _Table()
+    groups = _Table()
+    bursts = _Table()
+    talkspurts = _Table()
 
     def __init__(self, raw: dict[str, Any], manifest: dict[str, Any], *, base: Optional["Results"] = None):
         self._raw = raw
@@ -79,38 +98,6 @@ class Results:
             f = d / f"{name}.parquet"
             res._frames[name] = pd.read_parquet(f) if f.is_file() else None
         return res
-
-    @property
-    def calls(self):
-        return self._get("calls")
-
-    @property
-    def packets(self):
-        return self._get("packets")
-
-    @property
-    def links(self):
-        return self._get("links")
-
-    @property
-    def traffic(self):
-        return self._get("traffic")
-
-    @property
-    def series(self):
-        return self._get("series")
-
-    @property
-    def groups(self):
-        return self._get("groups")
-
-    @property
-    def bursts(self):
-        return self._get("bursts")
-
-    @property
-    def talkspurts(self):
-        return self._get("talkspurts")
 
     def __repr__(self) -> str:
         m = self.manifest

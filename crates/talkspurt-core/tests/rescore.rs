@@ -56,32 +56,67 @@ fn same(a: &Table, b: &Table, what: &str) {
     }
 }
 
-fn rescored(base: &talkspurt_core::trace::Report, s: &Scenario) -> talkspurt_core::trace::CallTables {
-    let (c, p) = (&base.calls, base.packets.as_ref().unwrap());
-    let (group, codec) = (strs(c, "group"), strs(c, "codec"));
-    let cols = CallColumns { group: &group, codec: &codec, ptime_ms: c.f64("ptime_ms"), start_s: c.f64("start_s"), stop_s: c.f64("stop_s") };
-    let (call, ts, fr, pb, fate) = (u32s(p, "call"), u32s(p, "talkspurt"), u32s(p, "frames"), u32s(p, "payload_bytes"), u32s(p, "fate"));
-    let pk = PacketColumns {
-        call: &call,
-        talkspurt: &ts,
-        frames: &fr,
-        payload_bytes: &pb,
-        t_generated: p.f64("t_generated"),
-        t_sent: p.f64("t_sent"),
-        t_arrived: p.f64("t_arrived"),
-        fate: &fate,
-    };
-    rescore(s, &cols, &pk, true).unwrap()
+/// The columns `rescore` reads, owned, taken from a run's report.
+struct Owned {
+    group: Vec<String>,
+    codec: Vec<String>,
+    ptime_ms: Vec<f64>,
+    start_s: Vec<f64>,
+    stop_s: Vec<f64>,
+    call: Vec<u32>,
+    talkspurt: Vec<u32>,
+    frames: Vec<u32>,
+    payload: Vec<u32>,
+    fate: Vec<u32>,
+    t_generated: Vec<f64>,
+    t_sent: Vec<f64>,
+    t_arrived: Vec<f64>,
+}
+
+impl Owned {
+    fn of(r: &talkspurt_core::trace::Report) -> Owned {
+        let (c, p) = (&r.calls, r.packets.as_ref().unwrap());
+        Owned {
+            group: strs(c, "group"),
+            codec: strs(c, "codec"),
+            ptime_ms: c.f64("ptime_ms").to_vec(),
+            start_s: c.f64("start_s").to_vec(),
+            stop_s: c.f64("stop_s").to_vec(),
+            call: u32s(p, "call"),
+            talkspurt: u32s(p, "talkspurt"),
+            frames: u32s(p, "frames"),
+            payload: u32s(p, "payload_bytes"),
+            fate: u32s(p, "fate"),
+            t_generated: p.f64("t_generated").to_vec(),
+            t_sent: p.f64("t_sent").to_vec(),
+            t_arrived: p.f64("t_arrived").to_vec(),
+        }
+    }
+    fn calls(&self) -> CallColumns<'_> {
+        CallColumns { group: &self.group, codec: &self.codec, ptime_ms: &self.ptime_ms, start_s: &self.start_s, stop_s: &self.stop_s }
+    }
+    fn packets(&self) -> PacketColumns<'_> {
+        PacketColumns {
+            call: &self.call,
+            talkspurt: &self.talkspurt,
+            frames: &self.frames,
+            payload_bytes: &self.payload,
+            t_generated: &self.t_generated,
+            t_sent: &self.t_sent,
+            t_arrived: &self.t_arrived,
+            fate: &self.fate,
+        }
+    }
 }
 
 #[test]
 fn rescoring_equals_simulating_under_the_other_buffer() {
     for seed in [11, 12] {
-        let base = run(&lossy(seed, "fixed"), &mut no_progress()).unwrap().report;
+        let base = Owned::of(&run(&lossy(seed, "fixed"), &mut no_progress()).unwrap().report);
         for name in PlayoutKind::NAMES {
             let s = lossy(seed, name);
             let direct = run(&s, &mut no_progress()).unwrap().report;
-            let again = rescored(&base, &s);
+            let again = rescore(&s, &base.calls(), &base.packets(), true).unwrap();
             let what = format!("seed {seed} {name}");
             same(&again.calls, &direct.calls, &format!("{what} calls"));
             same(&again.groups, &direct.groups, &format!("{what} groups"));
@@ -100,48 +135,19 @@ fn rescoring_equals_simulating_under_the_other_buffer() {
 #[test]
 fn rescore_rejects_inconsistent_tables() {
     let s = lossy(13, "fixed");
-    let base = run(&s, &mut no_progress()).unwrap().report;
-    let (c, p) = (&base.calls, base.packets.as_ref().unwrap());
-    let (group, codec) = (strs(c, "group"), strs(c, "codec"));
-    let cols = CallColumns { group: &group, codec: &codec, ptime_ms: c.f64("ptime_ms"), start_s: c.f64("start_s"), stop_s: c.f64("stop_s") };
-    let (call, ts, fr, pb) = (u32s(p, "call"), u32s(p, "talkspurt"), u32s(p, "frames"), u32s(p, "payload_bytes"));
-    let mut fate = u32s(p, "fate");
-    let pk = |fate: &[u32], call: &[u32]| -> Result<(), String> {
-        let pk = PacketColumns {
-            call,
-            talkspurt: &ts,
-            frames: &fr,
-            payload_bytes: &pb,
-            t_generated: p.f64("t_generated"),
-            t_sent: p.f64("t_sent"),
-            t_arrived: p.f64("t_arrived"),
-            fate,
-        };
-        rescore(&s, &cols, &pk, false).map(|_| ())
-    };
-    assert!(pk(&fate, &call).is_ok());
-    fate[3] = 17;
-    assert!(pk(&fate, &call).unwrap_err().contains("packets.fate[3]"));
-    fate[3] = 4; // link_loss for a packet that arrived
-    assert!(pk(&fate, &call).unwrap_err().contains("packets.t_arrived[3]"));
-    let fate = u32s(p, "fate");
-    let mut shuffled = call.clone();
-    let last = shuffled.len() - 1;
-    shuffled[last] = 0;
-    assert!(pk(&fate, &shuffled).unwrap_err().contains("ordered by call"));
-    // A group the scenario does not have.
-    let mut other = group.clone();
-    other[0] = "nope".into();
-    let bad = CallColumns { group: &other, ..cols };
-    let pk2 = PacketColumns {
-        call: &call,
-        talkspurt: &ts,
-        frames: &fr,
-        payload_bytes: &pb,
-        t_generated: p.f64("t_generated"),
-        t_sent: p.f64("t_sent"),
-        t_arrived: p.f64("t_arrived"),
-        fate: &fate,
-    };
-    assert!(rescore(&s, &bad, &pk2, false).err().unwrap().contains("calls.group[0]"));
+    let mut o = Owned::of(&run(&s, &mut no_progress()).unwrap().report);
+    let err = |o: &Owned| rescore(&s, &o.calls(), &o.packets(), false).err().unwrap_or_default();
+    assert_eq!(err(&o), "");
+    o.fate[3] = 17;
+    assert!(err(&o).contains("packets.fate[3]"));
+    o.fate[3] = 4; // link_loss for a packet that arrived
+    assert!(err(&o).contains("packets.t_arrived[3]"));
+    o.fate[3] = 0;
+    let last = o.call.len() - 1;
+    let keep = o.call[last];
+    o.call[last] = 0;
+    assert!(err(&o).contains("ordered by call"));
+    o.call[last] = keep;
+    o.group[0] = "nope".into();
+    assert!(err(&o).contains("calls.group[0]"));
 }
