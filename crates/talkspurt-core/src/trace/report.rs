@@ -34,15 +34,24 @@ pub struct CallTables {
 }
 
 /// Score every call, in parallel over the machine's cores (each call is
-/// scored on its own, so the result does not depend on the split).
-pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg) -> Vec<Scored> {
+/// scored on its own, so the result does not depend on the split). Without
+/// `keep_played` the playout columns are dropped as soon as a call is
+/// scored (only the packets table reads them).
+pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool) -> Vec<Scored> {
+    let score = |r: &CallRecord, i: &CallInfo| {
+        let mut s = score_call(r, i, a);
+        if !keep_played {
+            s.played = Vec::new();
+        }
+        s
+    };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(records.len().max(1));
     let chunk = records.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|sc| {
         let handles: Vec<_> = records
             .chunks(chunk)
             .zip(infos.chunks(chunk))
-            .map(|(rs, is)| sc.spawn(move || rs.iter().zip(is).map(|(r, i)| score_call(r, i, a)).collect::<Vec<_>>()))
+            .map(|(rs, is)| sc.spawn(move || rs.iter().zip(is).map(|(r, i)| score(r, i)).collect::<Vec<_>>()))
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("scoring thread panicked")).collect()
     })
@@ -50,7 +59,7 @@ pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg) -
 
 /// Score the calls and build their tables; `trace` adds the packets table.
 pub fn call_tables(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String]) -> CallTables {
-    let scored = score_all(records, infos, a);
+    let scored = score_all(records, infos, a, trace);
     CallTables {
         calls: calls_table(infos, &scored),
         packets: trace.then(|| packets_table(records, &scored, infos, a.window as usize, where_cats)),
