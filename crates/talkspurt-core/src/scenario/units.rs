@@ -157,9 +157,9 @@ pub fn parse_bytes_f64(s: &str, min: f64, max: f64, what: &str) -> Result<f64, S
     let t = s.trim();
     let num_len = t.bytes().take_while(|c| c.is_ascii_digit() || *c == b'.').count();
     match split(s) {
-        Err(Bad::Form) => return Err(SIZE_ALLOWED.into()),
-        Err(Bad::Negative) => return Err(range()),
-        Err(_) => return Err(range()),
+        Err(Bad::Form) => Err(SIZE_ALLOWED.into()),
+        Err(Bad::Negative) => Err(range()),
+        Err(_) => Err(range()),
         Ok((_, _, unit)) => {
             let Some(&(_, mult)) = SIZE_UNITS.iter().find(|(u, _)| *u == unit) else {
                 return Err(SIZE_ALLOWED.into());

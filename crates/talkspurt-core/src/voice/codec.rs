@@ -122,7 +122,7 @@ pub fn check_ptime(codec: &Codec, ptime: SimDuration) -> Result<u32, String> {
             codec.name, f as f64 / MS as f64, v.join(", "))
     };
     let p = ptime.as_nanos();
-    if p == 0 || p % f != 0 || p < PTIME_MIN.as_nanos() || p > PTIME_MAX.as_nanos() {
+    if p == 0 || !p.is_multiple_of(f) || p < PTIME_MIN.as_nanos() || p > PTIME_MAX.as_nanos() {
         return Err(allowed());
     }
     Ok((p / f) as u32)
