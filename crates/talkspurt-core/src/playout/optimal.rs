@@ -250,7 +250,8 @@ fn cap_sweep(sps: &[Spurt], obj: &impl Objective) -> f64 {
     let mut count = vec![0usize; sps.len()];
     let mut contrib = vec![0.0f64; sps.len()];
     let (mut played, mut sum) = (0usize, 0.0f64);
-    let mut best = obj.score(0, 0.0);
+    // (played, cost sum) at each distinct cap, ascending; scored below.
+    let mut states: Vec<(usize, f64)> = Vec::new();
     let mut i = 0;
     while i < all.len() {
         let d = all[i].0;
@@ -264,14 +265,18 @@ fn cap_sweep(sps: &[Spurt], obj: &impl Objective) -> f64 {
             sum += contrib[k];
             i += 1;
         }
-        best = best.max(obj.score(played, sum));
-        // Later caps only raise every talkspurt's per-packet cost, so their
-        // mean cost is at least this one's, and their loss at least the
-        // all-played loss: nothing later can beat this bound.
-        let total: usize = sps.iter().map(|s| s.delays.len()).sum();
-        if obj.score(total, sum / played as f64 * total as f64) < best - slack(best) {
+        states.push((played, sum));
+    }
+    // Scored from the largest cap down. A smaller cap plays fewer packets
+    // (more loss), each costing at least c_min, so score(played, played ·
+    // c_min) bounds it and every smaller cap: once below the best, stop.
+    let c_min = all.first().map_or(0.0, |&(d, _)| obj.packet_cost(d));
+    let mut best = obj.score(0, 0.0);
+    for &(played, sum) in states.iter().rev() {
+        if obj.score(played, played as f64 * c_min) < best - slack(best) {
             break;
         }
+        best = best.max(obj.score(played, sum));
     }
     best
 }

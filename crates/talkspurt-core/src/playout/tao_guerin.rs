@@ -55,23 +55,36 @@ fn sweep(trace: &CallTrace<'_>, offset_ms: f64, score: impl Fn(Option<f64>, f64)
     let total = trace.len();
     let mut delays: Vec<u64> = (0..total).filter_map(|i| trace.network_delay(i)).collect();
     delays.sort_unstable();
-    let (mut best_r, mut best_d, mut best_n) = (score(None, loss_fraction(total, 0)), NOT_ARRIVED, 0);
+    // Candidates (d, packets with delay <= d) at each distinct delay.
+    let mut cands: Vec<(u64, usize)> = Vec::new();
     let mut i = 0;
     while i < delays.len() {
         let d = delays[i];
         while i < delays.len() && delays[i] == d {
             i += 1;
         }
-        let d_ms = Some(offset_ms + d as f64 / NS_PER_MS);
-        let r = score(d_ms, loss_fraction(total, i));
-        if r > best_r || (best_d == NOT_ARRIVED && r >= best_r) {
-            (best_r, best_d, best_n) = (r, d, i);
-        }
-        // A larger d has at least this delay and at least the all-arrived
-        // loss; R is non-increasing in both, so nothing later can win.
-        if score(d_ms, loss_fraction(total, delays.len())) < best_r - 1e-9 * (1.0 + best_r.abs()) {
+        cands.push((d, i));
+    }
+    // Scored from the largest d down: a smaller d has at least the smallest
+    // delay and more loss, and R is non-increasing in both, so once that
+    // bound is below the best nothing smaller can win. Ties go to the
+    // smaller d, as in an ascending sweep that keeps the first maximum.
+    let ms = |d: u64| offset_ms + d as f64 / NS_PER_MS;
+    let d_min = delays.first().map(|&d| ms(d));
+    let (mut best_r, mut best_d, mut best_n) = (f64::NEG_INFINITY, NOT_ARRIVED, 0);
+    for &(d, n) in cands.iter().rev() {
+        if score(d_min, loss_fraction(total, n)) < best_r - 1e-9 * (1.0 + best_r.abs()) {
             break;
         }
+        let r = score(Some(ms(d)), loss_fraction(total, n));
+        if r >= best_r {
+            (best_r, best_d, best_n) = (r, d, n);
+        }
+    }
+    // Playing nothing wins only when strictly better than every schedule.
+    let nothing = score(None, loss_fraction(total, 0));
+    if best_d == NOT_ARRIVED || nothing > best_r {
+        (best_r, best_d, best_n) = (nothing, NOT_ARRIVED, 0);
     }
     let playout = (0..total)
         .map(|i| match trace.network_delay(i) {
