@@ -102,7 +102,19 @@ pub fn from_value(v: &Value) -> R<Scenario> {
         let allowed = format!("an array of [[{key}]] tables");
         root.opt(key).map_or(Ok(Vec::new()), |n| n.array(&allowed))
     };
-    let calls = groups("calls")?.iter().map(|n| call(n, &nodes)).collect::<R<Vec<_>>>()?;
+    let call_nodes = groups("calls")?;
+    let calls = call_nodes.iter().map(|n| call(n, &nodes)).collect::<R<Vec<_>>>()?;
+    // Results name a call's group by its label, and rescoring finds the
+    // group by it: two groups must not share one (explicit or "calls[i]").
+    let labels: Vec<String> =
+        calls.iter().enumerate().map(|(g, c)| c.label.clone().unwrap_or_else(|| format!("calls[{g}]"))).collect();
+    for (g, l) in labels.iter().enumerate() {
+        if labels[..g].contains(l) {
+            let label_node = call_nodes[g].table("").ok().and_then(|t| t.node("label"));
+            let n = label_node.unwrap_or_else(|| call_nodes[g].clone());
+            return Err(n.err("a label no other [[calls]] group has (results name groups by label)"));
+        }
+    }
     let traffic = groups("traffic")?.iter().map(|n| traffic(n, &nodes)).collect::<R<Vec<_>>>()?;
     if calls.is_empty() && traffic.is_empty() {
         let value = root.opt("calls").map_or("(missing)".into(), |n| render(n.v));

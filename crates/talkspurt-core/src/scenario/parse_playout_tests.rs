@@ -207,6 +207,9 @@ fn unknown_key_in_a_kind_names_the_allowed_keys() {
     }
 }
 
+/// A second call group, appended after the first.
+const SECOND: &str = "[[calls]]\nfrom = \"a\"\nto = \"b\"\ncodec = \"G.729\"\n";
+
 #[test]
 fn invalid_playout_advantage_analysis_name_path_and_allowed() {
     let p = |table: &str| with("call", &format!("playout = {table}"));
@@ -290,6 +293,9 @@ fn invalid_playout_advantage_analysis_name_path_and_allowed() {
         ),
         (a("rtpi_missing = \"previous_arrival\""), "analysis.rtpi_missing", "\"previous-arrival\""),
         (a("window = 0"), "analysis.window", "between 1 and 1000000"),
+        // Group labels name groups in results and rescoring: unique.
+        (with("call", &format!("label = \"x\"\n{SECOND}label = \"x\"")), "calls[1].label", "no other [[calls]] group"),
+        (with("call", &format!("label = \"calls[1]\"\n{SECOND}")), "calls[1]", "no other [[calls]] group"),
         (a("jitter_threshold = \"0ms\""), "analysis.jitter_threshold", "positive duration"),
         (a("window = 1000001"), "analysis.window", "between 1 and 1000000"),
         (a("window = \"100p\""), "analysis.window", "integer"),
