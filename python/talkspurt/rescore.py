@@ -36,12 +36,20 @@ def _playout_table(spec: PlayoutSpec, path: str) -> dict[str, Any]:
     raise _error(path, repr(spec), 'a playout name such as "ramjee-1" or a table like {"kind": "fixed", "delay": "100ms"}')
 
 
-def _new_scenario(scenario: dict[str, Any], playout, advantage, analysis) -> dict[str, Any]:
+def _labels(scenario: Mapping[str, Any]) -> list[str]:
+    return [g.get("label", f"calls[{i}]") for i, g in enumerate(scenario.get("calls", []))]
+
+
+def _is_per_group(playout, labels: list[str]) -> bool:
+    """A mapping from group labels to buffers (not one playout table)."""
+    return isinstance(playout, Mapping) and "kind" not in playout and set(playout) <= set(labels)
+
+
+def _new_scenario(scenario: dict[str, Any], playout, per_group: bool, advantage, analysis) -> dict[str, Any]:
     s = copy.deepcopy(scenario)
     groups = s.get("calls", [])
-    labels = [g.get("label", f"calls[{i}]") for i, g in enumerate(groups)]
+    labels = _labels(s)
     if playout is not None:
-        per_group = isinstance(playout, Mapping) and "kind" not in playout and set(playout) <= set(labels)
         for i, g in enumerate(groups):
             if per_group:
                 if labels[i] in playout:
@@ -100,9 +108,9 @@ def rescore(
     if packets is None:
         raise _error("packets", "None", "results with the per-packet table (run with trace=True)")
     scenario = results.manifest["scenario"]
-    labels = [g.get("label", f"calls[{i}]") for i, g in enumerate(scenario.get("calls", []))]
-    per_group = isinstance(playout, Mapping) and "kind" not in playout and set(playout) <= set(labels)
-    new = _new_scenario(scenario, playout, advantage, analysis)
+    labels = _labels(scenario)
+    per_group = _is_per_group(playout, labels)
+    new = _new_scenario(scenario, playout, per_group, advantage, analysis)
     calls = results.calls
     call_cols = {
         "group": [str(x) for x in calls["group"]],

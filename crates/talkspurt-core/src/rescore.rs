@@ -7,8 +7,8 @@
 //! which restores the simulator's integer nanoseconds exactly for times
 //! below about 10⁶ s (the product's rounding error stays under 0.5 ns).
 
-use crate::run::{call_info, group_label};
-use crate::scenario::Scenario;
+use crate::run::call_info;
+use crate::scenario::{group_label, Scenario};
 use crate::sim::record::{CallRecord, NetFate, NEVER};
 use crate::time::SimDuration;
 use crate::trace::calls::CallInfo;

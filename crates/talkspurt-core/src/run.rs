@@ -1,7 +1,7 @@
 //! One scenario, start to finish: build the world, run it, score it.
 
 use crate::playout::PlayoutKind;
-use crate::scenario::{build, Scenario, ScenarioError, TransportCfg};
+use crate::scenario::{build, group_label, Scenario, ScenarioError, TransportCfg};
 use crate::time::SimDuration;
 use crate::trace::calls::CallInfo;
 use crate::trace::{report, Report};
@@ -24,10 +24,6 @@ pub fn transport_name(t: &TransportCfg) -> &'static str {
         TransportCfg::Udp { .. } => "udp",
         TransportCfg::Echo { .. } => "echo",
     }
-}
-
-pub(crate) fn group_label(label: &Option<String>, kind: &str, g: usize) -> String {
-    label.clone().unwrap_or_else(|| format!("{kind}[{g}]"))
 }
 
 /// A call of group `g` as scoring sees it. A fixed-depth buffer without an

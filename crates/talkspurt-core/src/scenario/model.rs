@@ -24,6 +24,12 @@ pub struct Scenario {
     pub analysis: AnalysisCfg,
 }
 
+/// A group's name in results: its `label`, else `"{kind}[{index}]"`
+/// (`kind` is `calls` or `traffic`).
+pub fn group_label(label: &Option<String>, kind: &str, index: usize) -> String {
+    label.clone().unwrap_or_else(|| format!("{kind}[{index}]"))
+}
+
 /// How calls are scored (`[analysis]`); applies to every call of the run.
 /// Docs: docs/scenario.md, docs/models/metrics.md.
 #[derive(Clone, Debug, PartialEq)]

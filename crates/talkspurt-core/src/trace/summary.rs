@@ -69,45 +69,41 @@ fn run_moments(r: &RunStats) -> (f64, f64, f64) {
     }
 }
 
-#[derive(Default)]
-struct GroupAcc {
-    calls: Vec<usize>,
-}
-
 /// One row per call group (in order of first appearance) and a last row
 /// `(all)` for the whole run. Fractions are pooled over packets (Σ / Σ);
 /// run-length means and variances pool every run of every call; Jain's
 /// index is over the calls' goodputs; R and MOS are means over calls.
 pub fn groups_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
+    // The calls of each group, then of the whole run.
     let mut names: Vec<String> = Vec::new();
-    let mut groups: Vec<GroupAcc> = Vec::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
     for (c, info) in infos.iter().enumerate() {
         let g = match names.iter().position(|n| *n == info.group) {
             Some(g) => g,
             None => {
                 names.push(info.group.clone());
-                groups.push(GroupAcc::default());
+                groups.push(Vec::new());
                 names.len() - 1
             }
         };
-        groups[g].calls.push(c);
+        groups[g].push(c);
     }
     names.push("(all)".to_string());
-    groups.push(GroupAcc { calls: (0..scored.len()).collect() });
+    groups.push((0..scored.len()).collect());
     let mut t = Table::default();
     t.push("group", Column::Str(names));
-    let col = |f: &dyn Fn(&[usize]) -> f64| Column::F64(groups.iter().map(|g| f(&g.calls)).collect());
+    let col = |f: &dyn Fn(&[usize]) -> f64| Column::F64(groups.iter().map(|g| f(g)).collect());
     let sum = |cs: &[usize], f: fn(&CallSummary) -> u64| cs.iter().map(|&c| f(&scored[c].summary)).sum::<u64>() as f64;
     let mean = |cs: &[usize], f: fn(&CallSummary) -> f64| {
         let v: Vec<f64> = cs.iter().map(|&c| f(&scored[c].summary)).filter(|x| !x.is_nan()).collect();
         if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 }
     };
-    t.push("calls", Column::I64(groups.iter().map(|g| g.calls.len() as i64).collect()));
+    t.push("calls", Column::I64(groups.iter().map(|g| g.len() as i64).collect()));
     for (name, f) in [
         ("generated", (|s: &CallSummary| s.generated) as fn(&CallSummary) -> u64),
         ("played", |s| s.played),
     ] {
-        t.push(name, Column::I64(groups.iter().map(|g| sum(&g.calls, f) as i64).collect()));
+        t.push(name, Column::I64(groups.iter().map(|g| sum(g, f) as i64).collect()));
     }
     let frac = |cs: &[usize], f: fn(&CallSummary) -> u64| sum(cs, f) / sum(cs, |s| s.generated);
     t.push("loss_sender", col(&|cs| frac(cs, |s| s.sender_drop)));
@@ -124,7 +120,11 @@ pub fn groups_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
     t.push("rtpi", col(&|cs| mean(cs, |s| s.rtpi)));
     t.push("dpr", col(&|cs| mean(cs, |s| s.dpr)));
     t.push("rtpi_pooled", col(&|cs| sum(cs, |s| s.arrived - s.delayed) / sum(cs, |s| s.generated)));
-    for (prefix, pick) in [("lost", (|x: &Scored| &x.b2b.lost) as fn(&Scored) -> &RunStats), ("received", |x| &x.b2b.received)] {
+    type Pick = fn(&Scored) -> &RunStats;
+    for (mean_name, var_name, pick) in [
+        ("lost_run_mean", "lost_run_var", (|x: &Scored| &x.b2b.lost) as Pick),
+        ("received_run_mean", "received_run_var", |x| &x.b2b.received),
+    ] {
         let pooled = |cs: &[usize]| {
             let (n, s1, s2) = cs.iter().map(|&c| run_moments(pick(&scored[c]))).fold((0.0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
             if n == 0.0 {
@@ -133,7 +133,6 @@ pub fn groups_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
             let m = s1 / n;
             (m, (s2 / n - m * m).max(0.0))
         };
-        let (mean_name, var_name) = if prefix == "lost" { ("lost_run_mean", "lost_run_var") } else { ("received_run_mean", "received_run_var") };
         t.push(mean_name, col(&|cs| pooled(cs).0));
         t.push(var_name, col(&|cs| pooled(cs).1));
     }
