@@ -3,6 +3,7 @@
 //! `time`, `rng`, `sched`, `net`, `transport`, `voice`/`traffic`, `sim`,
 //! `scenario`. See DESIGN.md.
 
+pub mod cc;
 pub mod net;
 pub mod rng;
 pub mod scenario;

@@ -1,0 +1,314 @@
+//! Congestion control as its own layer. It knows nothing of packets' bytes
+//! or headers: a transport reports what was acknowledged, lost or marked,
+//! and asks for the window. Two families:
+//!
+//! - window controllers (TCP family, DCCP CCID 2): [`WindowController`],
+//!   hooks with no-op defaults, in the manner of Linux's
+//!   `tcp_congestion_ops` and quinn's `Controller`. Loss *recovery*
+//!   (fast retransmit / fast recovery, NewReno partial ACKs, SACK pipe) is
+//!   the transport's; the controller decides the window and ssthresh.
+//!   Classic controllers are composed: [`classic::Classic`] (slow start,
+//!   RFC 5681 §3.1) × a [`classic::WindowAdjustment`] (the congestion
+//!   avoidance increase and the decrease), as neqo does.
+//! - rate controllers (TFRC family) sit beside it (issue: DCCP/TFRC).
+//!
+//! One algorithm per file; variants are selected by name
+//! ([`CcAlgorithm`]); dispatch is by enum ([`Controller`]), not boxed
+//! traits, on the hot path. Windows are in bytes.
+
+pub mod classic;
+pub mod reno;
+
+use crate::time::{SimDuration, SimTime};
+
+/// What one acknowledgement told the sender (RFC 5681 terms).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AckSample {
+    pub now: SimTime,
+    /// Bytes newly acknowledged cumulatively by this ACK.
+    pub acked: u64,
+    /// Bytes in flight before this ACK was processed (FlightSize).
+    pub flight: u64,
+    /// RTT sample taken from this ACK (Karn's rule applied), if any.
+    pub rtt: Option<SimDuration>,
+    /// Smoothed RTT and the minimum RTT seen so far (RFC 6298 state).
+    pub srtt: SimDuration,
+    pub min_rtt: SimDuration,
+    /// Bytes acknowledged cumulatively since the connection began.
+    pub delivered: u64,
+    /// The sender is in loss recovery: the window is the recovery
+    /// machinery's, and controllers only observe.
+    pub recovery: bool,
+}
+
+/// The window-based congestion controller interface. The transport calls
+/// `on_ack` for new data acknowledged outside loss recovery, and the
+/// congestion hooks once per congestion event; during recovery it moves
+/// the window itself through `set_cwnd` (RFC 5681 §3.2, RFC 6582,
+/// RFC 6675) and hands it back with `on_recovery_exit`.
+pub trait WindowController {
+    /// Congestion window in bytes.
+    fn cwnd(&self) -> u64;
+    /// Slow-start threshold in bytes (`u64::MAX` before the first event).
+    fn ssthresh(&self) -> u64;
+    /// The loss-recovery machinery sets the window directly (inflation,
+    /// deflation, RFC 5681 §3.2 steps 3–6).
+    fn set_cwnd(&mut self, cwnd: u64);
+    fn in_slow_start(&self) -> bool {
+        self.cwnd() < self.ssthresh()
+    }
+    /// New data acknowledged: slow start or congestion avoidance
+    /// (RFC 5681 §3.1) unless `ack.recovery`.
+    fn on_ack(&mut self, _ack: &AckSample) {}
+    /// Every RTT sample, in or out of recovery (Vegas, Westwood+).
+    fn on_rtt_sample(&mut self, _now: SimTime, _rtt: SimDuration) {}
+    /// A congestion event detected by duplicate ACKs, SACK or an ECN echo
+    /// (at most once per window, RFC 5681 §3.2 step 2, RFC 3168 §6.1.2):
+    /// set ssthresh. `flight` is FlightSize.
+    fn on_congestion_event(&mut self, now: SimTime, flight: u64);
+    /// Loss recovery ended with a full acknowledgement.
+    fn on_recovery_exit(&mut self, _now: SimTime) {}
+    /// Retransmission timeout (RFC 5681 §3.1 eq. 4, RFC 6298 §5.5): set
+    /// ssthresh as for a congestion event and the window to the loss window.
+    fn on_rto(&mut self, now: SimTime, flight: u64);
+    /// Restart after an idle period longer than the RTO (RFC 5681 §4.1):
+    /// the window becomes `min(rw, cwnd)`.
+    fn on_idle_restart(&mut self, _now: SimTime, rw: u64) {
+        let c = self.cwnd().min(rw);
+        self.set_cwnd(c);
+    }
+}
+
+/// Congestion controllers by name (`transport = { cc = "..." }`). The
+/// first four share Reno's window adjustment and differ in loss recovery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CcAlgorithm {
+    /// 4.3BSD-Tahoe: fast retransmit, then slow start from one segment.
+    Tahoe,
+    /// RFC 5681 Reno: fast retransmit and fast recovery.
+    Reno,
+    /// RFC 6582 NewReno: partial acknowledgements keep recovery going.
+    NewReno,
+    /// Reno's window with RFC 6675 SACK-based loss recovery.
+    Sack,
+    /// Brakmo & Peterson 1995 TCP Vegas (α, β, γ).
+    Vegas,
+    /// Westwood+ (Mascolo et al.): ssthresh = BWE·RTTmin after loss.
+    Westwood,
+    /// TCP-Real (Tsaoussidis & Zhang): receiver-oriented, wave-based.
+    Real,
+    /// RFC 9438 CUBIC.
+    Cubic,
+}
+
+impl CcAlgorithm {
+    pub const ALL: [CcAlgorithm; 8] = [
+        CcAlgorithm::Tahoe,
+        CcAlgorithm::Reno,
+        CcAlgorithm::NewReno,
+        CcAlgorithm::Sack,
+        CcAlgorithm::Vegas,
+        CcAlgorithm::Westwood,
+        CcAlgorithm::Real,
+        CcAlgorithm::Cubic,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CcAlgorithm::Tahoe => "tahoe",
+            CcAlgorithm::Reno => "reno",
+            CcAlgorithm::NewReno => "newreno",
+            CcAlgorithm::Sack => "sack",
+            CcAlgorithm::Vegas => "vegas",
+            CcAlgorithm::Westwood => "westwood",
+            CcAlgorithm::Real => "real",
+            CcAlgorithm::Cubic => "cubic",
+        }
+    }
+
+    /// Accepts the names above, and "westwood+" for Westwood.
+    pub fn from_name(s: &str) -> Option<CcAlgorithm> {
+        if s == "westwood+" {
+            return Some(CcAlgorithm::Westwood);
+        }
+        Self::ALL.into_iter().find(|a| a.name() == s)
+    }
+
+    /// The loss recovery each algorithm is defined with (overridable by
+    /// `recovery = "..."`): Vegas as Brakmo's, on Reno; Westwood+ as
+    /// ns-2's and Linux's, on NewReno; CUBIC as Linux, on SACK; TCP-Real
+    /// on NewReno (docs/models/tcp.md).
+    pub fn default_recovery(self) -> Recovery {
+        match self {
+            CcAlgorithm::Tahoe => Recovery::Tahoe,
+            CcAlgorithm::Reno | CcAlgorithm::Vegas => Recovery::Reno,
+            CcAlgorithm::NewReno | CcAlgorithm::Westwood | CcAlgorithm::Real => Recovery::NewReno,
+            CcAlgorithm::Sack | CcAlgorithm::Cubic => Recovery::Sack,
+        }
+    }
+}
+
+/// How lost segments are detected and repaired after three duplicate ACKs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Recovery {
+    /// Retransmit, window to one segment, slow start (go-back-N).
+    Tahoe,
+    /// RFC 5681 §3.2 fast recovery; the first new ACK ends it.
+    Reno,
+    /// RFC 6582: recovery lasts until `recover` is acknowledged.
+    NewReno,
+    /// RFC 6675 conservative SACK-based recovery (needs SACK).
+    Sack,
+}
+
+impl Recovery {
+    pub const ALL: [Recovery; 4] = [Recovery::Tahoe, Recovery::Reno, Recovery::NewReno, Recovery::Sack];
+    pub fn name(self) -> &'static str {
+        match self {
+            Recovery::Tahoe => "tahoe",
+            Recovery::Reno => "reno",
+            Recovery::NewReno => "newreno",
+            Recovery::Sack => "sack",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Recovery> {
+        Self::ALL.into_iter().find(|a| a.name() == s)
+    }
+}
+
+/// Per-algorithm parameters; only the chosen algorithm's are meaningful.
+/// Each struct documents its defaults and their source.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CcParams {
+    pub vegas: VegasParams,
+    pub cubic: CubicParams,
+    pub westwood: WestwoodParams,
+    pub real: RealParams,
+}
+
+/// TCP Vegas thresholds in segments (Brakmo & Peterson 1995 §3.2; ns-2's
+/// Agent/TCP/Vegas v_alpha_ = 1, v_beta_ = 3, v_gamma_ = 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VegasParams {
+    /// Below α extra segments queued, grow the window by one per RTT.
+    pub alpha: f64,
+    /// Above β, shrink it by one per RTT.
+    pub beta: f64,
+    /// Leave slow start when more than γ segments are queued.
+    pub gamma: f64,
+}
+
+impl Default for VegasParams {
+    fn default() -> Self {
+        VegasParams { alpha: 1.0, beta: 3.0, gamma: 1.0 }
+    }
+}
+
+/// CUBIC constants (RFC 9438 §4.6, §5: C = 0.4, β_cubic = 0.7; fast
+/// convergence §4.7 and the Reno-friendly region §4.3 on).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CubicParams {
+    pub c: f64,
+    pub beta: f64,
+    pub fast_convergence: bool,
+    pub tcp_friendliness: bool,
+}
+
+impl Default for CubicParams {
+    fn default() -> Self {
+        CubicParams { c: 0.4, beta: 0.7, fast_convergence: true, tcp_friendliness: true }
+    }
+}
+
+/// Westwood+ bandwidth estimation (Mascolo et al. 2004, "Westwood+": one
+/// sample per RTT, EWMA with gain 0.9 as in Linux tcp_westwood).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WestwoodParams {
+    /// Weight of the old estimate in the per-RTT EWMA.
+    pub gain: f64,
+}
+
+impl Default for WestwoodParams {
+    fn default() -> Self {
+        WestwoodParams { gain: 0.9 }
+    }
+}
+
+/// TCP-Real (Tsaoussidis & Zhang 2002). Defaults and their readings are in
+/// docs/models/tcp.md.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RealParams {
+    /// Wave size in segments (the unit the receiver measures rate over).
+    pub wave: u32,
+    /// A receiving-rate drop larger than this fraction between waves
+    /// counts as congestion; smaller drops are taken as random loss.
+    pub congestion_threshold: f64,
+}
+
+impl Default for RealParams {
+    fn default() -> Self {
+        RealParams { wave: 4, congestion_threshold: 0.1 }
+    }
+}
+
+/// The controller of one connection: enum dispatch over the algorithms.
+#[derive(Clone, Debug)]
+pub enum Controller {
+    /// Tahoe, Reno, NewReno and SACK share RFC 5681's window.
+    Reno(classic::Classic<reno::Aimd>),
+}
+
+impl Controller {
+    /// A controller for `alg` with a sender maximum segment size `smss` and
+    /// initial window `iw` (bytes); `Err` names an algorithm this build
+    /// does not have.
+    pub fn new(alg: CcAlgorithm, _params: &CcParams, smss: u64, iw: u64) -> Result<Controller, &'static str> {
+        match alg {
+            CcAlgorithm::Tahoe | CcAlgorithm::Reno | CcAlgorithm::NewReno | CcAlgorithm::Sack => {
+                Ok(Controller::Reno(classic::Classic::new(reno::Aimd::default(), smss, iw)))
+            }
+            other => Err(other.name()),
+        }
+    }
+}
+
+macro_rules! dispatch {
+    ($self:ident, $c:ident => $e:expr) => {
+        match $self {
+            Controller::Reno($c) => $e,
+        }
+    };
+}
+
+impl WindowController for Controller {
+    fn cwnd(&self) -> u64 {
+        dispatch!(self, c => c.cwnd())
+    }
+    fn ssthresh(&self) -> u64 {
+        dispatch!(self, c => c.ssthresh())
+    }
+    fn set_cwnd(&mut self, cwnd: u64) {
+        dispatch!(self, c => c.set_cwnd(cwnd))
+    }
+    fn in_slow_start(&self) -> bool {
+        dispatch!(self, c => c.in_slow_start())
+    }
+    fn on_ack(&mut self, ack: &AckSample) {
+        dispatch!(self, c => c.on_ack(ack))
+    }
+    fn on_rtt_sample(&mut self, now: SimTime, rtt: SimDuration) {
+        dispatch!(self, c => c.on_rtt_sample(now, rtt))
+    }
+    fn on_congestion_event(&mut self, now: SimTime, flight: u64) {
+        dispatch!(self, c => c.on_congestion_event(now, flight))
+    }
+    fn on_recovery_exit(&mut self, now: SimTime) {
+        dispatch!(self, c => c.on_recovery_exit(now))
+    }
+    fn on_rto(&mut self, now: SimTime, flight: u64) {
+        dispatch!(self, c => c.on_rto(now, flight))
+    }
+    fn on_idle_restart(&mut self, now: SimTime, rw: u64) {
+        dispatch!(self, c => c.on_idle_restart(now, rw))
+    }
+}

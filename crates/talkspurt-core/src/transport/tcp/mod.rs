@@ -1,0 +1,6 @@
+//! TCP (RFC 9293) as a sans-IO pair of endpoints carrying data one way.
+//! Model and what is simplified: docs/models/tcp.md.
+
+pub mod config;
+
+pub use config::{IdleRestart, InitialWindow, SendLimit, TcpConfig};
