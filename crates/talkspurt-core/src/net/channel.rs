@@ -11,6 +11,8 @@
 
 use super::loss::LossModel;
 use super::packet::{NodeId, Packet};
+#[cfg(test)]
+use super::packet::Ecn;
 use super::queue::QueueLimit;
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -149,7 +151,7 @@ mod tests {
     use crate::net::packet::{Dir, Header, NO_APP};
 
     fn pkt(size: u32) -> Packet {
-        Packet { flow: 0, dir: Dir::Forward, dst: 1, size, app_seq: NO_APP, hdr: Header::Datagram }
+        Packet { flow: 0, dir: Dir::Forward, ecn: Ecn::NotEct, dst: 1, size, app_seq: NO_APP, hdr: Header::Datagram }
     }
 
     fn ch(limit: QueueLimit) -> Channel {

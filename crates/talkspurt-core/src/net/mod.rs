@@ -6,7 +6,8 @@ pub mod loss;
 pub mod packet;
 pub mod queue;
 pub mod topology;
+pub mod wire;
 
 pub use channel::{Channel, ChannelStats, Offer};
-pub use packet::{Dir, FlowId, Header, NodeId, Packet, NO_APP};
+pub use packet::{Dir, Ecn, FlowId, Header, NodeId, Packet, NO_APP};
 pub use topology::Topology;

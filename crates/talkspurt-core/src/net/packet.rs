@@ -1,7 +1,8 @@
 //! Packets as the network sees them: a size, a destination, the flow they
-//! belong to, and a transport header the network never reads.
+//! belong to, the IP ECN field, and a transport header the network never
+//! reads (`wire`).
 
-use crate::time::SimTime;
+pub use super::wire::{Header, SackBlocks, TcpFlags, TcpHeader};
 
 pub type NodeId = u32;
 pub type FlowId = u32;
@@ -15,24 +16,32 @@ pub enum Dir {
     Reverse,
 }
 
-/// "No application unit": the packet carries no voice packet (ACKs etc.).
+/// "No application unit": the packet carries no voice packet (ACKs,
+/// byte-stream segments, etc.).
 pub const NO_APP: u32 = u32::MAX;
 
-/// Transport headers. Each transport adds its own variants; the network
-/// treats them as opaque. Kept small: packets are copied through queues.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Header {
-    /// A datagram with no transport state (UDP, RFC 768).
-    Datagram,
-    /// Test transport: numbered data and its echo carrying the send time.
-    Echo { seq: u64, sent: SimTime },
-    EchoAck { seq: u64, echo_sent: SimTime },
+/// The IP header's ECN field (RFC 3168 §5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Ecn {
+    /// Not ECN-capable transport.
+    #[default]
+    NotEct = 0,
+    /// ECN-capable transport, ECT(0).
+    Ect0 = 2,
+    /// Congestion experienced, set by an AQM instead of dropping.
+    Ce = 3,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A packet in the network. Not `Copy`: a transport header may own option
+/// blocks (SACK, Ack Vectors, report lists) on the heap; the common headers
+/// (datagram, TCP without SACK) own nothing, so moving a packet through a
+/// queue stays a plain copy of its bytes.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Packet {
     pub flow: FlowId,
     pub dir: Dir,
+    pub ecn: Ecn,
     pub dst: NodeId,
     /// Bytes on the wire at the IP layer (headers included).
     pub size: u32,

@@ -15,7 +15,7 @@ pub enum Side {
     Receiver = 1,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// A packet reached the far end of a channel.
     Arrive { ch: u32, pkt: Packet },

@@ -2,9 +2,9 @@
 //! an acknowledgement per data packet over the reverse path, and the sender
 //! measures the round-trip time from it (no congestion control).
 
-use super::udp::SendBuffer;
+use super::send_buffer::SendBuffer;
 use super::{AppUnit, Delivery, Endpoint, FlowAddr, ReceiverEndpoint, SenderEndpoint, Sample, SeriesBuf};
-use crate::net::{Dir, Header, Packet, NO_APP};
+use crate::net::{Dir, Ecn, Header, Packet, NO_APP};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -39,6 +39,7 @@ impl Endpoint for EchoSender {
         Some(Packet {
             flow: self.addr.flow,
             dir: self.addr.dir,
+            ecn: Ecn::NotEct,
             dst: self.addr.peer,
             size: u.payload + u.overhead,
             app_seq: u.app_seq,
@@ -78,6 +79,7 @@ impl Endpoint for EchoReceiver {
             self.acks.push_back(Packet {
                 flow: self.addr.flow,
                 dir: self.addr.dir,
+                ecn: Ecn::NotEct,
                 dst: self.addr.peer,
                 size: self.ack_bytes,
                 app_seq: NO_APP,

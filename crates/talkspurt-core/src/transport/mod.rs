@@ -11,6 +11,7 @@
 //! by enum (`Sender`, `Receiver`), not boxed traits, on the hot path.
 
 pub mod echo;
+pub mod send_buffer;
 pub mod tcp;
 pub mod series;
 pub mod udp;

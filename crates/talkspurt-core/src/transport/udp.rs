@@ -3,39 +3,10 @@
 //! buffer never holds more than the packet being written.
 
 use super::{AppUnit, Delivery, Endpoint, FlowAddr, ReceiverEndpoint, SenderEndpoint};
-use crate::net::{Header, Packet};
+use super::send_buffer::SendBuffer;
+use crate::net::{Ecn, Header, Packet};
 use crate::time::SimTime;
 use std::collections::VecDeque;
-
-/// Bounded FIFO between the application and a transport: the shared piece
-/// every sender uses for its send buffer.
-#[derive(Debug)]
-pub struct SendBuffer {
-    cap: usize,
-    q: VecDeque<AppUnit>,
-}
-
-impl SendBuffer {
-    pub fn new(cap: u32) -> Self {
-        SendBuffer { cap: cap.max(1) as usize, q: VecDeque::new() }
-    }
-    pub fn push(&mut self, u: AppUnit) -> Result<(), AppUnit> {
-        if self.q.len() >= self.cap {
-            return Err(u);
-        }
-        self.q.push_back(u);
-        Ok(())
-    }
-    pub fn pop(&mut self) -> Option<AppUnit> {
-        self.q.pop_front()
-    }
-    pub fn len(&self) -> usize {
-        self.q.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.q.is_empty()
-    }
-}
 
 #[derive(Debug)]
 pub struct UdpSender {
@@ -56,6 +27,7 @@ impl Endpoint for UdpSender {
         Some(Packet {
             flow: self.addr.flow,
             dir: self.addr.dir,
+            ecn: Ecn::NotEct,
             dst: self.addr.peer,
             size: u.payload + u.overhead,
             app_seq: u.app_seq,

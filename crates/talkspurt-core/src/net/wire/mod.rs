@@ -1,0 +1,29 @@
+//! Transport headers as they travel: what a receiving endpoint reads. The
+//! network treats them as opaque; each carries what its wire format holds
+//! and knows its own size in bytes, options included (the transport adds
+//! it to the payload to get the IP packet size). Variable-length options
+//! live behind a pointer that is empty in the common case, so a packet
+//! without options stays a few dozen bytes and owns no heap memory.
+
+pub mod tcp;
+
+pub use tcp::{SackBlocks, TcpFlags, TcpHeader};
+
+use crate::time::SimTime;
+
+/// Bytes of an IPv4 header without options (RFC 791).
+pub const IPV4_HEADER: u32 = 20;
+/// Bytes of a UDP header (RFC 768).
+pub const UDP_HEADER: u32 = 8;
+
+/// Transport headers. Each transport adds its own variant.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Header {
+    /// A datagram with no transport state (UDP, RFC 768).
+    Datagram,
+    /// Test transport: numbered data and its echo carrying the send time.
+    Echo { seq: u64, sent: SimTime },
+    EchoAck { seq: u64, echo_sent: SimTime },
+    /// A TCP segment (RFC 9293 §3.1).
+    Tcp(TcpHeader),
+}
