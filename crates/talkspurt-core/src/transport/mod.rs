@@ -11,7 +11,9 @@
 //! by enum (`Sender`, `Receiver`), not boxed traits, on the hot path.
 
 pub mod echo;
+pub mod rtt;
 pub mod send_buffer;
+pub mod seq;
 pub mod tcp;
 pub mod series;
 pub mod udp;
