@@ -23,6 +23,7 @@ pub fn transport_name(t: &TransportCfg) -> &'static str {
     match t {
         TransportCfg::Udp { .. } => "udp",
         TransportCfg::Echo { .. } => "echo",
+        TransportCfg::Tcp(_) => "tcp",
     }
 }
 

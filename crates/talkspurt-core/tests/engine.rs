@@ -39,6 +39,7 @@ fn busy(seed: u64) -> talkspurt_core::scenario::Scenario {
     g.speech = exp_speech(1000, 1500);
     g.start = StartCfg::Uniform { from: SimDuration::ZERO, to: secs(2) };
     let t = |kind| TrafficCfg {
+        transport: talkspurt_core::scenario::TransportCfg::Udp { send_buffer: 1 },
         count: 2,
         from: "a".into(),
         to: "b".into(),

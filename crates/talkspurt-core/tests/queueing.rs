@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use talkspurt_core::net::queue::QueueLimit;
 use talkspurt_core::run::run;
-use talkspurt_core::scenario::{LossCfg, StartCfg, TrafficCfg, TrafficKind};
+use talkspurt_core::scenario::{LossCfg, StartCfg, TrafficCfg, TrafficKind, TransportCfg};
 use talkspurt_core::time::SimDuration;
 use talkspurt_core::traffic::SizeDist;
 
@@ -20,6 +20,7 @@ fn mean_wait_ms(packet: SizeDist, seed: u64) -> f64 {
         vec![link("a", "b", chan(10_000_000, SimDuration::ZERO, QueueLimit::Packets(10_000_000), LossCfg::None))],
         vec![],
         vec![TrafficCfg {
+            transport: TransportCfg::Udp { send_buffer: 1 },
             count: 1,
             from: "a".into(),
             to: "b".into(),

@@ -26,6 +26,7 @@ fn congested(seed: u64, playout: &str) -> Scenario {
         groups.push(g);
     }
     let cross = TrafficCfg {
+        transport: talkspurt_core::scenario::TransportCfg::Udp { send_buffer: 1 },
         count: 1,
         from: "a".into(),
         to: "b".into(),

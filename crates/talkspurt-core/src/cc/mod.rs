@@ -17,6 +17,7 @@
 //! traits, on the hot path. Windows are in bytes.
 
 pub mod classic;
+pub mod equation;
 pub mod reno;
 
 use crate::time::{SimDuration, SimTime};

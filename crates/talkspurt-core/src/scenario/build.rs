@@ -2,7 +2,7 @@
 //! voice calls and traffic sources, each random component on its own stream.
 
 use crate::sim::record::CallRecord;
-use crate::sim::world::{Call, Flow, Owner, TrafficApp, TrafficCounters, World};
+use crate::sim::world::{Call, Flow, Owner, TrafficApp, TrafficCounters, TrafficFeed, World};
 use crate::net::channel::Channel;
 use crate::net::loss::LossModel;
 use crate::net::{Dir, NodeId, Topology};
@@ -12,8 +12,10 @@ use crate::scenario::{
 };
 use crate::sched::EventQueue;
 use crate::time::{SimDuration, SimTime};
-use crate::traffic::{Pattern, TrafficSource};
-use crate::transport::{echo, udp, FlowAddr, Receiver, Sender};
+use crate::traffic::{Pattern, StreamApp, TrafficSource};
+use crate::cc::Controller;
+use crate::transport::framing::StreamFramer;
+use crate::transport::{echo, tcp, udp, FlowAddr, Receiver, Sender};
 use crate::voice::{codec, SpeechModel, SpeechProcess, VoiceSource};
 
 fn channel(topo: &Topology, from: NodeId, to: NodeId, cfg: &ChannelCfg, seed: u64, run: u64, index: u32) -> Channel {
@@ -43,18 +45,29 @@ fn endpoints(
     src: NodeId,
     dst: NodeId,
     series: bool,
-) -> (Sender, Receiver) {
+    path: &str,
+) -> Result<(Sender, Receiver), ScenarioError> {
     let fwd = FlowAddr { flow, peer: dst, dir: Dir::Forward };
     let rev = FlowAddr { flow, peer: src, dir: Dir::Reverse };
-    match *t {
-        TransportCfg::Udp { send_buffer } => {
+    Ok(match t {
+        &TransportCfg::Udp { send_buffer } => {
             (Sender::Udp(udp::UdpSender::new(fwd, send_buffer)), Receiver::Udp(udp::UdpReceiver::default()))
         }
-        TransportCfg::Echo { send_buffer, ack_bytes } => (
+        &TransportCfg::Echo { send_buffer, ack_bytes } => (
             Sender::Echo(echo::EchoSender::new(fwd, send_buffer, series)),
             Receiver::Echo(echo::EchoReceiver::new(rev, ack_bytes)),
         ),
-    }
+        TransportCfg::Tcp(c) => {
+            let smss = c.mss as u64;
+            let cc = Controller::new(c.cc, &c.params, smss, c.initial_window.bytes(smss)).map_err(|name| {
+                ScenarioError::new(format!("{path}.cc"), format!("\"{name}\""), "a congestion controller this build has")
+            })?;
+            (
+                Sender::Tcp(Box::new(tcp::TcpSender::new(fwd, c.clone(), cc, series))),
+                Receiver::Tcp(Box::new(tcp::TcpReceiver::new(rev, c.clone()))),
+            )
+        }
+    })
 }
 
 fn route_check(topo: &Topology, a: NodeId, b: NodeId, path: &str) -> Result<(), ScenarioError> {
@@ -129,7 +142,8 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             let speech = SpeechProcess::new(model, c.frame, Rng::stream(seed, run, StreamId::new(kind::SPEECH, ci)));
             let source = VoiceSource::new(c, k, start, stop, grp.vad, speech);
             let flow = flows.len() as u32;
-            let (snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series);
+            let (snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series, &format!("calls[{g}].transport"))?;
+            let framer = matches!(grp.transport, TransportCfg::Tcp(_)).then(StreamFramer::default);
             flows.push(Flow::new(src, dst, snd, rcv, Owner::Call(ci)));
             let expect = expected_packets(stop.saturating_since(start), ptime, &grp.speech);
             calls.push(Call {
@@ -141,6 +155,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 rec: CallRecord::new(s.run.trace, expect),
                 start,
                 stop,
+                framer,
             });
         }
     }
@@ -149,10 +164,11 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         let src = node(&topo, &t.from, format!("traffic[{g}].from"))?;
         let dst = node(&topo, &t.to, format!("traffic[{g}].to"))?;
         route_check(&topo, src, dst, &format!("traffic[{g}].to"))?;
-        let (pattern, rate) = match t.kind {
-            TrafficKind::Cbr { rate_bps } => (Pattern::Cbr, rate_bps),
-            TrafficKind::Poisson { rate_bps } => (Pattern::Poisson, rate_bps),
-            TrafficKind::OnOff { rate_bps, on, off } => (Pattern::OnOff { on, off }, rate_bps),
+        let packets = match t.kind {
+            TrafficKind::Cbr { rate_bps } => Some((Pattern::Cbr, rate_bps)),
+            TrafficKind::Poisson { rate_bps } => Some((Pattern::Poisson, rate_bps)),
+            TrafficKind::OnOff { rate_bps, on, off } => Some((Pattern::OnOff { on, off }, rate_bps)),
+            TrafficKind::Bulk { .. } | TrafficKind::Transfer { .. } => None,
         };
         for i in 0..t.count {
             let ti = traffic.len() as u32;
@@ -160,14 +176,17 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             let start = start_time(&t.start, t.stagger, i, &mut rng);
             let stop = t.stop.map_or(gen_end, |d| (SimTime::ZERO + d).min(gen_end));
             let flow = flows.len() as u32;
-            let (snd, rcv) = endpoints(&TransportCfg::Udp { send_buffer: 1 }, flow, src, dst, false);
+            let (snd, rcv) = endpoints(&t.transport, flow, src, dst, s.run.series, &format!("traffic[{g}].transport"))?;
             flows.push(Flow::new(src, dst, snd, rcv, Owner::Traffic(ti)));
-            traffic.push(TrafficApp {
-                flow,
-                group: g as u32,
-                source: TrafficSource::new(pattern, t.packet, rate, start, stop, rng),
-                counters: TrafficCounters::default(),
-            });
+            let source = match (packets, t.kind.clone()) {
+                (Some((pattern, rate)), _) => TrafficFeed::Packets(TrafficSource::new(pattern, t.packet, rate, start, stop, rng)),
+                (None, TrafficKind::Bulk { on_off }) => TrafficFeed::Stream(StreamApp::bulk(start, stop, on_off, rng)),
+                (None, TrafficKind::Transfer { size_bytes }) => {
+                    TrafficFeed::Stream(StreamApp::Transfer { size: size_bytes, at: start, done: start >= stop })
+                }
+                (None, _) => unreachable!("packet kinds have a pattern"),
+            };
+            traffic.push(TrafficApp { flow, group: g as u32, source, counters: TrafficCounters::default() });
         }
     }
     let mut w = World {
@@ -179,6 +198,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         gen_end,
         end: gen_end + s.run.drain,
         series: Vec::new(),
+        interval: s.analysis.interval.map_or((SimTime::ZERO, gen_end), |(a, b)| (SimTime::ZERO + a, SimTime::ZERO + b)),
     };
     w.prime();
     Ok(w)

@@ -14,6 +14,7 @@ pub use crate::net::queue::QueueLimit;
 pub use crate::playout::PlayoutKind as PlayoutCfg;
 pub use crate::rng::DurationDist;
 pub use crate::traffic::SizeDist;
+pub use crate::transport::tcp::TcpConfig;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
@@ -55,6 +56,9 @@ pub struct AnalysisCfg {
     /// Back-to-back run histograms fold runs of `run_cap` packets or more
     /// into the last bin (seed 004's figures: 200). ≥ 1.
     pub run_cap: u32,
+    /// Measurement interval of the traffic table's goodput and sent rate
+    /// (default: the whole run).
+    pub interval: Option<(SimDuration, SimDuration)>,
 }
 
 impl Default for AnalysisCfg {
@@ -66,6 +70,7 @@ impl Default for AnalysisCfg {
             bounds: true,
             jitter_threshold: SimDuration(400_000_000),
             run_cap: DEFAULT_RUN_CAP as u32,
+            interval: None,
         }
     }
 }
@@ -185,6 +190,8 @@ pub enum TransportCfg {
     /// Test-only transport: the receiver echoes an acknowledgement of
     /// `ack_bytes` (default 40) per packet; the sender records RTT samples.
     Echo { send_buffer: u32, ack_bytes: u32 },
+    /// TCP (transport::tcp::TcpConfig documents every option).
+    Tcp(TcpConfig),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -202,6 +209,8 @@ pub struct TrafficCfg {
     pub from: String,
     pub to: String,
     pub kind: TrafficKind,
+    /// The transport the source writes into (default UDP).
+    pub transport: TransportCfg,
     /// IP packet size (required).
     pub packet: SizeDist,
     pub start: StartCfg,
@@ -220,5 +229,10 @@ pub enum TrafficKind {
     /// Sends at `rate_bps` (CBR) during on periods, nothing during off
     /// periods (seed 004: on 2 s, off 2 s, 128 kb/s, 1 kB packets).
     OnOff { rate_bps: u64, on: DurationDist, off: DurationDist },
+    /// Greedy bulk transfer over a byte stream (FTP-like); with `on_off`,
+    /// greedy during on periods only.
+    Bulk { on_off: Option<(DurationDist, DurationDist)> },
+    /// A finite transfer of `size_bytes` written at the start.
+    Transfer { size_bytes: u64 },
 }
 

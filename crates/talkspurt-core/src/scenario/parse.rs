@@ -731,6 +731,7 @@ fn traffic(n: &Node, nodes: &[&str]) -> R<TrafficCfg> {
         }
     };
     Ok(TrafficCfg {
+        transport: TransportCfg::Udp { send_buffer: 1 },
         count,
         from,
         to,

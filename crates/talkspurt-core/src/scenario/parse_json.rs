@@ -117,6 +117,7 @@ fn call_json(c: &CallGroupCfg) -> Value {
         TransportCfg::Udp { send_buffer } => {
             json!({ "kind": "udp", "send_buffer": units::format_packets(send_buffer as u64) })
         }
+        TransportCfg::Tcp(ref c) => json!({ "kind": "tcp", "cc": c.cc.name() }),
         TransportCfg::Echo { send_buffer, ack_bytes } => json!({
             "kind": "echo",
             "send_buffer": units::format_packets(send_buffer as u64),
@@ -155,6 +156,8 @@ fn traffic_json(t: &TrafficCfg) -> Value {
         TrafficKind::Cbr { rate_bps } => ("cbr", rate_bps),
         TrafficKind::Poisson { rate_bps } => ("poisson", rate_bps),
         TrafficKind::OnOff { rate_bps, .. } => ("onoff", rate_bps),
+        TrafficKind::Bulk { .. } => ("bulk", 0),
+        TrafficKind::Transfer { .. } => ("transfer", 0),
     };
     let packet = match t.packet {
         SizeDist::Fixed { bytes } => json!(units::format_bytes(bytes as u64)),

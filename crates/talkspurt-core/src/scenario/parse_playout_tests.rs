@@ -159,6 +159,7 @@ fn advantage_and_analysis_parse() {
         bounds: false,
         jitter_threshold: ms(250),
         run_cap: 1,
+        interval: None,
     };
     assert_eq!(s.analysis, expected);
     let s = from_toml_str(&with("top", "[analysis]\nrtpi_missing = \"delayed\"")).unwrap();

@@ -142,6 +142,7 @@ fn full_expected() -> Scenario {
         }],
         traffic: vec![
             TrafficCfg {
+                transport: TransportCfg::Udp { send_buffer: 1 },
                 count: 2,
                 from: "b".into(),
                 to: "a".into(),
@@ -157,6 +158,7 @@ fn full_expected() -> Scenario {
                 label: Some("cross".into()),
             },
             TrafficCfg {
+                transport: TransportCfg::Udp { send_buffer: 1 },
                 count: 1,
                 from: "r1".into(),
                 to: "b".into(),
@@ -431,6 +433,7 @@ impl Gen {
             bounds: self.coin(),
             jitter_threshold: self.dur(1),
             run_cap: 1 + self.below(100_000) as u32,
+            interval: None,
         }
     }
     fn start(&mut self) -> StartCfg {
@@ -506,6 +509,7 @@ impl Gen {
             }
         };
         let traffic = vec![TrafficCfg {
+                transport: TransportCfg::Udp { send_buffer: 1 },
             count: 1 + g.below(100) as u32,
             from: "n0".into(),
             to: "n1".into(),

@@ -5,8 +5,9 @@ use super::record::{CallRecord, NetFate, NO_WHERE};
 use crate::net::{Dir, NodeId, Offer, Packet, Topology, NO_APP};
 use crate::sched::EventQueue;
 use crate::time::SimTime;
-use crate::traffic::TrafficSource;
-use crate::transport::{Endpoint, Receiver, ReceiverEndpoint, AppUnit, Sample, Sender, SenderEndpoint};
+use crate::traffic::{StreamAction, StreamApp, TrafficSource};
+use crate::transport::framing::StreamFramer;
+use crate::transport::{AppEvent, AppUnit, Endpoint, Receiver, ReceiverEndpoint, Sample, Sender, SenderEndpoint};
 use crate::voice::{Codec, VoiceSource};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,21 +63,49 @@ pub struct Call {
     pub start: SimTime,
     /// End of the call's generation period (its length, or the run's end).
     pub stop: SimTime,
+    /// Over a byte stream: the frames' ends, as the reader's framing sees
+    /// them (None over datagrams).
+    pub framer: Option<StreamFramer>,
 }
 
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct TrafficCounters {
+    /// Application units handed to the transport (packets of a packet
+    /// source; bytes written by a stream application count in sent_bytes).
     pub sent_pkts: u64,
     pub sent_bytes: u64,
     pub recv_pkts: u64,
     pub recv_bytes: u64,
+    /// Within the measurement interval: payload bytes delivered in order
+    /// to the receiving application, and IP bytes the sender transmitted
+    /// (retransmissions included).
+    pub recv_bytes_interval: u64,
+    pub wire_bytes_interval: u64,
+}
+
+/// What drives a traffic flow.
+#[derive(Debug)]
+pub enum TrafficFeed {
+    /// Packets at times of their own (CBR, Poisson, on/off).
+    Packets(TrafficSource),
+    /// A byte-stream application (bulk or finite transfer).
+    Stream(StreamApp),
+}
+
+impl TrafficFeed {
+    fn next_time(&self) -> Option<SimTime> {
+        match self {
+            TrafficFeed::Packets(s) => s.next_time(),
+            TrafficFeed::Stream(a) => a.next_time(),
+        }
+    }
 }
 
 #[derive(Debug)]
 pub struct TrafficApp {
     pub flow: u32,
     pub group: u32,
-    pub source: TrafficSource,
+    pub source: TrafficFeed,
     pub counters: TrafficCounters,
 }
 
@@ -91,6 +120,8 @@ pub struct World {
     pub end: SimTime,
     /// Series drained from endpoints at the end: (flow, side, sample).
     pub series: Vec<(u32, Side, Sample)>,
+    /// Measurement interval of the traffic counters `*_interval`.
+    pub interval: (SimTime, SimTime),
 }
 
 impl World {
@@ -173,23 +204,41 @@ impl World {
         if let Some(t) = call.source.next_ready() {
             self.q.schedule(t, Event::Voice { call: ci });
         }
+        let before = self.flows[flow as usize].sender.queued_bytes();
         if self.flows[flow as usize].sender.send(now, unit).is_err() {
             self.calls[ci as usize].rec.set_fate(seq, NetFate::SenderDrop, NO_WHERE);
+        } else if let Some(fr) = &mut self.calls[ci as usize].framer {
+            let after = self.flows[flow as usize].sender.queued_bytes();
+            fr.wrote(after - before, seq);
         }
         self.service(now, flow, Side::Sender);
     }
 
     fn on_traffic(&mut self, now: SimTime, si: u32) {
         let app = &mut self.traffic[si as usize];
-        let bytes = app.source.emit();
-        app.counters.sent_pkts += 1;
-        app.counters.sent_bytes += bytes as u64;
         let flow = app.flow;
+        let sender = &mut self.flows[flow as usize].sender;
+        match &mut app.source {
+            TrafficFeed::Packets(src) => {
+                let bytes = src.emit();
+                app.counters.sent_pkts += 1;
+                app.counters.sent_bytes += bytes as u64;
+                // A stream transport carries the packet's bytes as payload.
+                let unit = AppUnit { app_seq: NO_APP, payload: bytes, overhead: 0 };
+                let _ = sender.send(now, unit);
+            }
+            TrafficFeed::Stream(a) => match a.fire(now) {
+                StreamAction::Greedy(on) => sender.set_greedy(on),
+                StreamAction::Write(bytes) => {
+                    if sender.write_bytes(bytes) {
+                        app.counters.sent_bytes += bytes;
+                    }
+                }
+            },
+        }
         if let Some(t) = app.source.next_time() {
             self.q.schedule(t, Event::Traffic { src: si });
         }
-        let unit = AppUnit { app_seq: NO_APP, payload: bytes, overhead: 0 };
-        let _ = self.flows[flow as usize].sender.send(now, unit);
         self.service(now, flow, Side::Sender);
     }
 
@@ -202,12 +251,23 @@ impl World {
                 Side::Receiver => (f.receiver.poll_transmit(now), f.dst),
             };
             let Some(pkt) = pkt else { break };
-            if let (Side::Sender, Owner::Call(c), true) = (side, f.owner, pkt.app_seq != NO_APP) {
-                self.calls[c as usize].rec.sent(pkt.app_seq, now);
+            match (side, f.owner) {
+                (Side::Sender, Owner::Call(c)) if pkt.app_seq != NO_APP => self.calls[c as usize].rec.sent(pkt.app_seq, now),
+                (Side::Sender, Owner::Traffic(t)) if now >= self.interval.0 && now < self.interval.1 => {
+                    self.traffic[t as usize].counters.wire_bytes_interval += pkt.size as u64;
+                }
+                _ => {}
             }
             self.forward(now, node, pkt);
         }
         let f = &mut self.flows[flow as usize];
+        if side == Side::Sender {
+            while let Some(ev) = f.sender.poll_event() {
+                if let (AppEvent::Sent { app_seq }, Owner::Call(c)) = (ev, f.owner) {
+                    self.calls[c as usize].rec.sent(app_seq, now);
+                }
+            }
+        }
         let want = match side {
             Side::Sender => f.sender.poll_timeout(),
             Side::Receiver => f.receiver.poll_timeout(),
@@ -264,14 +324,21 @@ impl World {
                 while let Some(d) = f.receiver.poll_deliver() {
                     match f.owner {
                         Owner::Call(c) => {
+                            let call = &mut self.calls[c as usize];
                             if d.app_seq != NO_APP {
-                                self.calls[c as usize].rec.arrived(d.app_seq, d.at);
+                                call.rec.arrived(d.app_seq, d.at);
+                            } else if let Some(fr) = &mut call.framer {
+                                let rec = &mut call.rec;
+                                fr.delivered(d.bytes as u64, |seq| rec.arrived(seq, d.at));
                             }
                         }
                         Owner::Traffic(t) => {
                             let k = &mut self.traffic[t as usize].counters;
                             k.recv_pkts += 1;
                             k.recv_bytes += d.bytes as u64;
+                            if d.at >= self.interval.0 && d.at < self.interval.1 {
+                                k.recv_bytes_interval += d.bytes as u64;
+                            }
                         }
                     }
                 }

@@ -2,6 +2,9 @@
 //! (exponential or Pareto periods, CBR while on — ns-2's EXPOO/POO sources,
 //! seed 004's interfering Pareto/UDP traffic).
 
+pub mod bulk;
+
+pub use bulk::{StreamAction, StreamApp};
 use crate::rng::{DurationDist, Rng};
 use crate::time::{SimDuration, SimTime};
 

@@ -11,6 +11,7 @@
 //! by enum (`Sender`, `Receiver`), not boxed traits, on the hot path.
 
 pub mod echo;
+pub mod framing;
 pub mod rtt;
 pub mod send_buffer;
 pub mod seq;
@@ -52,6 +53,18 @@ pub struct Delivery {
     pub at: SimTime,
 }
 
+/// What a transport tells the application above it (polled after every
+/// call into the endpoint). Adaptive senders react to these.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AppEvent {
+    /// The last byte of application unit `app_seq` was first handed to
+    /// the network (byte-stream transports; datagram transports report it
+    /// through the packet itself).
+    Sent { app_seq: u32 },
+    /// The sender's allowed rate changed (bit/s).
+    RateChanged { bps: f64 },
+}
+
 /// The sans-IO interface every endpoint implements.
 pub trait Endpoint {
     /// A packet addressed to this endpoint arrived.
@@ -68,12 +81,23 @@ pub trait Endpoint {
     fn take_series(&mut self) -> Vec<Sample> {
         Vec::new()
     }
+    /// The next event for the application, if any.
+    fn poll_event(&mut self) -> Option<AppEvent> {
+        None
+    }
 }
 
 pub trait SenderEndpoint: Endpoint {
     /// The application hands over a unit; it comes back if the send buffer
     /// is full (a sender drop).
     fn send(&mut self, now: SimTime, unit: AppUnit) -> Result<(), AppUnit>;
+    /// Byte-stream senders: the application always has data (greedy bulk
+    /// transfer) while `on`.
+    fn set_greedy(&mut self, _on: bool) {}
+    /// Byte-stream senders: write `bytes` of bulk data; false if refused.
+    fn write_bytes(&mut self, _bytes: u64) -> bool {
+        false
+    }
 }
 
 pub trait ReceiverEndpoint: Endpoint {
@@ -86,6 +110,7 @@ macro_rules! dispatch {
         match $self {
             Self::Udp($inner) => $e,
             Self::Echo($inner) => $e,
+            Self::Tcp($inner) => $e,
         }
     };
 }
@@ -95,6 +120,25 @@ macro_rules! dispatch {
 pub enum Sender {
     Udp(udp::UdpSender),
     Echo(echo::EchoSender),
+    Tcp(Box<tcp::TcpSender>),
+}
+
+impl Sender {
+    /// Bytes the application has written into a byte stream so far (0 for
+    /// datagram transports): the framer learns a write's size from it.
+    pub fn queued_bytes(&self) -> u64 {
+        match self {
+            Sender::Tcp(t) => t.written(),
+            _ => 0,
+        }
+    }
+    /// TCP's counters, for the traffic table.
+    pub fn tcp(&self) -> Option<&tcp::TcpSender> {
+        match self {
+            Sender::Tcp(t) => Some(t),
+            _ => None,
+        }
+    }
 }
 
 /// Receiver endpoint, one variant per transport.
@@ -102,6 +146,7 @@ pub enum Sender {
 pub enum Receiver {
     Udp(udp::UdpReceiver),
     Echo(echo::EchoReceiver),
+    Tcp(Box<tcp::TcpReceiver>),
 }
 
 impl Endpoint for Sender {
@@ -120,11 +165,20 @@ impl Endpoint for Sender {
     fn take_series(&mut self) -> Vec<Sample> {
         dispatch!(self, s => s.take_series())
     }
+    fn poll_event(&mut self) -> Option<AppEvent> {
+        dispatch!(self, s => s.poll_event())
+    }
 }
 
 impl SenderEndpoint for Sender {
     fn send(&mut self, now: SimTime, unit: AppUnit) -> Result<(), AppUnit> {
         dispatch!(self, s => s.send(now, unit))
+    }
+    fn set_greedy(&mut self, on: bool) {
+        dispatch!(self, s => s.set_greedy(on))
+    }
+    fn write_bytes(&mut self, bytes: u64) -> bool {
+        dispatch!(self, s => s.write_bytes(bytes))
     }
 }
 

@@ -59,3 +59,35 @@ pub fn scenario(run: RunCfg, links: Vec<LinkCfg>, calls: Vec<CallGroupCfg>, traf
 pub fn no_progress() -> impl FnMut(f64) -> bool {
     |_| true
 }
+
+/// A TCP transport with ns-2-compatible settings (no handshake, no
+/// delayed ACKs, IW 1, 200 ms minimum RTO on a 10 ms clock).
+pub fn tcp_ns2(cc: talkspurt_core::cc::CcAlgorithm) -> TransportCfg {
+    use talkspurt_core::transport::tcp::{InitialWindow, TcpConfig};
+    TransportCfg::Tcp(TcpConfig {
+        cc,
+        initial_window: InitialWindow::Segments(1),
+        delayed_ack: false,
+        min_rto: ms(200),
+        granularity: ms(10),
+        handshake: false,
+        rcv_window: 10_000 * 1460,
+        ..TcpConfig::default()
+    })
+}
+
+/// `count` greedy bulk flows from `from` to `to` over `transport`.
+pub fn bulk(count: u32, from: &str, to: &str, transport: TransportCfg) -> TrafficCfg {
+    TrafficCfg {
+        count,
+        from: from.into(),
+        to: to.into(),
+        kind: TrafficKind::Bulk { on_off: None },
+        transport,
+        packet: talkspurt_core::traffic::SizeDist::Fixed { bytes: 1500 },
+        start: StartCfg::Fixed(SimDuration::ZERO),
+        stagger: SimDuration::ZERO,
+        stop: None,
+        label: None,
+    }
+}

@@ -2,5 +2,10 @@
 //! Model and what is simplified: docs/models/tcp.md.
 
 pub mod config;
+pub mod receiver;
+mod recovery;
+pub mod sender;
 
 pub use config::{IdleRestart, InitialWindow, SendLimit, TcpConfig};
+pub use receiver::TcpReceiver;
+pub use sender::{TcpSender, TcpStats};

@@ -1,0 +1,269 @@
+//! ACK processing and loss recovery of the TCP sender: RTT sampling
+//! (Karn), duplicate ACKs, fast retransmit and the recovery variants —
+//! Tahoe, Reno (RFC 5681 §3.2), NewReno (RFC 6582 §3.2) and SACK-based
+//! (RFC 6675) — the retransmission timeout (RFC 6298 §5) and ECN
+//! (RFC 3168 §6.1.2).
+
+use super::sender::TcpSender;
+use crate::cc::{AckSample, Recovery, WindowController};
+use crate::net::wire::{TcpFlags, TcpHeader};
+use crate::net::Packet;
+use crate::time::SimTime;
+
+/// RFC 5681 §3.2 / RFC 6675 §2: DupThresh.
+const DUP_THRESH: u32 = 3;
+
+impl TcpSender {
+    pub(super) fn on_ack(&mut self, now: SimTime, h: &TcpHeader) {
+        if !h.flags.has(TcpFlags::ACK) {
+            return;
+        }
+        self.rwnd = h.wnd as u64;
+        self.last_activity = now;
+        if let Some(s) = &h.sack {
+            for &(a, b) in &s.blocks {
+                if b > self.snd_una {
+                    self.sacked.insert(a.max(self.snd_una), b.min(self.snd_max));
+                }
+            }
+        }
+        let ack = h.ack.min(self.snd_max);
+        if ack > self.snd_una {
+            self.on_new_ack(now, ack);
+        } else if ack == self.snd_una && self.flight() > 0 && h.len == 0 {
+            self.on_dupack(now);
+        }
+        // RFC 3168 §6.1.2: react to ECN-Echo at most once per window of
+        // data, without retransmitting.
+        if h.flags.has(TcpFlags::ECE) && self.cfg.ecn && ack > self.ecn_recover && !self.in_recovery {
+            self.cc.on_congestion_event(now, self.flight());
+            let ss = self.cc.ssthresh();
+            self.cc.set_cwnd(ss);
+            self.ecn_recover = self.snd_max;
+            self.send_cwr = true;
+        }
+    }
+
+    fn on_new_ack(&mut self, now: SimTime, ack: u64) {
+        let acked = ack - self.snd_una;
+        let flight = self.flight();
+        // Karn (RFC 6298 §3): the newest fully acknowledged segment that
+        // was never retransmitted gives the sample.
+        let mut sample = None;
+        while let Some(s) = self.segs.front() {
+            if s.end > ack {
+                break;
+            }
+            if !s.rexmit {
+                sample = Some(s.sent);
+            }
+            self.segs.pop_front();
+        }
+        if let Some(front) = self.segs.front_mut() {
+            front.start = front.start.max(ack);
+        }
+        let rtt = sample.map(|sent| self.rtt.on_sample(sent, now));
+        if let Some(r) = rtt {
+            self.stats.rtt_sum_ns += r.as_nanos() as u128;
+            self.stats.rtt_samples += 1;
+            self.cc.on_rtt_sample(now, r);
+        }
+        self.snd_una = ack;
+        self.snd_nxt = self.snd_nxt.max(ack);
+        self.sacked.remove_below(ack);
+        self.high_rxt = self.high_rxt.max(ack);
+        let was_recovering = self.in_recovery;
+        if self.in_recovery {
+            self.on_recovery_ack(now, ack, acked);
+        }
+        self.dupacks = 0;
+        let sample_ack = AckSample {
+            now,
+            acked,
+            flight,
+            rtt,
+            srtt: self.rtt.srtt_or_initial(),
+            min_rtt: self.rtt.min_rtt(),
+            delivered: ack,
+            recovery: was_recovering,
+        };
+        self.cc.on_ack(&sample_ack);
+        // RFC 6298 §5.2–5.3: restart the timer for outstanding data.
+        if self.flight() > 0 { self.arm_rto(now) } else { self.rto_at = SimTime::NEVER }
+    }
+
+    /// A cumulative ACK during recovery.
+    fn on_recovery_ack(&mut self, now: SimTime, ack: u64, acked: u64) {
+        let smss = self.smss;
+        match self.recovery_kind {
+            Recovery::Tahoe => self.in_recovery = false,
+            // RFC 5681 §3.2 step 6: the first new ACK deflates the window.
+            Recovery::Reno => self.exit_recovery(now, self.cc.ssthresh()),
+            Recovery::NewReno | Recovery::Sack if ack >= self.recover => {
+                // RFC 6582 §3.2 step 3 option (1); RFC 6675 ends recovery
+                // at RecoveryPoint the same way.
+                let w = self.cc.ssthresh().min(self.flight().max(smss) + smss);
+                self.exit_recovery(now, w);
+            }
+            Recovery::NewReno => {
+                // Partial ACK (RFC 6582 §3.2 step 4): retransmit the next
+                // hole, deflate by the amount acknowledged, add back one
+                // SMSS if that was at least one SMSS.
+                self.rexmit_at = Some(ack);
+                let mut w = self.cc.cwnd().saturating_sub(acked);
+                if acked >= smss {
+                    w += smss;
+                }
+                self.cc.set_cwnd(w);
+                // "Impatient": the first partial ACK resets the timer.
+                if !self.partial_seen {
+                    self.partial_seen = true;
+                    self.arm_rto(now);
+                }
+            }
+            Recovery::Sack => {}
+        }
+    }
+
+    fn exit_recovery(&mut self, now: SimTime, cwnd: u64) {
+        self.in_recovery = false;
+        self.cc.set_cwnd(cwnd);
+        self.cc.on_recovery_exit(now);
+    }
+
+    fn on_dupack(&mut self, now: SimTime) {
+        self.dupacks += 1;
+        if self.in_recovery {
+            // RFC 5681 §3.2 step 4: inflate by one segment per dupack.
+            if matches!(self.recovery_kind, Recovery::Reno | Recovery::NewReno) {
+                let w = self.cc.cwnd() + self.smss;
+                self.cc.set_cwnd(w);
+            }
+            return;
+        }
+        let lost = match self.recovery_kind {
+            // RFC 6675 §5: enter on DupThresh dupacks or when IsLost.
+            Recovery::Sack => self.dupacks >= DUP_THRESH || self.is_lost(self.snd_una),
+            _ => self.dupacks == DUP_THRESH,
+        };
+        // RFC 6582 §3.2 step 1: no second reduction for losses of the
+        // window already being repaired (after a timeout).
+        if !lost || self.snd_una < self.recover {
+            return;
+        }
+        self.enter_recovery(now);
+    }
+
+    fn enter_recovery(&mut self, now: SimTime) {
+        let flight = self.flight();
+        self.cc.on_congestion_event(now, flight);
+        let ssthresh = self.cc.ssthresh();
+        self.stats.fast_retransmits += 1;
+        self.recover = self.snd_max;
+        self.partial_seen = false;
+        self.ecn_recover = self.snd_max;
+        match self.recovery_kind {
+            // Tahoe: retransmit, slow start from one segment, go back N.
+            Recovery::Tahoe => {
+                self.cc.set_cwnd(self.smss);
+                self.snd_nxt = self.snd_una;
+                self.in_recovery = true;
+            }
+            // RFC 5681 §3.2 steps 2–3.
+            Recovery::Reno | Recovery::NewReno => {
+                self.cc.set_cwnd(ssthresh + DUP_THRESH as u64 * self.smss);
+                self.rexmit_at = Some(self.snd_una);
+                self.in_recovery = true;
+            }
+            // RFC 6675 §5 steps 1–4: cwnd = ssthresh, HighRxt below the
+            // first hole; NextSeg retransmits it.
+            Recovery::Sack => {
+                self.cc.set_cwnd(ssthresh);
+                self.high_rxt = self.snd_una;
+                self.in_recovery = true;
+                self.rexmit_at = Some(self.snd_una);
+                self.high_rxt = self.segment_end(self.snd_una);
+            }
+        }
+        self.arm_rto(now);
+    }
+
+    fn segment_end(&self, seq: u64) -> u64 {
+        self.segs.iter().find(|s| s.start <= seq && seq < s.end).map_or(seq + self.smss, |s| s.end)
+    }
+
+    /// RFC 6675 §4 IsLost: more than (DupThresh − 1)·SMSS bytes SACKed
+    /// above the segment.
+    fn is_lost(&self, seq: u64) -> bool {
+        let end = self.segment_end(seq);
+        self.sacked.covered(end, u64::MAX) > (DUP_THRESH as u64 - 1) * self.smss
+    }
+
+    /// RFC 6675 §4 SetPipe: outstanding segments not SACKed and not lost,
+    /// plus those retransmitted.
+    fn pipe(&self) -> u64 {
+        let mut pipe = 0;
+        for s in &self.segs {
+            let len = s.end - s.start;
+            if self.sacked.covered(s.start, s.end) == len {
+                continue;
+            }
+            if !self.is_lost(s.start) {
+                pipe += len;
+            }
+            if s.start < self.high_rxt {
+                pipe += len;
+            }
+        }
+        pipe
+    }
+
+    /// RFC 6675 §5 step (C): send while cwnd − pipe ≥ 1 SMSS, choosing
+    /// with NextSeg (§4): a lost hole above HighRxt, else new data, else
+    /// any unSACKed segment above HighRxt (rule 3).
+    pub(super) fn poll_sack_recovery(&mut self, now: SimTime) -> Option<Packet> {
+        if self.cc.cwnd() < self.pipe() + self.smss {
+            return None;
+        }
+        let mut rule3 = None;
+        for s in &self.segs {
+            if s.start < self.high_rxt || self.sacked.covered(s.start, s.end) == s.end - s.start {
+                continue;
+            }
+            if self.is_lost(s.start) {
+                let (a, b) = (s.start, s.end);
+                self.high_rxt = b;
+                return Some(self.emit(now, a, b));
+            }
+            rule3.get_or_insert((s.start, s.end));
+        }
+        let avail = if self.greedy { u64::MAX } else { self.written.saturating_sub(self.snd_max) };
+        if avail > 0 && self.snd_max + avail.min(self.smss) <= self.snd_una + self.rwnd {
+            let (a, b) = (self.snd_max, self.snd_max + avail.min(self.smss));
+            self.snd_nxt = b;
+            return Some(self.emit(now, a, b));
+        }
+        let (a, b) = rule3?;
+        self.high_rxt = b;
+        Some(self.emit(now, a, b))
+    }
+
+    /// RFC 6298 §5.4–5.7 and RFC 5681 §3.1: retransmit the earliest
+    /// unacknowledged segment, back off, collapse the window, and resend
+    /// the rest as the window reopens (go-back-N).
+    pub(super) fn on_rto(&mut self, now: SimTime) {
+        self.stats.timeouts += 1;
+        let flight = self.flight();
+        self.cc.on_rto(now, flight);
+        self.rtt.back_off();
+        self.in_recovery = false;
+        self.dupacks = 0;
+        // RFC 6582 §3.2 step 1's guard after a timeout.
+        self.recover = self.snd_max;
+        // RFC 6675 §5.1: SACK information is not trusted after a timeout.
+        self.sacked.clear();
+        self.high_rxt = self.snd_una;
+        self.snd_nxt = self.snd_una;
+        self.arm_rto(now);
+    }
+}
