@@ -159,6 +159,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             });
         }
     }
+    let interval = s.analysis.interval.map_or((SimTime::ZERO, gen_end), |(a, b)| (SimTime::ZERO + a, SimTime::ZERO + b));
     let mut traffic = Vec::new();
     for (g, t) in s.traffic.iter().enumerate() {
         let src = node(&topo, &t.from, format!("traffic[{g}].from"))?;
@@ -176,7 +177,10 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             let start = start_time(&t.start, t.stagger, i, &mut rng);
             let stop = t.stop.map_or(gen_end, |d| (SimTime::ZERO + d).min(gen_end));
             let flow = flows.len() as u32;
-            let (snd, rcv) = endpoints(&t.transport, flow, src, dst, s.run.series, &format!("traffic[{g}].transport"))?;
+            let (mut snd, rcv) = endpoints(&t.transport, flow, src, dst, s.run.series, &format!("traffic[{g}].transport"))?;
+            if let Sender::Tcp(tcp) = &mut snd {
+                tcp.stats.window = interval;
+            }
             flows.push(Flow::new(src, dst, snd, rcv, Owner::Traffic(ti)));
             let source = match (packets, t.kind.clone()) {
                 (Some((pattern, rate)), _) => TrafficFeed::Packets(TrafficSource::new(pattern, t.packet, rate, start, stop, rng)),
@@ -198,7 +202,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         gen_end,
         end: gen_end + s.run.drain,
         series: Vec::new(),
-        interval: s.analysis.interval.map_or((SimTime::ZERO, gen_end), |(a, b)| (SimTime::ZERO + a, SimTime::ZERO + b)),
+        interval,
     };
     w.prime();
     Ok(w)

@@ -99,25 +99,38 @@ fn traffic_table(w: &World, labels: &[String]) -> Table {
     t.push("sent_bytes", Column::I64(tr.iter().map(|a| a.counters.sent_bytes as i64).collect()));
     t.push("received_packets", Column::I64(tr.iter().map(|a| a.counters.recv_pkts as i64).collect()));
     t.push("received_bytes", Column::I64(tr.iter().map(|a| a.counters.recv_bytes as i64).collect()));
-    // Goodput (payload delivered in order) and sent rate (IP bytes the
-    // sender transmitted, retransmissions included) over the measurement
-    // interval ([analysis] interval, default the generation period).
+    // Over the measurement interval ([analysis] interval, default the
+    // generation period): goodput (payload delivered in order), sent rate
+    // (IP bytes the sender transmitted, retransmissions included), and
+    // TCP's counters and mean RTT/RTO.
     let (t0, t1) = w.interval;
     let dur = t1.saturating_since(t0).as_secs_f64().max(1e-12);
     t.push("goodput_bps", Column::F64(tr.iter().map(|a| a.counters.recv_bytes_interval as f64 * 8.0 / dur).collect()));
     t.push("sent_bps", Column::F64(tr.iter().map(|a| a.counters.wire_bytes_interval as f64 * 8.0 / dur).collect()));
     let tcp: Vec<_> = tr.iter().map(|a| w.flows[a.flow as usize].sender.tcp()).collect();
-    let stat = |f: fn(&crate::transport::tcp::TcpSender) -> i64| Column::I64(tcp.iter().map(|s| s.map_or(0, f)).collect());
-    t.push("segments_sent", stat(|s| s.stats.segments_sent as i64));
-    t.push("retransmits", stat(|s| s.stats.retransmits as i64));
-    t.push("fast_retransmits", stat(|s| s.stats.fast_retransmits as i64));
-    t.push("timeouts", stat(|s| s.stats.timeouts as i64));
+    let tcp: Vec<Option<&crate::transport::tcp::TcpCounters>> = tcp.iter().map(|s| s.map(|s| &s.stats.interval)).collect();
+    let stat = |f: fn(&crate::transport::tcp::TcpCounters) -> i64| Column::I64(tcp.iter().map(|s| s.map_or(0, f)).collect());
+    t.push("segments_sent", stat(|s| s.segments_sent as i64));
+    t.push("retransmits", stat(|s| s.retransmits as i64));
+    t.push("fast_retransmits", stat(|s| s.fast_retransmits as i64));
+    t.push("timeouts", stat(|s| s.timeouts as i64));
     t.push(
         "rtt_mean_ms",
         Column::F64(
             tcp.iter()
                 .map(|s| match s {
-                    Some(s) if s.stats.rtt_samples > 0 => s.stats.rtt_sum_ns as f64 / s.stats.rtt_samples as f64 * 1e-6,
+                    Some(s) if s.rtt_samples > 0 => s.rtt_sum_ns as f64 / s.rtt_samples as f64 * 1e-6,
+                    _ => f64::NAN,
+                })
+                .collect(),
+        ),
+    );
+    t.push(
+        "rto_mean_ms",
+        Column::F64(
+            tcp.iter()
+                .map(|s| match s {
+                    Some(s) if s.rtt_samples > 0 => s.rto_sum_ns as f64 / s.rtt_samples as f64 * 1e-6,
                     _ => f64::NAN,
                 })
                 .collect(),

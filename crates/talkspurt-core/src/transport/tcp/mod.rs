@@ -8,4 +8,4 @@ pub mod sender;
 
 pub use config::{IdleRestart, InitialWindow, SendLimit, TcpConfig};
 pub use receiver::TcpReceiver;
-pub use sender::{TcpSender, TcpStats};
+pub use sender::{TcpCounters, TcpSender, TcpStats};

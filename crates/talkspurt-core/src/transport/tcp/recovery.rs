@@ -64,8 +64,12 @@ impl TcpSender {
         }
         let rtt = sample.map(|sent| self.rtt.on_sample(sent, now));
         if let Some(r) = rtt {
-            self.stats.rtt_sum_ns += r.as_nanos() as u128;
-            self.stats.rtt_samples += 1;
+            let rto = self.rtt.rto().as_nanos() as u128;
+            self.stats.count(now, |c| {
+                c.rtt_sum_ns += r.as_nanos() as u128;
+                c.rtt_samples += 1;
+                c.rto_sum_ns += rto;
+            });
             self.cc.on_rtt_sample(now, r);
         }
         self.snd_una = ack;
@@ -158,7 +162,7 @@ impl TcpSender {
         let flight = self.flight();
         self.cc.on_congestion_event(now, flight);
         let ssthresh = self.cc.ssthresh();
-        self.stats.fast_retransmits += 1;
+        self.stats.count(now, |c| c.fast_retransmits += 1);
         self.recover = self.snd_max;
         self.partial_seen = false;
         self.ecn_recover = self.snd_max;
@@ -252,7 +256,7 @@ impl TcpSender {
     /// unacknowledged segment, back off, collapse the window, and resend
     /// the rest as the window reopens (go-back-N).
     pub(super) fn on_rto(&mut self, now: SimTime) {
-        self.stats.timeouts += 1;
+        self.stats.count(now, |c| c.timeouts += 1);
         let flight = self.flight();
         self.cc.on_rto(now, flight);
         self.rtt.back_off();

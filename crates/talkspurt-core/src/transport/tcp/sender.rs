@@ -34,9 +34,28 @@ pub(super) struct Seg {
     pub rexmit: bool,
 }
 
-/// Counters for the traffic table.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Counters for the traffic table: over the whole connection and over the
+/// measurement interval (`[analysis] interval`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct TcpStats {
+    pub total: TcpCounters,
+    pub interval: TcpCounters,
+    pub window: (SimTime, SimTime),
+}
+
+impl TcpStats {
+    /// Applies `f` to the totals, and to the interval's counters when `now`
+    /// lies in the measurement interval.
+    pub fn count(&mut self, now: SimTime, f: impl Fn(&mut TcpCounters)) {
+        f(&mut self.total);
+        if now >= self.window.0 && now < self.window.1 {
+            f(&mut self.interval);
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TcpCounters {
     pub segments_sent: u64,
     pub bytes_sent: u64,
     pub retransmits: u64,
@@ -44,6 +63,9 @@ pub struct TcpStats {
     pub timeouts: u64,
     pub rtt_sum_ns: u128,
     pub rtt_samples: u64,
+    /// Sum of the (unbacked-off) RTO after each sample: its mean is the
+    /// base timeout T0 of throughput models.
+    pub rto_sum_ns: u128,
 }
 
 #[derive(Debug)]
@@ -85,6 +107,7 @@ pub struct TcpSender {
     pub(super) last_activity: SimTime,
     pub(super) events: VecDeque<AppEvent>,
     pub stats: TcpStats,
+    syn_retries: u32,
     pub(super) series: SeriesBuf,
 }
 
@@ -126,7 +149,12 @@ impl TcpSender {
             send_cwr: false,
             last_activity: SimTime::ZERO,
             events: VecDeque::new(),
-            stats: TcpStats::default(),
+            stats: TcpStats {
+                total: TcpCounters::default(),
+                interval: TcpCounters::default(),
+                window: (SimTime::ZERO, SimTime::NEVER),
+            },
+            syn_retries: 0,
             series: SeriesBuf::new(series),
         }
     }
@@ -250,7 +278,7 @@ impl TcpSender {
     pub(super) fn emit(&mut self, now: SimTime, start: u64, end: u64) -> Packet {
         let retransmission = start < self.snd_max;
         if retransmission {
-            self.stats.retransmits += 1;
+            self.stats.count(now, |c| c.retransmits += 1);
             for s in self.segs.iter_mut().filter(|s| s.start < end && s.end > start) {
                 s.rexmit = true;
                 s.sent = now;
@@ -268,8 +296,10 @@ impl TcpSender {
                 }
             }
         }
-        self.stats.segments_sent += 1;
-        self.stats.bytes_sent += end - start;
+        self.stats.count(now, |c| {
+            c.segments_sent += 1;
+            c.bytes_sent += end - start;
+        });
         self.last_activity = now;
         if self.rto_at == SimTime::NEVER {
             self.arm_rto(now);
@@ -376,7 +406,7 @@ impl Endpoint for TcpSender {
         match self.conn {
             Conn::SynSent { .. } => {
                 self.rtt.back_off();
-                self.stats.timeouts += 1;
+                self.syn_retries += 1;
                 self.conn = Conn::Closed;
             }
             Conn::Established => {
@@ -395,7 +425,7 @@ impl Endpoint for TcpSender {
                 if self.stream_end() == 0 {
                     return None;
                 }
-                let retried = self.stats.timeouts > 0;
+                let retried = self.syn_retries > 0;
                 self.conn = Conn::SynSent { sent: now, retried };
                 self.arm_rto(now);
                 let hdr = TcpHeader {
