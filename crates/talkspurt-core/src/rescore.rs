@@ -9,7 +9,7 @@
 
 use crate::run::call_info;
 use crate::scenario::{group_label, Scenario};
-use crate::sim::record::{CallRecord, NetFate, NEVER};
+use crate::trace::record::{CallRecord, NetFate, NEVER};
 use crate::time::SimDuration;
 use crate::trace::calls::CallInfo;
 use crate::trace::packets::FATES;

@@ -1,7 +1,6 @@
 //! Scenario → World: nodes and channels, routes, flows with their endpoints,
 //! voice calls and traffic sources, each random component on its own stream.
 
-use crate::sim::record::CallRecord;
 use crate::sim::world::{Call, Flow, Owner, TrafficApp, TrafficCounters, World};
 use crate::net::channel::Channel;
 use crate::net::loss::LossModel;
@@ -12,6 +11,7 @@ use crate::scenario::{
 };
 use crate::sched::EventQueue;
 use crate::time::{SimDuration, SimTime};
+use crate::trace::record::CallRecord;
 use crate::traffic::{Pattern, TrafficSource};
 use crate::transport::{echo, udp, FlowAddr, Receiver, Sender};
 use crate::voice::{codec, SpeechModel, SpeechProcess, VoiceSource};

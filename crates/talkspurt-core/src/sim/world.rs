@@ -1,10 +1,10 @@
 //! The world: topology, flows (sender/receiver endpoint pairs), the
 //! applications driving them, and the event loop. Only `run` moves time.
 
-use super::record::{CallRecord, NetFate, NO_WHERE};
 use crate::net::{Dir, NodeId, Offer, Packet, Topology, NO_APP};
 use crate::sched::EventQueue;
 use crate::time::SimTime;
+use crate::trace::record::{CallRecord, NetFate, NO_WHERE};
 use crate::traffic::TrafficSource;
 use crate::transport::{Endpoint, Receiver, ReceiverEndpoint, AppUnit, Sample, Sender, SenderEndpoint};
 use crate::voice::{Codec, VoiceSource};

@@ -18,7 +18,7 @@ use crate::metrics::{gap_jitter_samples, jitter_exceedance, not_played, BackToBa
 use crate::playout::{self, CallTrace, PlayoutKind};
 use crate::quality::{self, burst_stats, EModelParams};
 use crate::scenario::AnalysisCfg;
-use crate::sim::record::CallRecord;
+use crate::trace::record::CallRecord;
 use crate::time::SimDuration;
 use crate::voice::Codec;
 

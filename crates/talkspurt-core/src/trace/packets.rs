@@ -3,7 +3,7 @@
 use super::calls::{CallInfo, Scored};
 use super::table::{secs, Column, Table};
 use crate::metrics::windowed_impairments;
-use crate::sim::record::{CallRecord, NetFate, NEVER, NO_WHERE};
+use crate::trace::record::{CallRecord, NetFate, NEVER, NO_WHERE};
 
 /// Packet fates, in the order of the categorical codes.
 pub const FATES: [&str; 6] = ["played", "late", "sender_drop", "queue_drop", "link_loss", "in_flight"];

@@ -6,7 +6,7 @@ use super::packets::packets_table;
 use super::summary::{bursts_table, calls_table, groups_table, talkspurts_table};
 use super::table::{Column, Table};
 use crate::scenario::AnalysisCfg;
-use crate::sim::record::CallRecord;
+use crate::trace::record::CallRecord;
 use crate::sim::world::{Side, World};
 
 pub struct Report {
