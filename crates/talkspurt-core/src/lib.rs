@@ -16,5 +16,6 @@ pub mod playout;
 pub mod quality;
 pub mod rescore;
 pub mod run;
+pub mod score;
 pub mod trace;
 pub mod metrics;

@@ -17,7 +17,7 @@ use crate::metrics::{back_to_back, clips, delivered_bytes, gap_jitter, goodput_b
 use crate::metrics::{gap_jitter_samples, jitter_exceedance, not_played, BackToBack, GapJitter};
 use crate::playout::{self, CallTrace, PlayoutKind};
 use crate::quality::{self, burst_stats, EModelParams};
-use crate::scenario::AnalysisCfg;
+use crate::score::AnalysisCfg;
 use crate::trace::record::CallRecord;
 use crate::time::SimDuration;
 use crate::voice::Codec;

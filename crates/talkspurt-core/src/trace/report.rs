@@ -5,7 +5,7 @@ use super::calls::{score_call, CallInfo, Scored};
 use super::packets::packets_table;
 use super::summary::{bursts_table, calls_table, groups_table, talkspurts_table};
 use super::table::{Column, Table};
-use crate::scenario::AnalysisCfg;
+use crate::score::AnalysisCfg;
 use crate::trace::record::CallRecord;
 use crate::sim::world::{Side, World};
 
