@@ -11,9 +11,8 @@ use crate::run::call_info;
 use crate::scenario::{group_label, Scenario};
 use crate::trace::record::{CallRecord, NetFate, NEVER};
 use crate::time::SimDuration;
-use crate::trace::calls::CallInfo;
+use crate::score::{call_tables, CallInfo, CallTables};
 use crate::trace::packets::FATES;
-use crate::trace::{call_tables, CallTables};
 use crate::voice::codec;
 
 /// The calls table's columns that identify each call.

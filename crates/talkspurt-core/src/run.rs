@@ -3,7 +3,7 @@
 use crate::playout::PlayoutKind;
 use crate::scenario::{build, group_label, Scenario, ScenarioError, TransportCfg};
 use crate::time::SimDuration;
-use crate::trace::calls::CallInfo;
+use crate::score::CallInfo;
 use crate::trace::{report, Report};
 use crate::voice::Codec;
 
