@@ -1,11 +1,12 @@
-//! One scenario, start to finish: build the world, run it, score it.
+//! One scenario, start to finish: build the world, run it, score it, and
+//! assemble the finished world into a `Report` (`report.rs`).
 
-use crate::playout::PlayoutKind;
-use crate::scenario::{build, group_label, Scenario, ScenarioError, TransportCfg};
-use crate::time::SimDuration;
+pub mod report;
+
+pub use report::{report, Report};
+
+use crate::scenario::{build, call_info, group_label, Scenario, ScenarioError};
 use crate::score::CallInfo;
-use crate::trace::{report, Report};
-use crate::voice::Codec;
 
 pub struct RunOutput {
     pub report: Report,
@@ -17,33 +18,6 @@ pub struct RunOutput {
     pub sim_end_s: f64,
     /// False when `progress` asked to stop early.
     pub completed: bool,
-}
-
-pub fn transport_name(t: &TransportCfg) -> &'static str {
-    match t {
-        TransportCfg::Udp { .. } => "udp",
-        TransportCfg::Echo { .. } => "echo",
-    }
-}
-
-/// A call of group `g` as scoring sees it. A fixed-depth buffer without an
-/// explicit ptime takes the call's own (not one inferred from the trace).
-pub(crate) fn call_info(s: &Scenario, g: usize, codec: &'static Codec, ptime: SimDuration, start_s: f64, stop_s: f64) -> CallInfo {
-    let grp = &s.calls[g];
-    let mut playout = grp.playout.clone();
-    if let PlayoutKind::FixedDepth(d) = &mut playout {
-        d.ptime.get_or_insert(ptime.as_nanos());
-    }
-    CallInfo {
-        group: group_label(&grp.label, "calls", g),
-        codec,
-        ptime,
-        transport: transport_name(&grp.transport),
-        playout,
-        advantage: grp.advantage,
-        start_s,
-        stop_s,
-    }
 }
 
 /// Run a validated scenario. `progress(fraction)` returns false to abort.

@@ -1,10 +1,9 @@
 //! Assemble a finished world into tables: calls, packets, groups, bursts,
 //! talkspurts (from the scored calls), links, traffic, time series.
 
-use super::table::{Column, Table};
 use crate::score::{call_tables, AnalysisCfg, CallInfo};
-use crate::trace::record::CallRecord;
 use crate::sim::world::{Side, World};
+use crate::trace::{CallRecord, Column, Table};
 
 pub struct Report {
     pub calls: Table,
