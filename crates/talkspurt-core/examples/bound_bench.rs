@@ -20,7 +20,7 @@
 //! The scoring is the simulator's: the reduced model from
 //! `quality::{delay,loss}_impairment_simplified` with the codec's λ, the full
 //! model from `quality::EModelCurve` (bit-identical to `emodel_extended`)
-//! with the inputs `trace/bounds.rs` uses (T = Ta = mouth-to-ear, Tr = 2·Ta,
+//! with the inputs `score/bounds.rs` uses (T = Ta = mouth-to-ear, Tr = 2·Ta,
 //! Ie and Bpl of the codec, BurstR 1, A 0). It rejects Ta > 2000 ms, so
 //! there `r` returns a constant floor (see `R_OUT_OF_RANGE`).
 
@@ -181,7 +181,7 @@ impl Scoring {
         move |e| loss_impairment_simplified(self.lambda, e)
     }
     /// Full G.107 R of (mean mouth-to-ear delay ms, loss fraction) with the
-    /// inputs `trace/calls.rs` uses, except BurstR = 1 (the bound does not
+    /// inputs `score/calls.rs` uses, except BurstR = 1 (the bound does not
     /// know the loss pattern when it scores a count) and A = 0.
     fn g107(&self) -> impl Fn(f64, f64) -> f64 + '_ {
         move |d, e| self.curve.at(d, e, 1.0).map_or(R_OUT_OF_RANGE, |r| r.r)

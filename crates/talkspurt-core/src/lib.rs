@@ -1,7 +1,14 @@
 //! talkspurt core: a deterministic, packet-level simulator of voice calls
-//! over transport protocols. Layers, bottom up (nothing reaches upward):
-//! `time`, `rng`, `sched`, `net`, `transport`, `voice`/`traffic`, `sim`,
-//! `scenario`. See DESIGN.md.
+//! over transport protocols.
+//!
+//! Layers, bottom up; a module uses only those below it (nothing reaches
+//! upward, checked by `tests/layers.rs`):
+//! `time`, `rng`, `sched`, `net`, `transport`, `voice`, `traffic`,
+//! `playout`, `quality`, `trace` (per-packet records, columnar tables),
+//! `metrics`, `score` (a call's records → its row), `sim` (the world),
+//! `scenario` (model, parser, builder), `rescore`, `run` (top: one
+//! scenario start to finish, the `Report`). What each owns:
+//! docs/models/engine.md, "Layers"; see also DESIGN.md.
 
 pub mod cc;
 pub mod net;
@@ -17,5 +24,6 @@ pub mod playout;
 pub mod quality;
 pub mod rescore;
 pub mod run;
+pub mod score;
 pub mod trace;
 pub mod metrics;

@@ -7,13 +7,11 @@
 //! which restores the simulator's integer nanoseconds exactly for times
 //! below about 10⁶ s (the product's rounding error stays under 0.5 ns).
 
-use crate::run::call_info;
-use crate::scenario::{group_label, Scenario};
-use crate::sim::record::{CallRecord, NetFate, NEVER};
+use crate::scenario::{call_info, group_label, Scenario};
+use crate::trace::record::{CallRecord, NetFate, NEVER};
 use crate::time::SimDuration;
-use crate::trace::calls::CallInfo;
+use crate::score::{call_tables, CallInfo, CallTables};
 use crate::trace::packets::FATES;
-use crate::trace::{call_tables, CallTables};
 use crate::voice::codec;
 
 /// The calls table's columns that identify each call.

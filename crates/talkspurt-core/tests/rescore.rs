@@ -74,7 +74,7 @@ struct Owned {
 }
 
 impl Owned {
-    fn of(r: &talkspurt_core::trace::Report) -> Owned {
+    fn of(r: &talkspurt_core::run::Report) -> Owned {
         let (c, p) = (&r.calls, r.packets.as_ref().unwrap());
         Owned {
             group: strs(c, "group"),

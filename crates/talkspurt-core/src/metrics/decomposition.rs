@@ -19,7 +19,7 @@
 
 use super::ratio;
 use crate::playout::NOT_ARRIVED;
-use crate::sim::record::NetFate;
+use crate::trace::record::NetFate;
 
 /// Packets of one call by fate. `generated` = sum of the five fates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,7 +1,6 @@
 //! Scenario → World: nodes and channels, routes, flows with their endpoints,
 //! voice calls and traffic sources, each random component on its own stream.
 
-use crate::sim::record::CallRecord;
 use crate::sim::world::{Call, Flow, Owner, TrafficApp, TrafficCounters, TrafficFeed, World};
 use crate::net::channel::Channel;
 use crate::net::loss::LossModel;
@@ -16,6 +15,7 @@ use crate::traffic::{Pattern, StreamApp, TrafficSource};
 use crate::cc::Controller;
 use crate::transport::framing::StreamFramer;
 use crate::transport::{echo, tcp, udp, FlowAddr, Receiver, Sender};
+use crate::trace::record::CallRecord;
 use crate::voice::{codec, SpeechModel, SpeechProcess, VoiceSource};
 
 fn channel(topo: &Topology, from: NodeId, to: NodeId, cfg: &ChannelCfg, seed: u64, run: u64, index: u32) -> Channel {

@@ -1,7 +1,6 @@
-//! The simulation engine: building a world from a scenario and running it.
+//! The simulation engine: the world (topology, flows, applications) and its
+//! event loop. Each call writes its per-packet records (`trace::record`).
 
-pub mod record;
 pub mod world;
 
-pub use record::{CallRecord, NetFate};
 pub use world::World;

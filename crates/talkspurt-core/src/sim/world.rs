@@ -1,13 +1,13 @@
 //! The world: topology, flows (sender/receiver endpoint pairs), the
 //! applications driving them, and the event loop. Only `run` moves time.
 
-use super::record::{CallRecord, NetFate, NO_WHERE};
 use crate::net::{Dir, NodeId, Offer, Packet, Topology, NO_APP};
 use crate::sched::EventQueue;
 use crate::time::SimTime;
 use crate::traffic::{StreamAction, StreamApp, TrafficSource};
 use crate::transport::framing::StreamFramer;
 use crate::transport::{AppEvent, AppUnit, Endpoint, Receiver, ReceiverEndpoint, Sample, Sender, SenderEndpoint};
+use crate::trace::record::{CallRecord, NetFate, NO_WHERE};
 use crate::voice::{Codec, VoiceSource};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,12 +1,12 @@
-//! Results as columns: per-packet trace, per-call summaries, link and
-//! traffic counters, endpoint time series.
+//! Per-packet records and results as columns: the records a call writes
+//! while the world runs (`record.rs`), the typed columnar tables handed to
+//! Python (`table.rs`) and the per-packet table built from the records
+//! (`packets.rs`). Cheap when off: without the trace only the columns
+//! scoring needs are kept.
 
-pub mod bounds;
-pub mod calls;
 pub mod packets;
-pub mod report;
-pub mod summary;
+pub mod record;
 pub mod table;
 
-pub use report::{call_tables, report, score_all, CallTables, Report};
+pub use record::{CallRecord, NetFate};
 pub use table::{Column, Table};

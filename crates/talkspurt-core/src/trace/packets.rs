@@ -1,9 +1,7 @@
 //! The per-packet table: one row per voice packet with its times and fate.
 
-use super::calls::{CallInfo, Scored};
+use super::record::{CallRecord, NetFate, NEVER, NO_WHERE};
 use super::table::{secs, Column, Table};
-use crate::metrics::windowed_impairments;
-use crate::sim::record::{CallRecord, NetFate, NEVER, NO_WHERE};
 
 /// Packet fates, in the order of the categorical codes.
 pub const FATES: [&str; 6] = ["played", "late", "sender_drop", "queue_drop", "link_loss", "in_flight"];
@@ -20,11 +18,11 @@ pub fn fate_code(fate: NetFate, played_at: u64) -> u32 {
     }
 }
 
-/// Build the table for all calls. `where_cats` names the channels (the
-/// `where` column, trace only); `window` is the running window in packets of
-/// the windowed impairments (seed 000 Fig. 5.7), computed under each call's
-/// playout buffer with the reduced E-model (NaN for codecs without λ).
-pub fn packets_table(records: &[&CallRecord], scored: &[Scored], infos: &[CallInfo], window: usize, where_cats: &[String]) -> Table {
+/// Build the table for all calls: `played[c]` is call `c`'s playout time
+/// per packet (`NEVER` where not played), from its playout buffer;
+/// `where_cats` names the channels (the `where` column, trace only). The
+/// scorer appends its per-packet columns (`score::summary::packets_table`).
+pub fn packets_table(records: &[&CallRecord], played: &[&[u64]], where_cats: &[String]) -> Table {
     let n: usize = records.iter().map(|r| r.len()).sum();
     let full = records.iter().all(|r| r.full);
     let mut call = Vec::with_capacity(n);
@@ -35,14 +33,10 @@ pub fn packets_table(records: &[&CallRecord], scored: &[Scored], infos: &[CallIn
         (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
     let mut fate = Vec::with_capacity(n);
     let mut where_ = Vec::new();
-    let (mut id, mut win_loss, mut win_ie) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
     // Where codes: 0 = none, 1 = sender, 2.. = channels.
     let mut cats = vec![String::new(), "sender".to_string()];
     cats.extend(where_cats.iter().cloned());
-    for (c, (r, sc)) in records.iter().zip(scored).enumerate() {
-        let p = &sc.played;
-        let lambda = infos[c].codec.lambda.unwrap_or([f64::NAN; 3]);
-        let win = windowed_impairments(&r.t_gen, p, infos[c].offset_ms(), lambda, window);
+    for (c, (r, p)) in records.iter().zip(played).enumerate() {
         for i in 0..r.len() {
             call.push(c as u32);
             seq.push(i as u32);
@@ -54,9 +48,6 @@ pub fn packets_table(records: &[&CallRecord], scored: &[Scored], infos: &[CallIn
             ta.push(secs(r.t_arr[i]));
             tp.push(secs(p[i]));
             fate.push(fate_code(r.fate[i], p[i]));
-            id.push(win[i].id.unwrap_or(f64::NAN));
-            win_loss.push(win[i].loss_fraction);
-            win_ie.push(win[i].ie);
             if full {
                 wire.push(r.wire[i]);
                 where_.push(match (r.fate[i], r.where_[i]) {
@@ -84,8 +75,5 @@ pub fn packets_table(records: &[&CallRecord], scored: &[Scored], infos: &[CallIn
     if full {
         t.push("where", Column::Cat { codes: where_, cats });
     }
-    t.push("id", Column::F64(id));
-    t.push("window_loss", Column::F64(win_loss));
-    t.push("window_ie", Column::F64(win_ie));
     t
 }

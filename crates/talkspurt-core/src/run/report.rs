@@ -1,13 +1,9 @@
 //! Assemble a finished world into tables: calls, packets, groups, bursts,
 //! talkspurts (from the scored calls), links, traffic, time series.
 
-use super::calls::{score_call, CallInfo, Scored};
-use super::packets::packets_table;
-use super::summary::{bursts_table, calls_table, groups_table, talkspurts_table};
-use super::table::{Column, Table};
-use crate::scenario::AnalysisCfg;
-use crate::sim::record::CallRecord;
+use crate::score::{call_tables, AnalysisCfg, CallInfo};
 use crate::sim::world::{Side, World};
+use crate::trace::{CallRecord, Column, Table};
 
 pub struct Report {
     pub calls: Table,
@@ -21,52 +17,6 @@ pub struct Report {
     pub bursts: Table,
     /// The bounds' per-talkspurt playout points (None without bounds).
     pub talkspurts: Option<Table>,
-}
-
-/// The tables that depend only on the calls' records and how they are
-/// scored: what a rescore recomputes.
-pub struct CallTables {
-    pub calls: Table,
-    pub packets: Option<Table>,
-    pub groups: Table,
-    pub bursts: Table,
-    pub talkspurts: Option<Table>,
-}
-
-/// Score every call, in parallel over the machine's cores (each call is
-/// scored on its own, so the result does not depend on the split). Without
-/// `keep_played` the playout columns are dropped as soon as a call is
-/// scored (only the packets table reads them).
-pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool) -> Vec<Scored> {
-    let score = |r: &CallRecord, i: &CallInfo| {
-        let mut s = score_call(r, i, a);
-        if !keep_played {
-            s.played = Vec::new();
-        }
-        s
-    };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(records.len().max(1));
-    let chunk = records.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|sc| {
-        let handles: Vec<_> = records
-            .chunks(chunk)
-            .zip(infos.chunks(chunk))
-            .map(|(rs, is)| sc.spawn(move || rs.iter().zip(is).map(|(r, i)| score(r, i)).collect::<Vec<_>>()))
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("scoring thread panicked")).collect()
-    })
-}
-
-/// Score the calls and build their tables; `trace` adds the packets table.
-pub fn call_tables(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String]) -> CallTables {
-    let scored = score_all(records, infos, a, trace);
-    CallTables {
-        calls: calls_table(infos, &scored),
-        packets: trace.then(|| packets_table(records, &scored, infos, a.window as usize, where_cats)),
-        groups: groups_table(infos, &scored),
-        bursts: bursts_table(&scored),
-        talkspurts: talkspurts_table(&scored),
-    }
 }
 
 fn links_table(w: &World) -> Table {

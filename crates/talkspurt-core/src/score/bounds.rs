@@ -15,7 +15,7 @@
 //! beyond the E-model's extended range (2 s) score `OUT_OF_MODEL`; a bound
 //! with nothing better is reported as NaN.
 
-use super::calls::{CallInfo, CallSummary};
+use super::row::{CallInfo, CallSummary};
 use crate::playout::{
     fixed_delay_bound, fixed_delay_bound_generic, optimal_playout, optimal_playout_generic, CallTrace, FixedDelayBound,
     OptimalPlayout,

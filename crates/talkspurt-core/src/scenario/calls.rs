@@ -1,0 +1,37 @@
+//! The scenario's calls as scoring sees them (`score::CallInfo`): what the
+//! builder (`build.rs`) is to the world, this is to the scorer.
+
+use crate::playout::PlayoutKind;
+use crate::scenario::{group_label, Scenario, TransportCfg};
+use crate::score::CallInfo;
+use crate::time::SimDuration;
+use crate::voice::Codec;
+
+/// A group's transport as the calls table's `transport` column names it.
+pub fn transport_name(t: &TransportCfg) -> &'static str {
+    match t {
+        TransportCfg::Udp { .. } => "udp",
+        TransportCfg::Echo { .. } => "echo",
+        TransportCfg::Tcp(_) => "tcp",
+    }
+}
+
+/// A call of group `g` as scoring sees it. A fixed-depth buffer without an
+/// explicit ptime takes the call's own (not one inferred from the trace).
+pub(crate) fn call_info(s: &Scenario, g: usize, codec: &'static Codec, ptime: SimDuration, start_s: f64, stop_s: f64) -> CallInfo {
+    let grp = &s.calls[g];
+    let mut playout = grp.playout.clone();
+    if let PlayoutKind::FixedDepth(d) = &mut playout {
+        d.ptime.get_or_insert(ptime.as_nanos());
+    }
+    CallInfo {
+        group: group_label(&grp.label, "calls", g),
+        codec,
+        ptime,
+        transport: transport_name(&grp.transport),
+        playout,
+        advantage: grp.advantage,
+        start_s,
+        stop_s,
+    }
+}

@@ -1,0 +1,50 @@
+//! How calls are scored: the `[analysis]` settings, one set for every call
+//! of a run.
+
+use crate::metrics::rtpi::MissingPredecessor;
+use crate::metrics::{DEFAULT_RTPI_THRESHOLD_NS, DEFAULT_RUN_CAP, DEFAULT_WINDOW_PACKETS};
+use crate::time::SimDuration;
+
+/// How calls are scored (`[analysis]`); applies to every call of the run.
+/// Docs: docs/scenario.md, docs/models/metrics.md.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysisCfg {
+    /// Seed 002 Algorithm 1 inter-arrival threshold for the Real-Time
+    /// Performance Index and Delayed Packets Rate. Default 300 ms (the
+    /// seed's value); must be > 0.
+    pub rtpi_threshold: SimDuration,
+    /// What Algorithm 1 does when a packet's predecessor has not arrived
+    /// before it. Default `timely` (see metrics::rtpi).
+    pub rtpi_missing: MissingPredecessor,
+    /// Running window, in packets, of the per-packet windowed impairments
+    /// in the packets table (seed 000 Fig. 5.7: 100). ≥ 1.
+    pub window: u32,
+    /// Compute the offline bounds per call: Moon–Kurose–Towsley per
+    /// talkspurt (reduced and full E-model) and the best fixed delay
+    /// (Tao–Guérin). Default true.
+    pub bounds: bool,
+    /// Seed 003 §7.2's P_J: the fraction of jitter samples (difference of
+    /// successive inter-packet gaps at the receiver) above this "buffer
+    /// value". Default 400 ms, the seed's buffer. > 0.
+    pub jitter_threshold: SimDuration,
+    /// Back-to-back run histograms fold runs of `run_cap` packets or more
+    /// into the last bin (seed 004's figures: 200). ≥ 1.
+    pub run_cap: u32,
+    /// Measurement interval of the traffic table's goodput, sent rate and
+    /// TCP counters (default: the whole generation period).
+    pub interval: Option<(SimDuration, SimDuration)>,
+}
+
+impl Default for AnalysisCfg {
+    fn default() -> Self {
+        AnalysisCfg {
+            rtpi_threshold: SimDuration(DEFAULT_RTPI_THRESHOLD_NS),
+            rtpi_missing: MissingPredecessor::Timely,
+            window: DEFAULT_WINDOW_PACKETS as u32,
+            bounds: true,
+            jitter_threshold: SimDuration(400_000_000),
+            run_cap: DEFAULT_RUN_CAP as u32,
+            interval: None,
+        }
+    }
+}

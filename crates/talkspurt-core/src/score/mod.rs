@@ -1,0 +1,67 @@
+//! Call scoring: turns a call's per-packet records (`trace::record`) into
+//! its row — the playout buffer's outcome, the metrics, the E-model in both
+//! forms and the offline bounds — and builds the tables of scored calls.
+//! It reads records; `trace` does not own it.
+//!
+//! Files: `config.rs` the `[analysis]` settings; `row.rs` what a call was
+//! and its row; `calls.rs` scores one call; `bounds.rs` its offline bounds;
+//! `summary.rs` the tables.
+
+pub mod bounds;
+pub mod calls;
+pub mod config;
+pub mod row;
+pub mod summary;
+
+pub use calls::{score_call, Scored};
+pub use config::AnalysisCfg;
+pub use row::{CallInfo, CallSummary};
+
+use crate::trace::{CallRecord, Table};
+use summary::{bursts_table, calls_table, groups_table, packets_table, talkspurts_table};
+
+/// The tables that depend only on the calls' records and how they are
+/// scored: what a rescore recomputes.
+pub struct CallTables {
+    pub calls: Table,
+    pub packets: Option<Table>,
+    pub groups: Table,
+    pub bursts: Table,
+    pub talkspurts: Option<Table>,
+}
+
+/// Score every call, in parallel over the machine's cores (each call is
+/// scored on its own, so the result does not depend on the split). Without
+/// `keep_played` the playout columns are dropped as soon as a call is
+/// scored (only the packets table reads them).
+pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool) -> Vec<Scored> {
+    let score = |r: &CallRecord, i: &CallInfo| {
+        let mut s = score_call(r, i, a);
+        if !keep_played {
+            s.played = Vec::new();
+        }
+        s
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(records.len().max(1));
+    let chunk = records.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|sc| {
+        let handles: Vec<_> = records
+            .chunks(chunk)
+            .zip(infos.chunks(chunk))
+            .map(|(rs, is)| sc.spawn(move || rs.iter().zip(is).map(|(r, i)| score(r, i)).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("scoring thread panicked")).collect()
+    })
+}
+
+/// Score the calls and build their tables; `trace` adds the packets table.
+pub fn call_tables(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String]) -> CallTables {
+    let scored = score_all(records, infos, a, trace);
+    CallTables {
+        calls: calls_table(infos, &scored),
+        packets: trace.then(|| packets_table(records, &scored, infos, a.window as usize, where_cats)),
+        groups: groups_table(infos, &scored),
+        bursts: bursts_table(&scored),
+        talkspurts: talkspurts_table(&scored),
+    }
+}
