@@ -9,3 +9,5 @@ pub mod sender;
 pub use config::{IdleRestart, InitialWindow, SendLimit, TcpConfig};
 pub use receiver::TcpReceiver;
 pub use sender::{TcpCounters, TcpSender, TcpStats};
+#[cfg(test)]
+mod tests;
