@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ._core import ScenarioError, __version__, codecs, emodel, emodel_simplified, mos_from_r
 from .api import run, validate
+from .fairness import fairness, jain_index
 from .rescore import rescore
 from .results import Results
 from .scenario import load_scenario
@@ -24,6 +25,8 @@ __all__ = [
     "codecs",
     "emodel",
     "emodel_simplified",
+    "fairness",
+    "jain_index",
     "load_scenario",
     "mos_from_r",
     "rescore",

@@ -344,3 +344,31 @@ fn handshake_delays_first_data_by_one_rtt() {
     assert_eq!(p.txs[0].at, ms(100));
     assert_eq!(p.delivered, 500);
 }
+
+/// RFC 5681 §4.1: after an idle period longer than the RTO, the window
+/// restarts from RW = min(IW, cwnd); with `idle_restart = "off"` it is kept.
+#[test]
+fn restart_after_idle() {
+    for (mode, expect_iw) in [(IdleRestart::Rfc5681, true), (IdleRestart::Off, false)] {
+        let mut c = cfg(CcAlgorithm::NewReno);
+        c.idle_restart = mode;
+        c.initial_window = InitialWindow::Segments(2);
+        let mut p = Path::new(c, 50);
+        assert!(p.snd.write(40 * MSS, 0));
+        p.run(ms(2000));
+        let grown = p.snd.cwnd();
+        assert!(grown > 10 * MSS);
+        // Idle for 3 s (≫ RTO), then a new write: count the segments of
+        // the first round trip.
+        let t0 = ms(5000);
+        p.run(t0);
+        assert!(p.snd.write(40 * MSS, 1));
+        p.run(t0 + SimDuration::from_millis(90));
+        let first_round = p.txs.iter().filter(|t| t.at >= t0).count() as u64;
+        if expect_iw {
+            assert_eq!(first_round, 2, "{mode:?}");
+        } else {
+            assert_eq!(first_round, (grown / MSS).min(40), "{mode:?}");
+        }
+    }
+}
