@@ -71,15 +71,36 @@ proc delivered_packets {sink} {
     return [expr {[$sink set bytes_] / ($tcp_mss + $tcp_hdr)}]
 }
 
-# Seeding (ns manual ch. 25 "Mathematical Support"). `$rng seed N`, N > 0,
-# sets the MRG32k3a package seed to (N,...,N) (tools/rng.cc,
-# RNG::set_seed) and every RNG created afterwards is the next stream of that
-# package, 2^127 draws apart. Seed 0 would mean "heuristic" (clock-based),
-# so it is refused.
+# Seeding (ns manual ch. 25 "Mathematical Support", RNG: streams and
+# substreams of L'Ecuyer's MRG32k3a). Each `new RNG` is the next *stream* of
+# the package (2^127 draws apart); each stream has 2^51 *substreams* 2^76
+# draws apart, reached with `$rng next-substream`. A run with seed SEED uses
+# substream SEED of every stream it draws from: defaultRNG (ns-2's own
+# Random::uniform, e.g. each TCP agent's clock phase boot_time_) and every
+# RNG made by seeded_rng (loss, start times), in creation order. That gives
+# independent sequences across seeds and across uses, as the manual
+# recommends for independent replications.
+#
+# Not `$rng seed SEED`: that sets the package seed to (SEED, ..., SEED)
+# (tools/rng.cc, RNG::set_seed), and since MRG32k3a is linear the k-th draw
+# of seed N is then ~ frac(N x u_k): for seeds 1..5 the first U[0,1) draws
+# are 0.00034, 0.00067, 0.00101, 0.00134, 0.00168 and the second ones
+# 0.556, 0.112, 0.668, 0.224, 0.779 (= frac(N x 0.556)). Replications seeded
+# 1, 2, 3 that way are strongly correlated.
 proc seed_rngs {seed} {
-    global defaultRNG
-    if {![string is integer -strict $seed] || $seed < 1} {
-        error "SEED must be an integer >= 1"
+    global defaultRNG rng_substream
+    if {![string is integer -strict $seed] || $seed < 0} {
+        error "SEED must be an integer >= 0"
     }
-    $defaultRNG seed $seed
+    set rng_substream $seed
+    for {set i 0} {$i < $seed} {incr i} { $defaultRNG next-substream }
+}
+
+# seeded_rng -> a new RNG (the package's next stream) at substream SEED.
+# Call seed_rngs first.
+proc seeded_rng {} {
+    global rng_substream
+    set rng [new RNG]
+    for {set i 0} {$i < $rng_substream} {incr i} { $rng next-substream }
+    return $rng
 }

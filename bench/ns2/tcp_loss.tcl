@@ -7,8 +7,8 @@
 #               "sack" = Sack1)
 #   P           per-packet loss probability on r1 -> r2, 0 <= P < 1
 #   DURATION_S  simulated seconds                                  (default 100)
-#   SEED        >= 1; seeds ns-2's defaultRNG and, through it, the loss RNG
-#                                                                   (default 1)
+#   SEED        >= 0; selects the RNG substream of the loss process and of
+#               ns-2's defaultRNG (tcp_common.tcl, seed_rngs)     (default 1)
 #   START_S     start of the goodput measurement window [START, DURATION]
 #                                                                   (default 10)
 #
@@ -48,6 +48,9 @@
 #    u drawn from its ranvar (queue/errmodel.cc, ErrorModel::CorruptPkt;
 #    ns manual §13.1): Bernoulli(P) per packet. The ranvar uses its own RNG
 #    object (below), so the loss sequence depends on SEED only.
+#    Seeding: substream SEED of a dedicated stream, NOT `$rng seed SEED`,
+#    which gives strongly correlated sequences for seeds 1, 2, 3 (see
+#    tcp_common.tcl, seed_rngs).
 #  * Packet sizes. A one-way TCP sender adds tcpip_base_hdr_size_ = 40 bytes
 #    to packetSize_ (tcp/tcp.cc, TcpAgent::output and headersize(); no
 #    timestamp option here), so packetSize_ 1460 puts 1500-byte packets on
@@ -136,11 +139,11 @@ set ns [new Simulator]
 
 # Seeding (tcp_common.tcl). defaultRNG drives ns-2's own randomness (here:
 # each TCP agent's random clock phase boot_time_ ~ U[0, tcpTick_),
-# tcp/tcp.cc reset()). The loss RNG created right after seeding is the next
-# MRG32k3a stream: a per-run stream determined by SEED alone, disjoint from
-# the one the TCP agents draw from.
+# tcp/tcp.cc reset()). The loss process gets its own MRG32k3a stream, at
+# substream SEED: a per-run sequence determined by SEED alone, independent
+# of the one the TCP agents draw from and of other seeds' sequences.
 if {[catch {seed_rngs $opt(seed)} err]} { puts stderr $err; exit 2 }
-set loss_rng [new RNG]
+set loss_rng [seeded_rng]
 
 set s  [$ns node]
 set r1 [$ns node]
