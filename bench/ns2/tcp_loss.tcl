@@ -88,10 +88,15 @@
 #   rfc2988_ true, maxrto_ 60, rtxcur_init_ 3.0 (initial RTO), srtt_init_ 0,
 #   rttvar_init_ 12, rttvar_exp_ 2 (rto = srtt + 4 rttvar), bugFix_ true,
 #   ecn_ 0, overhead_ 0, decrease_num_ 0.5, increase_num_ 1.0,
-#   Vegas: v_alpha_ 1, v_beta_ 3, v_gamma_ 1. windowInit_ and the two
-#   values the brief fixes (tcpTick_ 0.01, minrto_ 0.2) are set explicitly
-#   below although they equal the defaults, so a different ns-2 build cannot
-#   silently change them.
+#   Vegas: v_alpha_ 1, v_beta_ 3, v_gamma_ 1. windowInit_, tcpTick_ 0.01 and
+#   minrto_ 0.2 are nevertheless set explicitly (tcp_common.tcl, tcp_flow),
+#   so a different ns-2 build cannot silently change what talkspurt must
+#   mirror.
+#
+# Counters reported: retransmissions = nrexmitpack_ (packets sent with a
+# seqno already sent); timeouts = nrexmit_, which TcpAgent::timeout bumps on
+# each RTO expiry that cuts the window (not on one with nothing outstanding;
+# ns-2 has no separate ntimeouts counter); packets sent = ndatapack_.
 # ---------------------------------------------------------------------------
 
 proc usage {} {
