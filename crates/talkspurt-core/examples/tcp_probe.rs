@@ -5,7 +5,7 @@ fn main() {
     let (cc, p, seed) = (&a[1], &a[2], &a[3]);
     let toml = format!(r#"
 [run]
-duration = "200s"
+duration = "100s"
 seed = {seed}
 trace = false
 series = {series}
@@ -39,14 +39,14 @@ packet = "100B"
         kind: talkspurt_core::scenario::TrafficKind::Bulk { on_off: None },
         transport: talkspurt_core::scenario::TransportCfg::Tcp(talkspurt_core::transport::tcp::TcpConfig {
             cc: talkspurt_core::cc::CcAlgorithm::from_name(cc).unwrap(),
-            initial_window: talkspurt_core::transport::tcp::InitialWindow::Segments(1),
+            initial_window: talkspurt_core::transport::tcp::InitialWindow::Segments(2), handshake: true,
             delayed_ack: false, min_rto: talkspurt_core::time::SimDuration::from_millis(200),
-            granularity: talkspurt_core::time::SimDuration::from_millis(10), handshake: false, rcv_window: 14_600_000,
+            granularity: talkspurt_core::time::SimDuration::from_millis(10), rcv_window: 14_600_000,
             ..Default::default() }),
         packet: talkspurt_core::traffic::SizeDist::Fixed { bytes: 1500 },
         start: talkspurt_core::scenario::StartCfg::Fixed(talkspurt_core::time::SimDuration::ZERO),
         stagger: talkspurt_core::time::SimDuration::ZERO, stop: None, label: None });
-    s.analysis.interval = Some((talkspurt_core::time::SimDuration::from_secs(10), talkspurt_core::time::SimDuration::from_secs(200)));
+    s.analysis.interval = Some((talkspurt_core::time::SimDuration::from_secs(10), talkspurt_core::time::SimDuration::from_secs(100)));
     let out = talkspurt_core::run::run(&s, &mut |_| true).unwrap();
     let t = &out.report.traffic;
     for name in ["goodput_bps", "rtt_mean_ms", "rto_mean_ms"] { print!("{name}={:.1} ", t.f64(name)[0]); }

@@ -92,8 +92,16 @@ impl TcpSender {
             recovery: was_recovering,
         };
         self.cc.on_ack(&sample_ack);
-        // RFC 6298 §5.2–5.3: restart the timer for outstanding data.
-        if self.flight() > 0 { self.arm_rto(now) } else { self.rto_at = SimTime::NEVER }
+        // RFC 6298 §5.2–5.3: restart the timer for outstanding data —
+        // except on NewReno's later partial ACKs: the Impatient variant
+        // (RFC 6582 §4) resets it on the first one only, so a recovery
+        // with many holes ends in a timeout rather than one RTT per hole.
+        let impatient = self.in_recovery && self.recovery_kind == Recovery::NewReno;
+        if self.flight() == 0 {
+            self.rto_at = SimTime::NEVER;
+        } else if !impatient {
+            self.arm_rto(now);
+        }
     }
 
     /// A cumulative ACK during recovery.
