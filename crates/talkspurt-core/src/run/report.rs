@@ -3,6 +3,7 @@
 
 use crate::score::{call_tables, AnalysisCfg, CallInfo};
 use crate::sim::world::{Side, World};
+use crate::transport::tcp::TcpCounters;
 use crate::trace::{CallRecord, Column, Table};
 
 pub struct Report {
@@ -57,35 +58,20 @@ fn traffic_table(w: &World, labels: &[String]) -> Table {
     let dur = t1.saturating_since(t0).as_secs_f64().max(1e-12);
     t.push("goodput_bps", Column::F64(tr.iter().map(|a| a.counters.recv_bytes_interval as f64 * 8.0 / dur).collect()));
     t.push("sent_bps", Column::F64(tr.iter().map(|a| a.counters.wire_bytes_interval as f64 * 8.0 / dur).collect()));
-    let tcp: Vec<_> = tr.iter().map(|a| w.flows[a.flow as usize].sender.tcp()).collect();
-    let tcp: Vec<Option<&crate::transport::tcp::TcpCounters>> = tcp.iter().map(|s| s.map(|s| &s.stats.interval)).collect();
-    let stat = |f: fn(&crate::transport::tcp::TcpCounters) -> i64| Column::I64(tcp.iter().map(|s| s.map_or(0, f)).collect());
+    let tcp: Vec<Option<&TcpCounters>> =
+        tr.iter().map(|a| w.flows[a.flow as usize].sender.tcp().map(|s| &s.stats.interval)).collect();
+    let stat = |f: fn(&TcpCounters) -> i64| Column::I64(tcp.iter().map(|s| s.map_or(0, f)).collect());
     t.push("segments_sent", stat(|s| s.segments_sent as i64));
     t.push("retransmits", stat(|s| s.retransmits as i64));
     t.push("fast_retransmits", stat(|s| s.fast_retransmits as i64));
     t.push("timeouts", stat(|s| s.timeouts as i64));
-    t.push(
-        "rtt_mean_ms",
-        Column::F64(
-            tcp.iter()
-                .map(|s| match s {
-                    Some(s) if s.rtt_samples > 0 => s.rtt_sum_ns as f64 / s.rtt_samples as f64 * 1e-6,
-                    _ => f64::NAN,
-                })
-                .collect(),
-        ),
-    );
-    t.push(
-        "rto_mean_ms",
-        Column::F64(
-            tcp.iter()
-                .map(|s| match s {
-                    Some(s) if s.rtt_samples > 0 => s.rto_sum_ns as f64 / s.rtt_samples as f64 * 1e-6,
-                    _ => f64::NAN,
-                })
-                .collect(),
-        ),
-    );
+    // Per-sample means in ms; NaN without samples (not TCP, or none).
+    let per_sample = |sum: fn(&TcpCounters) -> u128| {
+        let mean = |s: &&TcpCounters| (s.rtt_samples > 0).then(|| sum(s) as f64 / s.rtt_samples as f64 * 1e-6);
+        Column::F64(tcp.iter().map(|s| s.as_ref().and_then(mean).unwrap_or(f64::NAN)).collect())
+    };
+    t.push("rtt_mean_ms", per_sample(|s| s.rtt_sum_ns));
+    t.push("rto_mean_ms", per_sample(|s| s.rto_sum_ns));
     t
 }
 
