@@ -18,6 +18,7 @@
 
 pub mod classic;
 pub mod reno;
+pub mod vegas;
 
 use crate::time::{SimDuration, SimTime};
 
@@ -186,8 +187,10 @@ pub struct CcParams {
     pub real: RealParams,
 }
 
-/// TCP Vegas thresholds in segments (Brakmo & Peterson 1995 §3.2; ns-2's
-/// Agent/TCP/Vegas v_alpha_ = 1, v_beta_ = 3, v_gamma_ = 1).
+/// TCP Vegas thresholds in segments queued in the network (Brakmo & Peterson
+/// 1995 §3.2; their experiments run "Vegas-1,3" and "Vegas-2,4"). Defaults
+/// are ns-2's Agent/TCP/Vegas, the seed-002 simulator: v_alpha_ = 1,
+/// v_beta_ = 3, v_gamma_ = 1. Linux's tcp_vegas uses α = 2, β = 4, γ = 1.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VegasParams {
     /// Below α extra segments queued, grow the window by one per RTT.
@@ -256,17 +259,19 @@ impl Default for RealParams {
 pub enum Controller {
     /// Tahoe, Reno, NewReno and SACK share RFC 5681's window.
     Reno(classic::Classic<reno::Aimd>),
+    Vegas(vegas::Vegas),
 }
 
 impl Controller {
     /// A controller for `alg` with a sender maximum segment size `smss` and
     /// initial window `iw` (bytes); `Err` names an algorithm this build
     /// does not have.
-    pub fn new(alg: CcAlgorithm, _params: &CcParams, smss: u64, iw: u64) -> Result<Controller, &'static str> {
+    pub fn new(alg: CcAlgorithm, params: &CcParams, smss: u64, iw: u64) -> Result<Controller, &'static str> {
         match alg {
             CcAlgorithm::Tahoe | CcAlgorithm::Reno | CcAlgorithm::NewReno | CcAlgorithm::Sack => {
                 Ok(Controller::Reno(classic::Classic::new(reno::Aimd::default(), smss, iw)))
             }
+            CcAlgorithm::Vegas => Ok(Controller::Vegas(vegas::Vegas::new(params.vegas, smss, iw))),
             other => Err(other.name()),
         }
     }
@@ -276,6 +281,7 @@ macro_rules! dispatch {
     ($self:ident, $c:ident => $e:expr) => {
         match $self {
             Controller::Reno($c) => $e,
+            Controller::Vegas($c) => $e,
         }
     };
 }
