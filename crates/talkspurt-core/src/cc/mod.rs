@@ -19,6 +19,7 @@
 pub mod classic;
 pub mod reno;
 pub mod vegas;
+pub mod westwood;
 
 use crate::time::{SimDuration, SimTime};
 
@@ -223,11 +224,15 @@ impl Default for CubicParams {
     }
 }
 
-/// Westwood+ bandwidth estimation (Mascolo et al. 2004, "Westwood+": one
-/// sample per RTT, EWMA with gain 0.9 as in Linux tcp_westwood).
+/// Westwood+ bandwidth estimation: one sample per RTT into the low-pass
+/// filter `BWE_k = gain·BWE_{k−1} + (1 − gain)·b_k`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WestwoodParams {
-    /// Weight of the old estimate in the per-RTT EWMA.
+    /// Weight of the old estimate in the per-RTT filter. Default 0.9, the
+    /// Westwood+ filter of Grieco & Mascolo (ACM CCR 34(2), 2004), also
+    /// ns-3's TcpWestwoodPlus (`ALPHA = 0.9`). Linux's tcp_westwood is not
+    /// this: it cascades two stages of gain 7/8 (`westwood_do_filter`), so
+    /// 0.875 here approximates only its first stage.
     pub gain: f64,
 }
 
@@ -260,6 +265,7 @@ pub enum Controller {
     /// Tahoe, Reno, NewReno and SACK share RFC 5681's window.
     Reno(classic::Classic<reno::Aimd>),
     Vegas(vegas::Vegas),
+    Westwood(classic::Classic<westwood::Westwood>),
 }
 
 impl Controller {
@@ -272,6 +278,9 @@ impl Controller {
                 Ok(Controller::Reno(classic::Classic::new(reno::Aimd::default(), smss, iw)))
             }
             CcAlgorithm::Vegas => Ok(Controller::Vegas(vegas::Vegas::new(params.vegas, smss, iw))),
+            CcAlgorithm::Westwood => {
+                Ok(Controller::Westwood(classic::Classic::new(westwood::Westwood::new(params.westwood), smss, iw)))
+            }
             other => Err(other.name()),
         }
     }
@@ -282,6 +291,7 @@ macro_rules! dispatch {
         match $self {
             Controller::Reno($c) => $e,
             Controller::Vegas($c) => $e,
+            Controller::Westwood($c) => $e,
         }
     };
 }
