@@ -17,6 +17,7 @@
 //! traits, on the hot path. Windows are in bytes.
 
 pub mod classic;
+pub mod cubic;
 pub mod reno;
 pub mod vegas;
 pub mod westwood;
@@ -208,8 +209,9 @@ impl Default for VegasParams {
     }
 }
 
-/// CUBIC constants (RFC 9438 §4.6, §5: C = 0.4, β_cubic = 0.7; fast
-/// convergence §4.7 and the Reno-friendly region §4.3 on).
+/// CUBIC constants (RFC 9438 §4.1.1, §5: C = 0.4, β_cubic = 0.7; fast
+/// convergence §4.7 and the Reno-friendly region §4.3 on, as the RFC's
+/// SHOULDs). α_cubic follows from β (§4.3).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CubicParams {
     pub c: f64,
@@ -266,6 +268,7 @@ pub enum Controller {
     Reno(classic::Classic<reno::Aimd>),
     Vegas(vegas::Vegas),
     Westwood(classic::Classic<westwood::Westwood>),
+    Cubic(classic::Classic<cubic::Cubic>),
 }
 
 impl Controller {
@@ -278,6 +281,9 @@ impl Controller {
                 Ok(Controller::Reno(classic::Classic::new(reno::Aimd::default(), smss, iw)))
             }
             CcAlgorithm::Vegas => Ok(Controller::Vegas(vegas::Vegas::new(params.vegas, smss, iw))),
+            CcAlgorithm::Cubic => {
+                Ok(Controller::Cubic(classic::Classic::new(cubic::Cubic::new(params.cubic, smss), smss, iw)))
+            }
             CcAlgorithm::Westwood => {
                 Ok(Controller::Westwood(classic::Classic::new(westwood::Westwood::new(params.westwood), smss, iw)))
             }
@@ -292,6 +298,7 @@ macro_rules! dispatch {
             Controller::Reno($c) => $e,
             Controller::Vegas($c) => $e,
             Controller::Westwood($c) => $e,
+            Controller::Cubic($c) => $e,
         }
     };
 }
