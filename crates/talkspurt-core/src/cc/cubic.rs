@@ -165,7 +165,7 @@ impl WindowAdjustment for Cubic {
         });
         self.cwnd_prior = cwnd_seg;
         self.t_epoch = None;
-        // §4.6 Fig. 5: ssthresh = flight_size·β_cubic, at least 2 segments.
+        // §4.6: ssthresh = flight_size·β_cubic, at least 2 segments.
         ((flight as f64 * beta) as u64).max(2 * smss)
     }
     fn on_enter_ca(&mut self, now: SimTime, cwnd: u64) {
