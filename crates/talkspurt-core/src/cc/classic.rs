@@ -22,6 +22,14 @@ pub trait WindowAdjustment: Clone + std::fmt::Debug {
     }
     /// The controller left slow start or recovery into congestion avoidance.
     fn on_enter_ca(&mut self, _now: SimTime, _cwnd: u64) {}
+    /// A retransmission timeout, after `ssthresh_after_loss` (CUBIC treats
+    /// the next congestion avoidance stage specially, RFC 9438 §4.8).
+    fn on_timeout(&mut self, _now: SimTime) {}
+    /// The window to continue with when loss recovery hands the window back
+    /// (the transport set `cwnd`); Westwood+ never lets recovery raise it.
+    fn window_after_recovery(&mut self, cwnd: u64, _smss: u64) -> u64 {
+        cwnd
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -39,6 +47,10 @@ impl<A: WindowAdjustment> Classic<A> {
     /// Loss window: one segment (RFC 5681 §3.1).
     pub fn loss_window(&self) -> u64 {
         self.smss
+    }
+    /// Controllers built on this one (TCP-Real) move ssthresh themselves.
+    pub fn set_ssthresh(&mut self, ssthresh: u64) {
+        self.ssthresh = ssthresh.max(2 * self.smss);
     }
 }
 
@@ -79,11 +91,13 @@ impl<A: WindowAdjustment> WindowController for Classic<A> {
         self.ssthresh = self.adj.ssthresh_after_loss(now, self.cwnd, flight, self.smss);
     }
     fn on_recovery_exit(&mut self, now: SimTime) {
+        self.cwnd = self.adj.window_after_recovery(self.cwnd, self.smss).max(self.smss);
         self.adj.on_enter_ca(now, self.cwnd);
     }
     fn on_rto(&mut self, now: SimTime, flight: u64) {
         // RFC 5681 §3.1 eq. (4) and "cwnd = LW".
         self.ssthresh = self.adj.ssthresh_after_loss(now, self.cwnd, flight, self.smss);
         self.cwnd = self.loss_window();
+        self.adj.on_timeout(now);
     }
 }

@@ -17,8 +17,12 @@
 //! traits, on the hot path. Windows are in bytes.
 
 pub mod classic;
+pub mod cubic;
 pub mod equation;
+pub mod real;
 pub mod reno;
+pub mod vegas;
+pub mod westwood;
 
 use crate::time::{SimDuration, SimTime};
 
@@ -72,6 +76,11 @@ pub trait WindowController {
     /// Retransmission timeout (RFC 5681 §3.1 eq. 4, RFC 6298 §5.5): set
     /// ssthresh as for a congestion event and the window to the loss window.
     fn on_rto(&mut self, now: SimTime, flight: u64);
+    /// TCP-Real only: a receiver report carried on an ACK
+    /// ([`real::RealReceiver::feedback`]). Call it for every ACK carrying
+    /// one, before that ACK's `on_ack` / `on_congestion_event`; repeats of
+    /// a report already seen are ignored.
+    fn on_receiver_verdict(&mut self, _now: SimTime, _feedback: &real::RealFeedback) {}
     /// Restart after an idle period longer than the RTO (RFC 5681 §4.1):
     /// the window becomes `min(rw, cwnd)`.
     fn on_idle_restart(&mut self, _now: SimTime, rw: u64) {
@@ -187,8 +196,10 @@ pub struct CcParams {
     pub real: RealParams,
 }
 
-/// TCP Vegas thresholds in segments (Brakmo & Peterson 1995 §3.2; ns-2's
-/// Agent/TCP/Vegas v_alpha_ = 1, v_beta_ = 3, v_gamma_ = 1).
+/// TCP Vegas thresholds in segments queued in the network (Brakmo & Peterson
+/// 1995 §3.2; their experiments run "Vegas-1,3" and "Vegas-2,4"). Defaults
+/// are ns-2's Agent/TCP/Vegas, the seed-002 simulator: v_alpha_ = 1,
+/// v_beta_ = 3, v_gamma_ = 1. Linux's tcp_vegas uses α = 2, β = 4, γ = 1.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VegasParams {
     /// Below α extra segments queued, grow the window by one per RTT.
@@ -205,8 +216,9 @@ impl Default for VegasParams {
     }
 }
 
-/// CUBIC constants (RFC 9438 §4.6, §5: C = 0.4, β_cubic = 0.7; fast
-/// convergence §4.7 and the Reno-friendly region §4.3 on).
+/// CUBIC constants (RFC 9438 §4.1.1, §5: C = 0.4, β_cubic = 0.7; fast
+/// convergence §4.7 and the Reno-friendly region §4.3 on, as the RFC's
+/// SHOULDs). α_cubic follows from β (§4.3).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CubicParams {
     pub c: f64,
@@ -221,11 +233,15 @@ impl Default for CubicParams {
     }
 }
 
-/// Westwood+ bandwidth estimation (Mascolo et al. 2004, "Westwood+": one
-/// sample per RTT, EWMA with gain 0.9 as in Linux tcp_westwood).
+/// Westwood+ bandwidth estimation: one sample per RTT into the low-pass
+/// filter `BWE_k = gain·BWE_{k−1} + (1 − gain)·b_k`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WestwoodParams {
-    /// Weight of the old estimate in the per-RTT EWMA.
+    /// Weight of the old estimate in the per-RTT filter. Default 0.9, the
+    /// Westwood+ filter of Grieco & Mascolo (ACM CCR 34(2), 2004), also
+    /// ns-3's TcpWestwoodPlus (`ALPHA = 0.9`). Linux's tcp_westwood is not
+    /// this: it cascades two stages of gain 7/8 (`westwood_do_filter`), so
+    /// 0.875 here approximates only its first stage.
     pub gain: f64,
 }
 
@@ -235,20 +251,30 @@ impl Default for WestwoodParams {
     }
 }
 
-/// TCP-Real (Tsaoussidis & Zhang 2002). Defaults and their readings are in
-/// docs/models/tcp.md.
+/// TCP-Real (Tsaoussidis & Zhang, Computer Networks 40(4), 2002; NOSSDAV
+/// 2001). The papers' parameter values were not available to us: these
+/// defaults are our assumptions, argued in docs/models/tcp-cc.md.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RealParams {
-    /// Wave size in segments (the unit the receiver measures rate over).
+    /// Wave size: new-data segments per receiving-rate measurement.
+    /// Default 4: three inter-arrival gaps per sample, and a voice-sized
+    /// window (a few segments per RTT) still completes about one wave per
+    /// RTT.
     pub wave: u32,
-    /// A receiving-rate drop larger than this fraction between waves
-    /// counts as congestion; smaller drops are taken as random loss.
+    /// A wave whose receiving rate is below (1 − this) of the previous
+    /// wave's shows a rate decrease (congestion); smaller changes are
+    /// noise. Default 0.1.
     pub congestion_threshold: f64,
+    /// An inter-arrival gap longer than this inside a wave is the sender
+    /// pausing (silence, idle, timeout), not the network: the wave is
+    /// dropped and measurement restarts. Default 200 ms, above voice frame
+    /// spacings (10–60 ms) and below typical silences.
+    pub max_gap: SimDuration,
 }
 
 impl Default for RealParams {
     fn default() -> Self {
-        RealParams { wave: 4, congestion_threshold: 0.1 }
+        RealParams { wave: 4, congestion_threshold: 0.1, max_gap: SimDuration::from_millis(200) }
     }
 }
 
@@ -257,18 +283,31 @@ impl Default for RealParams {
 pub enum Controller {
     /// Tahoe, Reno, NewReno and SACK share RFC 5681's window.
     Reno(classic::Classic<reno::Aimd>),
+    Vegas(vegas::Vegas),
+    Westwood(classic::Classic<westwood::Westwood>),
+    Cubic(classic::Classic<cubic::Cubic>),
+    Real(real::Real),
 }
 
 impl Controller {
     /// A controller for `alg` with a sender maximum segment size `smss` and
-    /// initial window `iw` (bytes); `Err` names an algorithm this build
-    /// does not have.
-    pub fn new(alg: CcAlgorithm, _params: &CcParams, smss: u64, iw: u64) -> Result<Controller, &'static str> {
+    /// initial window `iw` (bytes). Every [`CcAlgorithm`] is implemented, so
+    /// this is always `Ok`; the `Result` stays for algorithms a future build
+    /// may name before it has them. TCP-Real's receiver half is built by the
+    /// data receiver from `params.real` ([`real::RealReceiver::new`]).
+    pub fn new(alg: CcAlgorithm, params: &CcParams, smss: u64, iw: u64) -> Result<Controller, &'static str> {
         match alg {
             CcAlgorithm::Tahoe | CcAlgorithm::Reno | CcAlgorithm::NewReno | CcAlgorithm::Sack => {
                 Ok(Controller::Reno(classic::Classic::new(reno::Aimd::default(), smss, iw)))
             }
-            other => Err(other.name()),
+            CcAlgorithm::Vegas => Ok(Controller::Vegas(vegas::Vegas::new(params.vegas, smss, iw))),
+            CcAlgorithm::Cubic => {
+                Ok(Controller::Cubic(classic::Classic::new(cubic::Cubic::new(params.cubic, smss), smss, iw)))
+            }
+            CcAlgorithm::Real => Ok(Controller::Real(real::Real::new(smss, iw))),
+            CcAlgorithm::Westwood => {
+                Ok(Controller::Westwood(classic::Classic::new(westwood::Westwood::new(params.westwood), smss, iw)))
+            }
         }
     }
 }
@@ -277,6 +316,10 @@ macro_rules! dispatch {
     ($self:ident, $c:ident => $e:expr) => {
         match $self {
             Controller::Reno($c) => $e,
+            Controller::Vegas($c) => $e,
+            Controller::Westwood($c) => $e,
+            Controller::Cubic($c) => $e,
+            Controller::Real($c) => $e,
         }
     };
 }
@@ -309,7 +352,41 @@ impl WindowController for Controller {
     fn on_rto(&mut self, now: SimTime, flight: u64) {
         dispatch!(self, c => c.on_rto(now, flight))
     }
+    fn on_receiver_verdict(&mut self, now: SimTime, feedback: &real::RealFeedback) {
+        dispatch!(self, c => c.on_receiver_verdict(now, feedback))
+    }
     fn on_idle_restart(&mut self, now: SimTime, rw: u64) {
         dispatch!(self, c => c.on_idle_restart(now, rw))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every algorithm name builds a controller with the initial window,
+    /// and the names round-trip.
+    #[test]
+    fn every_algorithm_builds() {
+        for alg in CcAlgorithm::ALL {
+            let c = Controller::new(alg, &CcParams::default(), 1460, 4380).unwrap();
+            assert_eq!(c.cwnd(), 4380, "{}", alg.name());
+            assert!(c.in_slow_start());
+            assert_eq!(CcAlgorithm::from_name(alg.name()), Some(alg));
+        }
+        assert_eq!(CcAlgorithm::from_name("westwood+"), Some(CcAlgorithm::Westwood));
+    }
+
+    /// The receiver-verdict hook reaches TCP-Real through the enum and is a
+    /// no-op for the others.
+    #[test]
+    fn receiver_verdict_dispatch() {
+        let fb = real::RealFeedback { seq: 0, verdict: real::Verdict::RateDecrease { ratio: 0.5 } };
+        for alg in CcAlgorithm::ALL {
+            let mut c = Controller::new(alg, &CcParams::default(), 1000, 20_000).unwrap();
+            c.on_receiver_verdict(SimTime(0), &fb);
+            let want = if alg == CcAlgorithm::Real { 10_000 } else { 20_000 };
+            assert_eq!(c.cwnd(), want, "{}", alg.name());
+        }
     }
 }
