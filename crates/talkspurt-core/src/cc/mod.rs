@@ -378,15 +378,18 @@ mod tests {
     }
 
     /// The receiver-verdict hook reaches TCP-Real through the enum and is a
-    /// no-op for the others.
+    /// no-op for the others: after a timeout, a `Clear` report gives
+    /// TCP-Real its pre-timeout window back as ssthresh.
     #[test]
     fn receiver_verdict_dispatch() {
-        let fb = real::RealFeedback { seq: 0, verdict: real::Verdict::RateDecrease { ratio: 0.5 } };
+        let fb = real::RealFeedback { seq: 0, verdict: real::Verdict::Clear };
         for alg in CcAlgorithm::ALL {
             let mut c = Controller::new(alg, &CcParams::default(), 1000, 20_000).unwrap();
-            c.on_receiver_verdict(SimTime(0), &fb);
-            let want = if alg == CcAlgorithm::Real { 10_000 } else { 20_000 };
-            assert_eq!(c.cwnd(), want, "{}", alg.name());
+            c.on_rto(SimTime(0), 20_000);
+            let after_rto = c.ssthresh();
+            c.on_receiver_verdict(SimTime(1), &fb);
+            let want = if alg == CcAlgorithm::Real { 20_000 } else { after_rto };
+            assert_eq!(c.ssthresh(), want, "{}", alg.name());
         }
     }
 }

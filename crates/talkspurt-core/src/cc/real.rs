@@ -54,6 +54,28 @@ pub struct RealFeedback {
     pub verdict: Verdict,
 }
 
+impl RealFeedback {
+    /// The report as (code, value) for the wire's report option.
+    pub fn encode(&self) -> (u8, f32) {
+        match self.verdict {
+            Verdict::Clear => (0, 0.0),
+            Verdict::RateDecrease { ratio } => (1, ratio as f32),
+            Verdict::NonCongestiveLoss => (2, 0.0),
+            Verdict::Congestion => (3, 0.0),
+        }
+    }
+    pub fn decode(seq: u32, code: u8, value: f32) -> Option<RealFeedback> {
+        let verdict = match code {
+            0 => Verdict::Clear,
+            1 => Verdict::RateDecrease { ratio: value as f64 },
+            2 => Verdict::NonCongestiveLoss,
+            3 => Verdict::Congestion,
+            _ => return None,
+        };
+        Some(RealFeedback { seq, verdict })
+    }
+}
+
 /// The wave being measured: new-data arrivals only.
 #[derive(Clone, Copy, Debug, Default)]
 struct Wave {
@@ -160,7 +182,6 @@ impl RealReceiver {
 }
 
 /// Largest single cut a rate decrease may make: Reno's halving.
-const MAX_CUT: f64 = 0.5;
 
 /// The sender half: Reno's window steered by the receiver's reports.
 #[derive(Clone, Debug)]
@@ -190,9 +211,6 @@ impl Real {
             undo: None,
         }
     }
-    fn smss(&self) -> u64 {
-        self.inner.smss
-    }
 }
 
 impl WindowController for Real {
@@ -210,6 +228,9 @@ impl WindowController for Real {
             self.srtt = ack.srtt;
         }
         self.recovery = ack.recovery;
+        if ack.now < self.hold_until && !self.inner.in_slow_start() {
+            return; // holding after a rate decrease
+        }
         self.inner.on_ack(ack);
     }
     fn on_rtt_sample(&mut self, now: SimTime, rtt: SimDuration) {
@@ -222,24 +243,25 @@ impl WindowController for Real {
         self.last_seq = Some(fb.seq);
         if let Some((cwnd, ssthresh)) = self.undo.take() {
             // The first report after a timeout decides whether it stands.
+            // Cancelled, the sender slow-starts back to the window it had
+            // (ssthresh restored) instead of jumping to it: restoring cwnd
+            // itself released a go-back-N burst of a whole (possibly
+            // recovery-inflated) window and collapsed into back-to-back
+            // timeouts on a clean path.
             if matches!(fb.verdict, Verdict::Clear | Verdict::NonCongestiveLoss) {
-                self.inner.set_ssthresh(ssthresh);
-                self.inner.set_cwnd(cwnd.max(self.cwnd()));
+                self.inner.set_ssthresh(ssthresh.min(cwnd));
             }
             return;
         }
         match fb.verdict {
             Verdict::Clear => {}
-            Verdict::RateDecrease { ratio } => {
-                if self.recovery || now < self.hold_until {
-                    return;
-                }
-                let cwnd = self.cwnd();
-                let target = ((cwnd as f64 * ratio.max(MAX_CUT)) as u64).max(2 * self.smss());
-                if target < cwnd {
-                    self.inner.set_cwnd(target);
-                    // Congestion avoidance from here (also ends slow start).
-                    self.inner.set_ssthresh(target);
+            // A falling receiving rate in congestion avoidance: the path is
+            // filling, so the window stops growing for one SRTT. A cut here
+            // (tried first) fired on the burstiness of slow start and of
+            // ACK-clocked windows below the BDP and held a lone flow on a
+            // clean 10 Mb/s path to 13 % of the link (docs/models/tcp-cc.md).
+            Verdict::RateDecrease { .. } => {
+                if !self.recovery && !self.inner.in_slow_start() {
                     self.hold_until = now + self.srtt;
                 }
             }
@@ -369,29 +391,46 @@ mod tests {
         assert_eq!((s.cwnd(), s.ssthresh()), (10 * MSS, 10 * MSS));
     }
 
-    /// Congestion avoidance: a rate decrease to 0.75 shrinks the window
-    /// from 20 to 15 segments without any loss; a second report within one
-    /// RTT does not cut again; a fall deeper than half cuts only by half.
+    /// A rate-decrease report in congestion avoidance holds the window for
+    /// one SRTT (no growth, no cut); in slow start it is ignored; a repeated
+    /// report (same seq) is ignored.
     #[test]
-    fn rate_decrease_shrinks_once_per_rtt() {
+    fn rate_decrease_holds_growth_for_one_rtt() {
         let mut s = sender(20);
-        let dec = |seq, ratio| RealFeedback { seq, verdict: Verdict::RateDecrease { ratio } };
-        s.on_receiver_verdict(SimTime(0), &dec(1, 0.75));
-        assert_eq!((s.cwnd(), s.ssthresh()), (15 * MSS, 15 * MSS));
-        s.on_receiver_verdict(SimTime(50 * MS), &dec(2, 0.75));
-        assert_eq!(s.cwnd(), 15 * MSS);
-        s.on_receiver_verdict(SimTime(150 * MS), &dec(3, 0.2));
-        assert_eq!(s.cwnd(), 7500);
-        // A repeated report (same seq, a later ACK) is ignored.
-        s.on_receiver_verdict(SimTime(300 * MS), &dec(3, 0.2));
-        assert_eq!(s.cwnd(), 7500);
+        s.inner.set_ssthresh(10 * MSS); // congestion avoidance
+        s.srtt = SimDuration(100 * MS);
+        let dec = |seq| RealFeedback { seq, verdict: Verdict::RateDecrease { ratio: 0.75 } };
+        let ack = |t: u64| AckSample {
+            now: SimTime(t * MS),
+            acked: MSS,
+            flight: 20 * MSS,
+            rtt: None,
+            srtt: SimDuration(100 * MS),
+            min_rtt: SimDuration(100 * MS),
+            delivered: 0,
+            recovery: false,
+        };
+        s.on_receiver_verdict(SimTime(0), &dec(1));
+        s.on_ack(&ack(50));
+        assert_eq!(s.cwnd(), 20 * MSS, "held");
+        s.on_ack(&ack(150));
+        assert!(s.cwnd() > 20 * MSS, "grows again after one SRTT");
+        let grown = s.cwnd();
+        s.on_receiver_verdict(SimTime(200 * MS), &dec(1));
+        s.on_ack(&ack(210));
+        assert!(s.cwnd() > grown, "a repeated report is ignored");
+        let mut ss = Real::new(MSS, 4 * MSS);
+        ss.on_receiver_verdict(SimTime(0), &dec(1));
+        ss.on_ack(&ack(10));
+        assert_eq!(ss.cwnd(), 5 * MSS, "slow start goes on");
     }
 
     /// A timeout reduces as Reno; if the next report shows the rate held,
-    /// the reduction is cancelled, otherwise it stands.
+    /// ssthresh returns to the pre-timeout window (slow start climbs back),
+    /// otherwise the reduction stands.
     #[test]
     fn timeout_cancelled_when_rate_holds() {
-        for (verdict, want) in [(Verdict::Clear, (20 * MSS, 20 * MSS)), (Verdict::Congestion, (MSS, 10 * MSS))] {
+        for (verdict, want) in [(Verdict::Clear, (MSS, 20 * MSS)), (Verdict::Congestion, (MSS, 10 * MSS))] {
             let mut s = sender(20);
             s.on_rto(SimTime(0), 20 * MSS);
             assert_eq!((s.cwnd(), s.ssthresh()), (MSS, 10 * MSS));

@@ -7,7 +7,7 @@
 
 pub mod tcp;
 
-pub use tcp::{SackBlocks, TcpFlags, TcpHeader, MAX_SACK_BLOCKS, TCP_HEADER};
+pub use tcp::{CcReport, SackBlocks, TcpFlags, TcpHeader, MAX_SACK_BLOCKS, TCP_HEADER};
 
 use crate::time::SimTime;
 

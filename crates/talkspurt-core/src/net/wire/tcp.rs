@@ -36,6 +36,19 @@ pub struct SackBlocks {
     pub blocks: Vec<(u64, u64)>,
 }
 
+/// Bytes of the receiver report option: kind, length, a 16-bit report
+/// number, a code and a 24-bit value.
+pub const CC_REPORT_OPTION: u32 = 8;
+
+/// A receiver-side congestion controller's report on the wire; the
+/// controller defines what `code` and `value` mean.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CcReport {
+    pub seq: u32,
+    pub code: u8,
+    pub value: f32,
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TcpHeader {
     /// Stream offset of the first payload byte (SYN and FIN take one).
@@ -47,9 +60,9 @@ pub struct TcpHeader {
     /// Receive window advertised, bytes (window scaling assumed).
     pub wnd: u32,
     pub flags: TcpFlags,
-    /// A congestion controller's receiver-to-sender signal (TCP-Real's
-    /// verdict), 0 when none; carried in an option byte pair.
-    pub cc_signal: u8,
+    /// A congestion controller's receiver-to-sender report (TCP-Real's
+    /// verdict), as an 8-byte experimental option (RFC 6994 style).
+    pub cc_report: Option<CcReport>,
     /// Timestamps option in use (its bytes count in the header).
     pub timestamps: bool,
     /// SACK option; `None` on segments without it.
@@ -66,8 +79,8 @@ impl TcpHeader {
                 opt += 2 + 8 * s.blocks.len() as u32;
             }
         }
-        if self.cc_signal != 0 {
-            opt += 2;
+        if self.cc_report.is_some() {
+            opt += CC_REPORT_OPTION;
         }
         TCP_HEADER + opt.div_ceil(4) * 4
     }

@@ -3,7 +3,9 @@
 //! RFC 5681 §4.2), the advertised window and ECN echo (RFC 3168 §6.1.3).
 
 use super::config::TcpConfig;
-use crate::net::wire::{Header, SackBlocks, TcpFlags, TcpHeader, IPV4_HEADER, MAX_SACK_BLOCKS};
+use crate::cc::real::RealReceiver;
+use crate::cc::CcAlgorithm;
+use crate::net::wire::{CcReport, Header, SackBlocks, TcpFlags, TcpHeader, IPV4_HEADER, MAX_SACK_BLOCKS};
 use crate::net::{Ecn, Packet, NO_APP};
 use crate::time::SimTime;
 use crate::transport::seq::RangeSet;
@@ -28,13 +30,17 @@ pub struct TcpReceiver {
     /// RFC 3168 §6.1.3: echo ECE until a CWR arrives.
     ece: bool,
     delivered: VecDeque<Delivery>,
+    /// TCP-Real's receiver half (cc = "real").
+    real: Option<RealReceiver>,
+    /// Highest byte received so far (a segment below it fills a gap).
+    high: u64,
 }
 
 impl TcpReceiver {
     pub fn new(addr: FlowAddr, cfg: TcpConfig) -> Self {
         TcpReceiver {
             addr,
-            cfg,
+            cfg: cfg.clone(),
             rcv_nxt: 0,
             ooo: RangeSet::new(),
             recent: Vec::new(),
@@ -43,6 +49,8 @@ impl TcpReceiver {
             out: VecDeque::new(),
             ece: false,
             delivered: VecDeque::new(),
+            real: (cfg.cc == CcAlgorithm::Real).then(|| RealReceiver::new(cfg.params.real)),
+            high: 0,
         }
     }
 
@@ -83,6 +91,10 @@ impl TcpReceiver {
             flags: TcpFlags(f),
             timestamps: self.cfg.timestamps,
             sack: self.sack_blocks(),
+            cc_report: self.real.as_ref().and_then(|r| r.feedback()).map(|fb| {
+                let (code, value) = fb.encode();
+                CcReport { seq: fb.seq, code, value }
+            }),
             ..Default::default()
         };
         let size = IPV4_HEADER + hdr.wire_len();
@@ -107,6 +119,10 @@ impl TcpReceiver {
             self.ece = false;
         }
         let (start, end) = (h.seq, h.seq + h.len as u64);
+        if let Some(r) = &mut self.real {
+            r.on_segment(now, start, h.len, start < self.high);
+        }
+        self.high = self.high.max(end);
         let in_order = start <= self.rcv_nxt && end > self.rcv_nxt;
         let filled_gap = in_order && !self.ooo.is_empty();
         if end <= self.rcv_nxt {

@@ -5,6 +5,7 @@
 //! (RFC 3168 §6.1.2).
 
 use super::sender::TcpSender;
+use crate::cc::real::RealFeedback;
 use crate::cc::{AckSample, Recovery, WindowController};
 use crate::net::wire::{TcpFlags, TcpHeader};
 use crate::net::Packet;
@@ -20,6 +21,13 @@ impl TcpSender {
         }
         self.rwnd = h.wnd as u64;
         self.last_activity = now;
+        // A receiver-side controller's report comes first: the duplicate
+        // ACK that triggers a fast retransmit carries the loss verdict.
+        if let Some(r) = h.cc_report {
+            if let Some(fb) = RealFeedback::decode(r.seq, r.code, r.value) {
+                self.cc.on_receiver_verdict(now, &fb);
+            }
+        }
         if let Some(s) = &h.sack {
             for &(a, b) in &s.blocks {
                 if b > self.snd_una {
