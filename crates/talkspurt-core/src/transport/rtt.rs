@@ -91,6 +91,16 @@ impl RttEstimator {
         self.clamp(SimDuration(shifted.max(self.base_rto.0)))
     }
 
+    /// The timeout a fine-grained clock gives, SRTT + 4·RTTVAR without the
+    /// minimum, granularity or backoff (TCP Vegas' retransmission check,
+    /// Brakmo & Peterson 1995 §3.1). The initial RTO before any sample.
+    pub fn fine_rto(&self) -> SimDuration {
+        match self.srtt {
+            Some(s) => SimDuration(s.0 + 4 * self.rttvar.0),
+            None => self.cfg.initial_rto,
+        }
+    }
+
     /// RFC 6298 §5.5: double the RTO after a timeout.
     pub fn back_off(&mut self) {
         if self.rto() < self.cfg.max_rto {

@@ -6,7 +6,7 @@
 
 use super::sender::TcpSender;
 use crate::cc::real::RealFeedback;
-use crate::cc::{AckSample, Recovery, WindowController};
+use crate::cc::{AckSample, CcAlgorithm, Recovery, WindowController};
 use crate::net::wire::{TcpFlags, TcpHeader};
 use crate::net::Packet;
 use crate::time::SimTime;
@@ -88,6 +88,15 @@ impl TcpSender {
         if self.in_recovery {
             self.on_recovery_ack(now, ack, acked);
         }
+        // Vegas §3.1 (2): the first two new ACKs after a retransmission
+        // check the next segment's fine-grained timeout too, so a second
+        // loss in the window is repaired without a coarse timeout.
+        if self.vegas_checks > 0 {
+            self.vegas_checks -= 1;
+            if self.rexmit_at.is_none() && self.vegas_timed_out(now) {
+                self.rexmit_at = Some(self.snd_una);
+            }
+        }
         self.dupacks = 0;
         let sample_ack = AckSample {
             now,
@@ -159,19 +168,38 @@ impl TcpSender {
                 let w = self.cc.cwnd() + self.smss;
                 self.cc.set_cwnd(w);
             }
+            // Vegas: a lost retransmission is resent once its fine-grained
+            // timeout has passed, not after a coarse RTO.
+            if self.vegas_timed_out(now) {
+                self.rexmit_at = Some(self.snd_una);
+            }
             return;
         }
         let lost = match self.recovery_kind {
             // RFC 6675 §5: enter on DupThresh dupacks or when IsLost.
             Recovery::Sack => self.dupacks >= DUP_THRESH || self.is_lost(self.snd_una),
-            _ => self.dupacks == DUP_THRESH,
+            _ => self.dupacks == DUP_THRESH || self.vegas_timed_out(now),
         };
         // RFC 6582 §3.2 step 1: no second reduction for losses of the
-        // window already being repaired (after a timeout).
+        // window already being repaired (after a timeout). Vegas still
+        // retransmits a segment past its fine-grained timeout (§3.1), but
+        // reduces the window only for losses at the current rate.
         if !lost || self.snd_una < self.recover {
+            if lost && self.vegas_timed_out(now) {
+                self.rexmit_at = Some(self.snd_una);
+            }
             return;
         }
         self.enter_recovery(now);
+    }
+
+    /// TCP Vegas' retransmission mechanism (Brakmo & Peterson 1995 §3.1):
+    /// on a duplicate ACK, the oldest segment is retransmitted at once if it
+    /// has been out (since its last transmission) longer than the
+    /// fine-grained timeout, without waiting for the third duplicate.
+    fn vegas_timed_out(&self, now: SimTime) -> bool {
+        self.cfg.cc == CcAlgorithm::Vegas
+            && self.segs.front().is_some_and(|s| now.saturating_since(s.sent) > self.rtt.fine_rto())
     }
 
     fn enter_recovery(&mut self, now: SimTime) {

@@ -103,6 +103,8 @@ pub struct TcpSender {
     pub(super) high_rxt: u64,
     // ECN (RFC 3168 §6.1.2).
     pub(super) ecn_recover: u64,
+    /// New ACKs left that check Vegas' fine-grained timeout (recovery.rs).
+    pub(super) vegas_checks: u8,
     pub(super) send_cwr: bool,
     pub(super) last_activity: SimTime,
     pub(super) events: VecDeque<AppEvent>,
@@ -146,6 +148,7 @@ impl TcpSender {
             sacked: RangeSet::new(),
             high_rxt: 0,
             ecn_recover: 0,
+            vegas_checks: 0,
             send_cwr: false,
             last_activity: SimTime::ZERO,
             events: VecDeque::new(),
@@ -279,6 +282,7 @@ impl TcpSender {
         let retransmission = start < self.snd_max;
         if retransmission {
             self.stats.count(now, |c| c.retransmits += 1);
+            self.vegas_checks = 2;
             for s in self.segs.iter_mut().filter(|s| s.start < end && s.end > start) {
                 s.rexmit = true;
                 s.sent = now;
