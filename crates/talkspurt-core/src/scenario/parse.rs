@@ -21,6 +21,8 @@ use crate::voice::codec;
 mod json_out;
 #[path = "parse_playout.rs"]
 mod playout;
+#[path = "parse_tcp.rs"]
+mod tcp;
 
 pub use json_out::to_json;
 
@@ -662,7 +664,10 @@ fn speech(n: &Node) -> R<SpeechCfg> {
 
 fn transport(n: &Node) -> R<TransportCfg> {
     let t = n.table("a transport table, e.g. { kind = \"udp\", send_buffer = \"5p\" }")?;
-    let kind = t.kind("kind", &["udp", "echo"], Some("udp"))?;
+    let kind = t.kind("kind", &["udp", "echo", "tcp"], Some("udp"))?;
+    if kind == "tcp" {
+        return Ok(TransportCfg::Tcp(tcp::tcp(&t)?));
+    }
     let buffer = || -> R<u32> {
         Ok(t.opt("send_buffer").map_or(Ok(5), |n| n.packets(1, MAX_QUEUE_PACKETS, "a send buffer"))? as u32)
     };
@@ -682,18 +687,34 @@ const ON_OFF: SimDuration = SimDuration(2_000_000_000);
 
 fn traffic(n: &Node, nodes: &[&str]) -> R<TrafficCfg> {
     let t = n.table("a [[traffic]] table, e.g. from = \"a\", to = \"b\", kind = \"cbr\", rate = \"1Mbps\", packet = \"1000B\"")?;
-    let kind = t.kind("kind", &["cbr", "poisson", "onoff"], None)?;
-    let mut keys = vec!["count", "from", "to", "kind", "rate", "packet", "start", "stagger", "stop", "label"];
-    if kind == "onoff" {
-        keys.extend(["on", "off"]);
+    let kind = t.kind("kind", &["cbr", "poisson", "onoff", "bulk", "transfer"], None)?;
+    let stream = matches!(kind, "bulk" | "transfer");
+    let mut keys = vec!["count", "from", "to", "kind", "transport", "start", "stagger", "stop", "label"];
+    match kind {
+        "onoff" => keys.extend(["rate", "packet", "on", "off"]),
+        "bulk" => keys.extend(["on", "off"]),
+        "transfer" => keys.push("size"),
+        _ => keys.extend(["rate", "packet"]),
     }
     t.only(&keys, &format!(" (for kind = \"{kind}\")"))?;
     let count = count(&t)?;
     let (from, to) = endpoints(&t, nodes)?;
-    let rate_bps = t.req("rate", units::RATE_ALLOWED)?.rate()?;
+    let transport = t.opt("transport").map_or(Ok(TransportCfg::Udp { send_buffer: 1 }), |n| transport(&n))?;
+    if stream && !matches!(transport, TransportCfg::Tcp(_)) {
+        let n = t.opt("transport").unwrap_or_else(|| t.req("kind", "").unwrap());
+        return Err(n.err(format!("a byte-stream transport for kind = \"{kind}\": {{ kind = \"tcp\", ... }}")));
+    }
+    let side = |key| t.opt(key).map_or(Ok(DurationDist::Exponential { mean: ON_OFF }), |n| dist_table(&n, ON_OFF));
+    let rate_bps = if stream { 0 } else { t.req("rate", units::RATE_ALLOWED)?.rate()? };
     let kind = match kind {
         "cbr" => TrafficKind::Cbr { rate_bps },
         "poisson" => TrafficKind::Poisson { rate_bps },
+        "bulk" => match (t.opt("on"), t.opt("off")) {
+            (None, None) => TrafficKind::Bulk { on_off: None },
+            (Some(_), Some(_)) => TrafficKind::Bulk { on_off: Some((side("on")?, side("off")?)) },
+            (Some(n), None) | (None, Some(n)) => return Err(n.err("both on and off, or neither (an always-greedy source)")),
+        },
+        "transfer" => TrafficKind::Transfer { size_bytes: t.req("size", "a transfer size, e.g. \"10MB\"")?.bytes(1, 1 << 50, "a transfer size")? },
         _ => {
             let side = |key| {
                 t.opt(key).map_or(Ok(DurationDist::Exponential { mean: ON_OFF }), |n| dist_table(&n, ON_OFF))
@@ -702,21 +723,8 @@ fn traffic(n: &Node, nodes: &[&str]) -> R<TrafficCfg> {
         }
     };
     const PACKET: &str = "a packet size such as \"1000B\", or { kind = \"exponential\", mean = \"500B\" }";
-    let pn = t.req("packet", PACKET)?;
-    let packet = match pn.v {
-        Value::String(_) => SizeDist::Fixed { bytes: pn.bytes(1, MAX_PACKET_BYTES, "a packet size")? as u32 },
-        Value::Object(_) => {
-            let p = pn.table(PACKET)?;
-            p.kind("kind", &["exponential"], None)?;
-            p.only(&["kind", "mean"], " (for kind = \"exponential\")")?;
-            let mn = p.req("mean", "a mean packet size, e.g. \"500B\"")?;
-            let mean_bytes = mn.unit(units::SIZE_ALLOWED, |s| {
-                units::parse_bytes_f64(s, 1.0, MAX_PACKET_BYTES as f64, "a mean packet size")
-            })?;
-            SizeDist::Exponential { mean_bytes }
-        }
-        _ => return Err(pn.err(PACKET)),
-    };
+    // A byte stream segments by its MSS; its packet field is unused.
+    let packet = if stream { SizeDist::Fixed { bytes: 1500 } } else { packet(&t.req("packet", PACKET)?, PACKET)? };
     let start = t.opt("start").map_or(Ok(StartCfg::Fixed(SimDuration::ZERO)), |n| start(&n))?;
     let stop = match t.opt("stop") {
         None => None,
@@ -731,7 +739,7 @@ fn traffic(n: &Node, nodes: &[&str]) -> R<TrafficCfg> {
         }
     };
     Ok(TrafficCfg {
-        transport: TransportCfg::Udp { send_buffer: 1 },
+        transport,
         count,
         from,
         to,
@@ -741,6 +749,25 @@ fn traffic(n: &Node, nodes: &[&str]) -> R<TrafficCfg> {
         stagger: t.opt("stagger").map_or(Ok(SimDuration::ZERO), |n| n.duration())?,
         stop,
         label: label(&t)?,
+    })
+}
+
+
+/// A packet source's IP packet size: fixed or exponential.
+fn packet(pn: &Node, allowed: &str) -> R<SizeDist> {
+    Ok(match pn.v {
+        Value::String(_) => SizeDist::Fixed { bytes: pn.bytes(1, MAX_PACKET_BYTES, "a packet size")? as u32 },
+        Value::Object(_) => {
+            let p = pn.table(allowed)?;
+            p.kind("kind", &["exponential"], None)?;
+            p.only(&["kind", "mean"], " (for kind = \"exponential\")")?;
+            let mn = p.req("mean", "a mean packet size, e.g. \"500B\"")?;
+            let mean_bytes = mn.unit(units::SIZE_ALLOWED, |s| {
+                units::parse_bytes_f64(s, 1.0, MAX_PACKET_BYTES as f64, "a mean packet size")
+            })?;
+            SizeDist::Exponential { mean_bytes }
+        }
+        _ => return Err(pn.err(allowed)),
     })
 }
 

@@ -111,19 +111,23 @@ fn start_json(s: &StartCfg) -> Value {
     }
 }
 
-fn call_json(c: &CallGroupCfg) -> Value {
-    let d = units::format_duration;
-    let transport = match c.transport {
+fn transport_json(t: &TransportCfg) -> Value {
+    match *t {
         TransportCfg::Udp { send_buffer } => {
             json!({ "kind": "udp", "send_buffer": units::format_packets(send_buffer as u64) })
         }
-        TransportCfg::Tcp(ref c) => json!({ "kind": "tcp", "cc": c.cc.name() }),
+        TransportCfg::Tcp(ref c) => super::tcp::tcp_json(c),
         TransportCfg::Echo { send_buffer, ack_bytes } => json!({
             "kind": "echo",
             "send_buffer": units::format_packets(send_buffer as u64),
             "ack": units::format_bytes(ack_bytes as u64),
         }),
-    };
+    }
+}
+
+fn call_json(c: &CallGroupCfg) -> Value {
+    let d = units::format_duration;
+    let transport = transport_json(&c.transport);
     let mut v = json!({
         "count": c.count,
         "from": c.from,
@@ -170,14 +174,26 @@ fn traffic_json(t: &TrafficCfg) -> Value {
         "from": t.from,
         "to": t.to,
         "kind": kind,
-        "rate": units::format_rate(rate),
-        "packet": packet,
+        "transport": transport_json(&t.transport),
         "start": start_json(&t.start),
         "stagger": d(t.stagger),
     });
-    if let TrafficKind::OnOff { on, off, .. } = &t.kind {
-        v["on"] = dist_json(on);
-        v["off"] = dist_json(off);
+    match &t.kind {
+        TrafficKind::Bulk { on_off } => {
+            if let Some((on, off)) = on_off {
+                v["on"] = dist_json(on);
+                v["off"] = dist_json(off);
+            }
+        }
+        TrafficKind::Transfer { size_bytes } => v["size"] = json!(units::format_bytes(*size_bytes)),
+        k => {
+            v["rate"] = json!(units::format_rate(rate));
+            v["packet"] = packet;
+            if let TrafficKind::OnOff { on, off, .. } = k {
+                v["on"] = dist_json(on);
+                v["off"] = dist_json(off);
+            }
+        }
     }
     if let Some(s) = t.stop {
         v["stop"] = json!(d(s));

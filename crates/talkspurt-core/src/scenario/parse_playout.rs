@@ -152,7 +152,7 @@ fn missing_name(m: MissingPredecessor) -> &'static str {
 /// The `[analysis]` table.
 pub(super) fn analysis(n: &Node) -> R<AnalysisCfg> {
     let t = n.table("an [analysis] table, e.g. rtpi_threshold = \"300ms\"")?;
-    t.only(&["rtpi_threshold", "rtpi_missing", "window", "bounds", "jitter_threshold", "run_cap"], "")?;
+    t.only(&["rtpi_threshold", "rtpi_missing", "window", "bounds", "jitter_threshold", "run_cap", "interval"], "")?;
     let mut a = AnalysisCfg::default();
     t.set("rtpi_threshold", &mut a.rtpi_threshold, |n| n.positive_duration())?;
     let names = MISSING.map(missing_name);
@@ -163,6 +163,18 @@ pub(super) fn analysis(n: &Node) -> R<AnalysisCfg> {
     t.set("jitter_threshold", &mut a.jitter_threshold, |n| n.positive_duration())?;
     let cap = format!("an integer between 1 and {MAX_RUN_CAP}");
     t.set("run_cap", &mut a.run_cap, |n| Ok(n.int(1, MAX_RUN_CAP, &cap)? as u32))?;
+    if let Some(n) = t.opt("interval") {
+        const IV: &str = "[start, end], two durations with start < end, e.g. [\"50s\", \"200s\"]";
+        let items = n.array(IV)?;
+        if items.len() != 2 {
+            return Err(n.err(IV));
+        }
+        let (a0, a1) = (items[0].duration()?, items[1].duration()?);
+        if a0 >= a1 {
+            return Err(n.err(IV));
+        }
+        a.interval = Some((a0, a1));
+    }
     Ok(a)
 }
 
@@ -211,12 +223,16 @@ fn ramjee_json(alpha: f64, beta: f64, initial_variation: u64) -> Value {
 }
 
 pub(super) fn analysis_json(a: &AnalysisCfg) -> Value {
-    json!({
+    let mut v = json!({
         "rtpi_threshold": units::format_duration(a.rtpi_threshold),
         "rtpi_missing": missing_name(a.rtpi_missing),
         "window": a.window,
         "bounds": a.bounds,
         "jitter_threshold": units::format_duration(a.jitter_threshold),
         "run_cap": a.run_cap,
-    })
+    });
+    if let Some((a0, a1)) = a.interval {
+        v["interval"] = json!([units::format_duration(a0), units::format_duration(a1)]);
+    }
+    v
 }

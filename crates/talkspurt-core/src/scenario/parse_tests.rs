@@ -703,7 +703,23 @@ fn invalid_scenarios_name_path_and_allowed() {
         (format!("[run]\nduration = 1979-05-27\n{LINK}{CALL}"), "run.duration", "a duration with a unit"),
         (with("link", "loss = { kind = \"gilbert\" }"), "links[0].loss.kind", "\"none\", \"bernoulli\""),
         (with("link", "loss = { p = 0.1 }"), "links[0].loss.kind", "\"none\", \"bernoulli\""),
-        (with("call", "transport = { kind = \"tcp\" }"), "calls[0].transport.kind", "\"udp\", \"echo\""),
+        (with("call", "transport = { kind = \"sctp\" }"), "calls[0].transport.kind", "\"udp\", \"echo\", \"tcp\""),
+        // TCP (parse_tcp.rs): each bad value names its key and what is allowed.
+        (with("call", "transport = { kind = \"tcp\", cc = \"bbr\" }"), "calls[0].transport.cc", "\"newreno\""),
+        (with("call", "transport = { kind = \"tcp\", mss = \"0B\" }"), "calls[0].transport.mss", "maximum segment size"),
+        (with("call", "transport = { kind = \"tcp\", rcv_window = \"1000B\" }"), "calls[0].transport.rcv_window", "at least one segment"),
+        (with("call", "transport = { kind = \"tcp\", cc = \"reno\", vegas = { alpha = 1 } }"), "calls[0].transport.vegas", "cc = \"vegas\" only"),
+        (with("call", "transport = { kind = \"tcp\", cc = \"vegas\", vegas = { alpha = 4, beta = 3 } }"), "calls[0].transport.vegas.alpha", "alpha ≤ beta"),
+        (with("call", "transport = { kind = \"tcp\", recovery = \"sack\", sack = false }"), "calls[0].transport.sack", "needs SACK"),
+        (with("call", "transport = { kind = \"tcp\", min_rto = \"2s\", max_rto = \"1s\" }"), "calls[0].transport.min_rto", "min_rto ≤ max_rto"),
+        (with("call", "transport = { kind = \"tcp\", delack_timeout = \"600ms\" }"), "calls[0].transport.delack_timeout", "500ms"),
+        (with("call", "transport = { kind = \"tcp\", initial_window = 0 }"), "calls[0].transport.initial_window", "rfc3390"),
+        (with("call", "transport = { kind = \"tcp\", nodelya = true }"), "calls[0].transport.nodelya", "did you mean \"nodelay\""),
+        (with("call", "transport = { kind = \"tcp\", cubic = { beta = 1.5 } , cc = \"cubic\" }"), "calls[0].transport.cubic.beta", "(0, 1)"),
+        (with("traffic", "[[traffic]]\nfrom = \"a\"\nto = \"b\"\nkind = \"bulk\""), "traffic[1].kind", "byte-stream transport"),
+        (with("traffic", "[[traffic]]\nfrom = \"a\"\nto = \"b\"\nkind = \"transfer\"\ntransport = { kind = \"tcp\" }"), "traffic[1].size", "transfer size"),
+        (with("traffic", "[[traffic]]\nfrom = \"a\"\nto = \"b\"\nkind = \"bulk\"\npacket = \"1kB\"\ntransport = { kind = \"tcp\" }"), "traffic[1].packet", "(for kind = \"bulk\")"),
+        (with("top", "[analysis]\ninterval = [\"50s\", \"10s\"]"), "analysis.interval", "start < end"),
         (
             with("call", "speech = { model = \"pareto\", shape = 0.9 }"),
             "calls[0].speech.shape",
@@ -800,4 +816,30 @@ fn error_display_and_syntax_errors() {
     assert_eq!(e.path, "");
     let e = from_toml_str(&with("run", "durration = \"5s\"")).unwrap_err();
     assert_eq!(e.value, "unknown key with value \"5s\"");
+}
+
+/// TCP transports, stream traffic and the measurement interval read as
+/// written, fill their defaults from `TcpConfig::default()`, and survive the
+/// normalized round trip.
+#[test]
+fn tcp_keys_parse_and_round_trip() {
+    use crate::cc::{CcAlgorithm, Recovery};
+    use crate::transport::tcp::{IdleRestart, InitialWindow, SendLimit, TcpConfig};
+    let src = format!(
+        "{RUN}{LINK}{CALL}transport = {{ kind = \"tcp\", cc = \"cubic\", nodelay = true, initial_window = \"rfc2581\", send_buffer = \"5p\", cubic = {{ beta = 0.8 }} }}\n\
+         [[traffic]]\nfrom = \"a\"\nto = \"b\"\nkind = \"bulk\"\non = {{ dist = \"exponential\", mean = \"2s\" }}\noff = {{ dist = \"constant\", mean = \"1s\" }}\n\
+         transport = {{ kind = \"tcp\", cc = \"westwood+\", idle_restart = \"off\", min_rto = \"200ms\", granularity = \"10ms\" }}\n\
+         [[traffic]]\nfrom = \"a\"\nto = \"b\"\nkind = \"transfer\"\nsize = \"10MB\"\ntransport = {{ kind = \"tcp\", cc = \"vegas\", vegas = {{ alpha = 2, beta = 4 }} }}\n\
+         [analysis]\ninterval = [\"10s\", \"50s\"]\n"
+    );
+    let s = from_toml_str(&src).unwrap();
+    let TransportCfg::Tcp(c) = &s.calls[0].transport else { panic!("{:?}", s.calls[0].transport) };
+    assert_eq!((c.cc, c.nodelay, c.initial_window, c.send_buffer), (CcAlgorithm::Cubic, true, InitialWindow::Rfc2581, SendLimit::Writes(5)));
+    assert_eq!((c.params.cubic.beta, c.recovery(), c.mss), (0.8, Recovery::Sack, TcpConfig::default().mss));
+    let TransportCfg::Tcp(w) = &s.traffic[0].transport else { panic!() };
+    assert_eq!((w.cc, w.idle_restart, w.min_rto), (CcAlgorithm::Westwood, IdleRestart::Off, ms(200)));
+    assert!(matches!(s.traffic[0].kind, TrafficKind::Bulk { on_off: Some(_) }));
+    assert_eq!(s.traffic[1].kind, TrafficKind::Transfer { size_bytes: 10_000_000 });
+    assert_eq!(s.analysis.interval, Some((secs(10), secs(50))));
+    assert_eq!(from_value(&to_json(&s)).unwrap(), s);
 }
