@@ -150,57 +150,72 @@ pub enum Receiver {
 }
 
 impl Endpoint for Sender {
+    #[inline]
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         dispatch!(self, s => s.handle_packet(now, pkt))
     }
+    #[inline]
     fn handle_timeout(&mut self, now: SimTime) {
         dispatch!(self, s => s.handle_timeout(now))
     }
+    #[inline]
     fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
         dispatch!(self, s => s.poll_transmit(now))
     }
+    #[inline]
     fn poll_timeout(&self) -> Option<SimTime> {
         dispatch!(self, s => s.poll_timeout())
     }
+    #[inline]
     fn take_series(&mut self) -> Vec<Sample> {
         dispatch!(self, s => s.take_series())
     }
+    #[inline]
     fn poll_event(&mut self) -> Option<AppEvent> {
         dispatch!(self, s => s.poll_event())
     }
 }
 
 impl SenderEndpoint for Sender {
+    #[inline]
     fn send(&mut self, now: SimTime, unit: AppUnit) -> Result<(), AppUnit> {
         dispatch!(self, s => s.send(now, unit))
     }
+    #[inline]
     fn set_greedy(&mut self, on: bool) {
         dispatch!(self, s => s.set_greedy(on))
     }
+    #[inline]
     fn write_bytes(&mut self, bytes: u64) -> bool {
         dispatch!(self, s => s.write_bytes(bytes))
     }
 }
 
 impl Endpoint for Receiver {
+    #[inline]
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         dispatch!(self, r => r.handle_packet(now, pkt))
     }
+    #[inline]
     fn handle_timeout(&mut self, now: SimTime) {
         dispatch!(self, r => r.handle_timeout(now))
     }
+    #[inline]
     fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
         dispatch!(self, r => r.poll_transmit(now))
     }
+    #[inline]
     fn poll_timeout(&self) -> Option<SimTime> {
         dispatch!(self, r => r.poll_timeout())
     }
+    #[inline]
     fn take_series(&mut self) -> Vec<Sample> {
         dispatch!(self, r => r.take_series())
     }
 }
 
 impl ReceiverEndpoint for Receiver {
+    #[inline]
     fn poll_deliver(&mut self) -> Option<Delivery> {
         dispatch!(self, r => r.poll_deliver())
     }
