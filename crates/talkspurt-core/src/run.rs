@@ -20,10 +20,7 @@ pub struct RunOutput {
 }
 
 pub fn transport_name(t: &TransportCfg) -> &'static str {
-    match t {
-        TransportCfg::Udp { .. } => "udp",
-        TransportCfg::Echo { .. } => "echo",
-    }
+    t.name()
 }
 
 /// A call of group `g` as scoring sees it. A fixed-depth buffer without an

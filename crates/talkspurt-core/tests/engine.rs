@@ -43,13 +43,14 @@ fn busy(seed: u64) -> talkspurt_core::scenario::Scenario {
         from: "a".into(),
         to: "b".into(),
         kind,
-        packet: SizeDist::Fixed { bytes: 1000 },
+        transport: TransportCfg::Udp { send_buffer: 5 },
         start: StartCfg::Fixed(SimDuration::ZERO),
         stagger: ms(100),
         stop: None,
         label: None,
     };
     let two = secs(2);
+    let packet = SizeDist::Fixed { bytes: 1000 };
     scenario(
         run_cfg(secs(60), seed),
         vec![
@@ -58,9 +59,10 @@ fn busy(seed: u64) -> talkspurt_core::scenario::Scenario {
         ],
         vec![g],
         vec![
-            t(TrafficKind::Poisson { rate_bps: 100_000 }),
+            t(TrafficKind::Poisson { rate_bps: 100_000, packet }),
             t(TrafficKind::OnOff {
                 rate_bps: 128_000,
+                packet,
                 on: DurationDist::Pareto { shape: 1.5, mean: two },
                 off: DurationDist::Pareto { shape: 1.5, mean: two },
             }),

@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use talkspurt_core::net::queue::QueueLimit;
 use talkspurt_core::run::run;
-use talkspurt_core::scenario::{LossCfg, StartCfg, TrafficCfg, TrafficKind};
+use talkspurt_core::scenario::{LossCfg, StartCfg, TrafficCfg, TrafficKind, TransportCfg};
 use talkspurt_core::time::SimDuration;
 use talkspurt_core::traffic::SizeDist;
 
@@ -23,8 +23,8 @@ fn mean_wait_ms(packet: SizeDist, seed: u64) -> f64 {
             count: 1,
             from: "a".into(),
             to: "b".into(),
-            kind: TrafficKind::Poisson { rate_bps: 8_000_000 },
-            packet,
+            kind: TrafficKind::Poisson { rate_bps: 8_000_000, packet },
+            transport: TransportCfg::Udp { send_buffer: 5 },
             start: StartCfg::Fixed(SimDuration::ZERO),
             stagger: SimDuration::ZERO,
             stop: None,

@@ -1,6 +1,10 @@
 //! Tests of the scenario parser: valid files, defaults, round trips, and
 //! the corpus of invalid scenarios with their exact key paths.
 use super::*;
+use crate::scenario::model::*;
+use crate::scenario::units;
+use crate::time::SimDuration;
+use crate::voice::codec;
 use crate::playout::{
     FixedDelay, FixedDepth, QuantileBuffer, RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay, RamjeeSpike,
 };
@@ -147,10 +151,11 @@ fn full_expected() -> Scenario {
                 to: "a".into(),
                 kind: TrafficKind::OnOff {
                     rate_bps: 128_000,
+                    packet: SizeDist::Fixed { bytes: 1000 },
                     on: DurationDist::Pareto { shape: 1.4, mean: secs(2) },
                     off: DurationDist::Constant { mean: secs(3) },
                 },
-                packet: SizeDist::Fixed { bytes: 1000 },
+                transport: TransportCfg::Udp { send_buffer: 5 },
                 start: StartCfg::Fixed(ms(1500)),
                 stagger: ms(250),
                 stop: Some(secs(200)),
@@ -160,8 +165,11 @@ fn full_expected() -> Scenario {
                 count: 1,
                 from: "r1".into(),
                 to: "b".into(),
-                kind: TrafficKind::Poisson { rate_bps: 1_500_000 },
-                packet: SizeDist::Exponential { mean_bytes: 500.0 },
+                kind: TrafficKind::Poisson {
+                    rate_bps: 1_500_000,
+                    packet: SizeDist::Exponential { mean_bytes: 500.0 },
+                },
+                transport: TransportCfg::Udp { send_buffer: 5 },
                 start: StartCfg::Fixed(SimDuration::ZERO),
                 stagger: SimDuration::ZERO,
                 stop: None,
@@ -256,6 +264,7 @@ fn defaults_are_the_documented_ones() {
         t.traffic[0].kind,
         TrafficKind::OnOff {
             rate_bps: 128_000,
+            packet: SizeDist::Fixed { bytes: 1000 },
             on: DurationDist::Exponential { mean: secs(2) },
             off: DurationDist::Pareto { shape: 1.5, mean: secs(2) },
         }
@@ -431,7 +440,68 @@ impl Gen {
             bounds: self.coin(),
             jitter_threshold: self.dur(1),
             run_cap: 1 + self.below(100_000) as u32,
+            interval: None,
         }
+    }
+    /// A valid TCP configuration, `recovery` and `sack` filled in as the
+    /// parser does.
+    fn tcp(&mut self) -> TcpConfig {
+        use crate::cc::{CcAlgorithm, Recovery};
+        use crate::transport::tcp::{IdleRestart, InitialWindow, SendLimit};
+        let g = self;
+        let cc = CcAlgorithm::ALL[g.below(8) as usize];
+        let mut t = TcpConfig { cc, ..TcpConfig::default() };
+        t.recovery = Some(match g.below(5) {
+            0 => Recovery::ALL[g.below(4) as usize],
+            _ => cc.default_recovery(),
+        });
+        t.sack = Some(t.recovery == Some(Recovery::Sack) || g.coin());
+        t.mss = 1 + g.below(65_495) as u32;
+        t.initial_window = match g.below(4) {
+            0 => InitialWindow::Segments(1 + g.below(1000) as u32),
+            1 => InitialWindow::Rfc2581,
+            2 => InitialWindow::Rfc3390,
+            _ => InitialWindow::Rfc6928,
+        };
+        t.nodelay = g.coin();
+        t.delayed_ack = g.coin();
+        t.delack_timeout = SimDuration(1 + g.below(500_000_000));
+        t.min_rto = g.dur(0);
+        t.initial_rto = SimDuration(t.min_rto.0.max(1) + g.below(1_000_000_000)).min(units::MAX_DURATION);
+        t.max_rto = SimDuration(t.initial_rto.0 + g.below(100_000_000_000)).min(units::MAX_DURATION);
+        t.granularity = g.dur(0);
+        t.rcv_window = t.mss as u64 + g.below(1 << 29);
+        t.send_buffer = if g.coin() {
+            SendLimit::Writes(1 + g.below(10_000_000) as u32)
+        } else {
+            SendLimit::Bytes(1 + g.below(10_000_000_000))
+        };
+        t.idle_restart = IdleRestart::ALL[g.below(3) as usize];
+        (t.ecn, t.timestamps, t.handshake) = (g.coin(), g.coin(), g.coin());
+        t.framing = g.below(9) as u32;
+        match cc {
+            CcAlgorithm::Vegas => {
+                let alpha = 10.0 * g.unit();
+                t.params.vegas = crate::cc::VegasParams { alpha, beta: alpha + g.unit(), gamma: g.unit() };
+            }
+            CcAlgorithm::Cubic => {
+                t.params.cubic = crate::cc::CubicParams {
+                    c: g.positive(),
+                    beta: 1.0 - g.unit().max(1e-9),
+                    fast_convergence: g.coin(),
+                    tcp_friendliness: g.coin(),
+                }
+            }
+            CcAlgorithm::Westwood => t.params.westwood.gain = 1.0 - g.unit().max(1e-9),
+            CcAlgorithm::Real => {
+                t.params.real = crate::cc::RealParams {
+                    wave: 1 + g.below(1000) as u32,
+                    congestion_threshold: 1.0 - g.unit().max(1e-9),
+                }
+            }
+            _ => {}
+        }
+        t
     }
     fn start(&mut self) -> StartCfg {
         if self.coin() {
@@ -478,13 +548,13 @@ impl Gen {
             overhead_bytes: g.below(65_536) as u32,
             speech,
             vad: g.coin(),
-            transport: if g.coin() {
-                TransportCfg::Udp { send_buffer: 1 + g.below(1000) as u32 }
-            } else {
-                TransportCfg::Echo {
+            transport: match g.below(3) {
+                0 => TransportCfg::Udp { send_buffer: 1 + g.below(1000) as u32 },
+                1 => TransportCfg::Echo {
                     send_buffer: 1 + g.below(1000) as u32,
                     ack_bytes: 1 + g.below(65_535) as u32,
-                }
+                },
+                _ => TransportCfg::Tcp(g.tcp()),
             },
             playout: g.playout(ptime),
             advantage: match g.below(3) {
@@ -497,30 +567,47 @@ impl Gen {
             label: g.coin().then(|| "g".into()),
         }];
         let rate_bps = 1 + g.below(1_000_000_000);
-        let kind = match g.below(3) {
-            0 => TrafficKind::Cbr { rate_bps },
-            1 => TrafficKind::Poisson { rate_bps },
-            _ => {
-                let (ko, kf) = (g.below(4), g.below(4));
-                TrafficKind::OnOff { rate_bps, on: g.dist(ko, 0.7), off: g.dist(kf, 2.5) }
-            }
+        let packet = if g.coin() {
+            SizeDist::Fixed { bytes: 1 + g.below(65_535) as u32 }
+        } else {
+            SizeDist::Exponential { mean_bytes: 1.0 + g.below(1_000_000) as f64 / 17.0 }
         };
+        let kind = match g.below(5) {
+            0 => TrafficKind::Cbr { rate_bps, packet },
+            1 => TrafficKind::Poisson { rate_bps, packet },
+            2 => {
+                let (ko, kf) = (g.below(4), g.below(4));
+                TrafficKind::OnOff { rate_bps, packet, on: g.dist(ko, 0.7), off: g.dist(kf, 2.5) }
+            }
+            3 => TrafficKind::Bulk {
+                on_off: g.coin().then(|| {
+                    let (ko, kf) = (g.below(4), g.below(4));
+                    (g.dist(ko, 0.7), g.dist(kf, 2.5))
+                }),
+            },
+            _ => TrafficKind::Transfer { size_bytes: 1 + g.below(1_000_000_000_000) },
+        };
+        let tcp_only = matches!(kind, TrafficKind::Bulk { .. } | TrafficKind::Transfer { .. });
         let traffic = vec![TrafficCfg {
             count: 1 + g.below(100) as u32,
             from: "n0".into(),
             to: "n1".into(),
             kind,
-            packet: if g.coin() {
-                SizeDist::Fixed { bytes: 1 + g.below(65_535) as u32 }
+            transport: if tcp_only || g.coin() {
+                TransportCfg::Tcp(g.tcp())
             } else {
-                SizeDist::Exponential { mean_bytes: 1.0 + g.below(1_000_000) as f64 / 17.0 }
+                TransportCfg::Udp { send_buffer: 1 + g.below(1000) as u32 }
             },
             start: StartCfg::Uniform { from: SimDuration::ZERO, to: secs(1) },
             stagger: g.dur(0),
             stop: g.coin().then(|| g.dur(1)),
             label: None,
         }];
-        let analysis = g.analysis();
+        let mut analysis = g.analysis();
+        if g.coin() && run.duration.0 > 1 {
+            let end = 1 + g.below(run.duration.0);
+            analysis.interval = Some((SimDuration(g.below(end)), SimDuration(end)));
+        }
         Scenario { run, links, calls, traffic, analysis }
     }
 }
@@ -699,7 +786,11 @@ fn invalid_scenarios_name_path_and_allowed() {
         (format!("[run]\nduration = 1979-05-27\n{LINK}{CALL}"), "run.duration", "a duration with a unit"),
         (with("link", "loss = { kind = \"gilbert\" }"), "links[0].loss.kind", "\"none\", \"bernoulli\""),
         (with("link", "loss = { p = 0.1 }"), "links[0].loss.kind", "\"none\", \"bernoulli\""),
-        (with("call", "transport = { kind = \"tcp\" }"), "calls[0].transport.kind", "\"udp\", \"echo\""),
+        (
+            with("call", "transport = { kind = \"dccp\" }"),
+            "calls[0].transport.kind",
+            "\"udp\", \"echo\", \"tcp\"",
+        ),
         (
             with("call", "speech = { model = \"pareto\", shape = 0.9 }"),
             "calls[0].speech.shape",

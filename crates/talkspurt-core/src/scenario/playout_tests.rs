@@ -3,6 +3,7 @@
 //! corpus with exact key paths, and no panics on any value.
 use super::tests::{check_all, ms, with};
 use super::*;
+use crate::scenario::model::*;
 use crate::playout::{
     FixedDelay, FixedDepth, PlayoutKind, QuantileBuffer, RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay,
     RamjeeSpike,
@@ -159,6 +160,7 @@ fn advantage_and_analysis_parse() {
         bounds: false,
         jitter_threshold: ms(250),
         run_cap: 1,
+        interval: None,
     };
     assert_eq!(s.analysis, expected);
     let s = from_toml_str(&with("top", "[analysis]\nrtpi_missing = \"delayed\"")).unwrap();
