@@ -343,11 +343,19 @@ impl<'de> de::Deserializer<'de> for Node<'de> {
         }
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, _: &'static str, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         self.deserialize_unit(visitor)
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _: &'static str, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         visitor.visit_newtype_struct(self)
     }
 
@@ -404,7 +412,8 @@ impl<'de> de::Deserializer<'de> for Node<'de> {
                 _ => Err(Error::invalid(one_of(variants))),
             };
         };
-        let choices: Vec<&'static str> = variants.iter().copied().filter(|v| Some(*v) != spec.scalar).collect();
+        let choices: Vec<&'static str> =
+            variants.iter().copied().filter(|v| Some(*v) != spec.scalar).collect();
         let Some(m) = self.map() else {
             return match spec.scalar {
                 Some(variant) => visitor.visit_enum(Variant { variant, node: self, scalar: true }),
@@ -481,7 +490,9 @@ impl<'de> SeqAccess<'de> for Items<'de> {
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
         match self.iter.next() {
             None => Ok(None),
-            Some((i, v)) => seed.deserialize(Node { v, tag: None }).map(Some).map_err(|e| e.place().at(Seg::Index(i))),
+            Some((i, v)) => {
+                seed.deserialize(Node { v, tag: None }).map(Some).map_err(|e| e.place().at(Seg::Index(i)))
+            }
         }
     }
 
@@ -568,7 +579,8 @@ mod tests {
 
     #[test]
     fn paths_render_and_parse_back() {
-        let p = vec![Seg::Key("calls".into()), Seg::Index(1), Seg::Key("transport".into()), Seg::Key("x".into())];
+        let p =
+            vec![Seg::Key("calls".into()), Seg::Index(1), Seg::Key("transport".into()), Seg::Key("x".into())];
         assert_eq!(path_string(&p), "calls[1].transport.x");
         assert_eq!(parse_path("calls[1].transport.x"), p);
         assert_eq!(parse_path("links[0].between[1]").len(), 4);

@@ -12,7 +12,8 @@ use super::fields::{self, Int};
 use super::model::defaults::{self, ON_OFF, SILENCE, TALK};
 use super::model::*;
 use crate::playout::{
-    FixedDelay, FixedDepth, PlayoutKind, QuantileBuffer, RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay, RamjeeSpike,
+    FixedDelay, FixedDepth, PlayoutKind, QuantileBuffer, RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay,
+    RamjeeSpike,
 };
 use crate::time::SimDuration;
 
@@ -77,7 +78,10 @@ impl From<&ChannelCfg> for ChannelDoc {
 /// `[[links]]`: the channel keys at the link level apply to both
 /// directions; `forward`/`reverse` override them key by key.
 #[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, expecting = "a [[links]] table, e.g. between = [\"a\", \"b\"], rate = \"10Mbps\"")]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a [[links]] table, e.g. between = [\"a\", \"b\"], rate = \"10Mbps\""
+)]
 pub struct LinkDoc {
     #[serde(deserialize_with = "fields::between")]
     pub between: [String; 2],
@@ -285,9 +289,10 @@ impl From<SpeechDoc> for SpeechCfg {
         let pair = |talk, silence| SpeechCfg::OnOff { talk, silence };
         match d {
             SpeechDoc::Continuous => SpeechCfg::Continuous,
-            SpeechDoc::Exponential(m) => {
-                pair(DurationDist::Exponential { mean: m.talk }, DurationDist::Exponential { mean: m.silence })
-            }
+            SpeechDoc::Exponential(m) => pair(
+                DurationDist::Exponential { mean: m.talk },
+                DurationDist::Exponential { mean: m.silence },
+            ),
             SpeechDoc::Constant(m) => {
                 pair(DurationDist::Constant { mean: m.talk }, DurationDist::Constant { mean: m.silence })
             }
@@ -299,7 +304,9 @@ impl From<SpeechDoc> for SpeechCfg {
                 DurationDist::Pareto { shape: p.talk_shape.unwrap_or(p.shape), mean: p.talk },
                 DurationDist::Pareto { shape: p.silence_shape.unwrap_or(p.shape), mean: p.silence },
             ),
-            SpeechDoc::OnOff(o) => pair(DistDoc::or_default(o.talk, TALK), DistDoc::or_default(o.silence, SILENCE)),
+            SpeechDoc::OnOff(o) => {
+                pair(DistDoc::or_default(o.talk, TALK), DistDoc::or_default(o.silence, SILENCE))
+            }
         }
     }
 }
@@ -314,8 +321,12 @@ impl From<SpeechCfg> for SpeechDoc {
         let shapes = |a: f64, b: f64| if a == b { (a, None, None) } else { (a, Some(a), Some(b)) };
         use DurationDist::*;
         match (talk, silence) {
-            (Exponential { mean: t }, Exponential { mean: s }) => SpeechDoc::Exponential(Means { talk: t, silence: s }),
-            (Constant { mean: t }, Constant { mean: s }) => SpeechDoc::Constant(Means { talk: t, silence: s }),
+            (Exponential { mean: t }, Exponential { mean: s }) => {
+                SpeechDoc::Exponential(Means { talk: t, silence: s })
+            }
+            (Constant { mean: t }, Constant { mean: s }) => {
+                SpeechDoc::Constant(Means { talk: t, silence: s })
+            }
             (Weibull { shape: a, mean: t }, Weibull { shape: b, mean: s }) => {
                 let (shape, talk_shape, silence_shape) = shapes(a, b);
                 SpeechDoc::Weibull(WeibullSpeech { talk: t, silence: s, shape, talk_shape, silence_shape })
@@ -459,9 +470,12 @@ impl TrafficDoc {
         match self {
             TrafficDoc::Cbr(s) => s.cfg(TrafficKind::Cbr { rate_bps: s.rate, packet: s.packet }),
             TrafficDoc::Poisson(s) => s.cfg(TrafficKind::Poisson { rate_bps: s.rate, packet: s.packet }),
-            TrafficDoc::OnOff(s) => {
-                s.cfg(TrafficKind::OnOff { rate_bps: s.rate, packet: s.packet, on: side(&s.on), off: side(&s.off) })
-            }
+            TrafficDoc::OnOff(s) => s.cfg(TrafficKind::OnOff {
+                rate_bps: s.rate,
+                packet: s.packet,
+                on: side(&s.on),
+                off: side(&s.off),
+            }),
             TrafficDoc::Bulk(s) => {
                 let on_off = (s.on.is_some() || s.off.is_some()).then(|| (side(&s.on), side(&s.off)));
                 s.cfg(TrafficKind::Bulk { on_off })
@@ -476,7 +490,9 @@ impl From<&TrafficCfg> for TrafficDoc {
         let dist = |d: &DurationDist| Some(DistDoc::from(d));
         match &t.kind {
             TrafficKind::Cbr { rate_bps, packet } => TrafficDoc::Cbr(RateSource::new(t, *rate_bps, *packet)),
-            TrafficKind::Poisson { rate_bps, packet } => TrafficDoc::Poisson(RateSource::new(t, *rate_bps, *packet)),
+            TrafficKind::Poisson { rate_bps, packet } => {
+                TrafficDoc::Poisson(RateSource::new(t, *rate_bps, *packet))
+            }
             TrafficKind::OnOff { rate_bps, packet, on, off } => {
                 TrafficDoc::OnOff(OnOffSource::new(t, *rate_bps, *packet, dist(on), dist(off)))
             }
@@ -552,16 +568,14 @@ pub enum PlayoutDef {
 }
 
 #[derive(Deserialize, Serialize)]
-#[serde(remote = "FixedDelay",
-    default = "FixedDelay::default", deny_unknown_fields)]
+#[serde(remote = "FixedDelay", default = "FixedDelay::default", deny_unknown_fields)]
 struct FixedDelayDef {
     #[serde(with = "fields::ns")]
     delay: u64,
 }
 
 #[derive(Deserialize, Serialize)]
-#[serde(remote = "FixedDepth",
-    default = "FixedDepth::default", deny_unknown_fields)]
+#[serde(remote = "FixedDepth", default = "FixedDepth::default", deny_unknown_fields)]
 struct FixedDepthDef {
     #[serde(rename = "depth", with = "fields::PacketInt::<1, 1000000>")]
     depth_packets: u32,
@@ -571,8 +585,7 @@ struct FixedDepthDef {
 }
 
 #[derive(Deserialize, Serialize)]
-#[serde(remote = "RamjeeEwma",
-    default = "RamjeeEwma::default", deny_unknown_fields)]
+#[serde(remote = "RamjeeEwma", default = "RamjeeEwma::default", deny_unknown_fields)]
 struct RamjeeEwmaDef {
     #[serde(deserialize_with = "fields::weight")]
     alpha: f64,
@@ -583,8 +596,7 @@ struct RamjeeEwmaDef {
 }
 
 #[derive(Deserialize, Serialize)]
-#[serde(remote = "RamjeeAsymmetric",
-    default = "RamjeeAsymmetric::default", deny_unknown_fields)]
+#[serde(remote = "RamjeeAsymmetric", default = "RamjeeAsymmetric::default", deny_unknown_fields)]
 struct RamjeeAsymmetricDef {
     #[serde(deserialize_with = "fields::weight")]
     alpha: f64,
@@ -597,8 +609,7 @@ struct RamjeeAsymmetricDef {
 }
 
 #[derive(Deserialize, Serialize)]
-#[serde(remote = "RamjeeMinDelay",
-    default = "RamjeeMinDelay::default", deny_unknown_fields)]
+#[serde(remote = "RamjeeMinDelay", default = "RamjeeMinDelay::default", deny_unknown_fields)]
 struct RamjeeMinDelayDef {
     #[serde(deserialize_with = "fields::weight")]
     alpha: f64,
@@ -609,8 +620,7 @@ struct RamjeeMinDelayDef {
 }
 
 #[derive(Deserialize, Serialize)]
-#[serde(remote = "RamjeeSpike",
-    default = "RamjeeSpike::default", deny_unknown_fields)]
+#[serde(remote = "RamjeeSpike", default = "RamjeeSpike::default", deny_unknown_fields)]
 struct RamjeeSpikeDef {
     #[serde(deserialize_with = "fields::weight")]
     alpha: f64,
@@ -625,8 +635,7 @@ struct RamjeeSpikeDef {
 }
 
 #[derive(Deserialize, Serialize)]
-#[serde(remote = "QuantileBuffer",
-    default = "QuantileBuffer::default", deny_unknown_fields)]
+#[serde(remote = "QuantileBuffer", default = "QuantileBuffer::default", deny_unknown_fields)]
 struct QuantileBufferDef {
     #[serde(deserialize_with = "fields::quantile")]
     quantile: f64,

@@ -12,7 +12,9 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::model::QueueLimit;
-use super::units::{self, DURATION_ALLOWED, PACKETS_ALLOWED, QUEUE_LIMIT_ALLOWED, RATE_ALLOWED, SIZE_ALLOWED};
+use super::units::{
+    self, DURATION_ALLOWED, PACKETS_ALLOWED, QUEUE_LIMIT_ALLOWED, RATE_ALLOWED, SIZE_ALLOWED,
+};
 use crate::time::SimDuration;
 
 /// A string read by `parse`; `form` is what a non-string gets.
@@ -145,7 +147,9 @@ pub mod interval {
             Ok(Some((a, b)))
         }
     }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(SimDuration, SimDuration)>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<(SimDuration, SimDuration)>, D::Error> {
         d.deserialize_seq(Pair)
     }
     pub fn serialize<S: Serializer>(v: &Option<(SimDuration, SimDuration)>, s: S) -> Result<S::Ok, S::Error> {
@@ -223,7 +227,9 @@ pub const PACKET: &str = "a packet size such as \"1000B\", or { kind = \"exponen
 pub mod packet_size {
     use super::*;
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-        quantity(d, PACKET, |s| units::parse_bytes(s, 1, units::MAX_PACKET_BYTES, "a packet size").map(|b| b as u32))
+        quantity(d, PACKET, |s| {
+            units::parse_bytes(s, 1, units::MAX_PACKET_BYTES, "a packet size").map(|b| b as u32)
+        })
     }
     pub fn serialize<S: Serializer>(v: &u32, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&units::format_bytes(*v as u64))
@@ -243,7 +249,11 @@ pub mod transfer_size {
 
 /// A fixed start time (`start = "2s"`).
 pub fn start_time<'de, D: Deserializer<'de>>(d: D) -> Result<SimDuration, D::Error> {
-    quantity(d, "a start time such as \"0s\", or { kind = \"uniform\", from = \"0s\", to = \"10s\" }", units::parse_duration)
+    quantity(
+        d,
+        "a start time such as \"0s\", or { kind = \"uniform\", from = \"0s\", to = \"10s\" }",
+        units::parse_duration,
+    )
 }
 
 /// A mean packet size, which may be fractional (`"500.5B"`), 1–65535 B.
@@ -464,7 +474,10 @@ pub fn between<'de, D: Deserializer<'de>>(d: D) -> Result<[String; 2], D::Error>
 }
 
 /// An array of tables with its own wrong-type text (`links`, `calls`, `traffic`).
-fn tables<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D, allowed: &'static str) -> Result<Vec<T>, D::Error> {
+fn tables<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+    allowed: &'static str,
+) -> Result<Vec<T>, D::Error> {
     struct Tables<T>(&'static str, PhantomData<T>);
     impl<'de, T: Deserialize<'de>> Visitor<'de> for Tables<T> {
         type Value = Vec<T>;
@@ -504,7 +517,12 @@ pub fn named<'de, D: Deserializer<'de>, T>(
     from_name: impl Fn(&str) -> Option<T>,
 ) -> Result<T, D::Error> {
     let allowed = super::de::one_of(names);
-    let v = d.deserialize_str(Quantity { form: "a name", parse: |s: &str| Ok::<_, String>(s.to_string()), out: PhantomData })
+    let v = d
+        .deserialize_str(Quantity {
+            form: "a name",
+            parse: |s: &str| Ok::<_, String>(s.to_string()),
+            out: PhantomData,
+        })
         .map_err(|_: D::Error| de::Error::custom(&allowed))?;
     from_name(&v).ok_or_else(|| de::Error::custom(allowed))
 }

@@ -223,7 +223,11 @@ impl Default for QueueCfg {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename = "@kind", deny_unknown_fields, expecting = "a loss table, e.g. { kind = \"bernoulli\", p = 0.01 }")]
+#[serde(
+    rename = "@kind",
+    deny_unknown_fields,
+    expecting = "a loss table, e.g. { kind = \"bernoulli\", p = 0.01 }"
+)]
 pub enum LossCfg {
     #[default]
     #[serde(rename = "none")]
@@ -240,7 +244,10 @@ pub enum LossCfg {
 
 /// `count` identical one-way voice calls from `from` to `to`.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, expecting = "a [[calls]] table, e.g. from = \"a\", to = \"b\", codec = \"G.711\"")]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a [[calls]] table, e.g. from = \"a\", to = \"b\", codec = \"G.711\""
+)]
 pub struct CallGroupCfg {
     /// Number of calls (default 1).
     #[serde(default = "defaults::count", with = "Int::<1, 100000>")]

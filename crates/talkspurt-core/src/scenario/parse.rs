@@ -35,7 +35,11 @@ pub fn from_toml_str(s: &str) -> R<Scenario> {
             format!(" at line {line}, column {col} (`{text}`)")
         });
         let msg = e.message().trim().replace('\n', " ");
-        ScenarioError::new("", format!("invalid TOML{}: {msg}", at.unwrap_or_default()), "a valid TOML document")
+        ScenarioError::new(
+            "",
+            format!("invalid TOML{}: {msg}", at.unwrap_or_default()),
+            "a valid TOML document",
+        )
     })?;
     finite_floats(&t, "")?;
     let v = serde_json::to_value(&t)
@@ -49,7 +53,13 @@ pub fn from_toml_str(s: &str) -> R<Scenario> {
 fn finite_floats(v: &toml::Value, path: &str) -> R<()> {
     match v {
         toml::Value::Float(x) if !x.is_finite() => {
-            let text = if x.is_nan() { "nan" } else if *x > 0.0 { "inf" } else { "-inf" };
+            let text = if x.is_nan() {
+                "nan"
+            } else if *x > 0.0 {
+                "inf"
+            } else {
+                "-inf"
+            };
             Err(ScenarioError::new(path, text, "a finite number"))
         }
         toml::Value::Array(items) => {
@@ -124,7 +134,8 @@ fn endpoint_key(path: &[Seg]) -> bool {
 fn node_list(root: &Value) -> String {
     let mut nodes: Vec<&str> = Vec::new();
     let links = root.get("links").and_then(Value::as_array).map_or(&[][..], |v| v);
-    for name in links.iter().filter_map(|l| l.get("between")?.as_array()).flatten().filter_map(Value::as_str) {
+    for name in links.iter().filter_map(|l| l.get("between")?.as_array()).flatten().filter_map(Value::as_str)
+    {
         if !nodes.contains(&name) {
             nodes.push(name);
         }

@@ -1,13 +1,13 @@
 //! Tests of the scenario parser: valid files, defaults, round trips, and
 //! the corpus of invalid scenarios with their exact key paths.
 use super::*;
+use crate::playout::{
+    FixedDelay, FixedDepth, QuantileBuffer, RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay, RamjeeSpike,
+};
 use crate::scenario::model::*;
 use crate::scenario::units;
 use crate::time::SimDuration;
 use crate::voice::codec;
-use crate::playout::{
-    FixedDelay, FixedDepth, QuantileBuffer, RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay, RamjeeSpike,
-};
 
 pub(super) fn ms(n: u64) -> SimDuration {
     SimDuration::from_millis(n)
@@ -744,11 +744,7 @@ fn invalid_scenarios_name_path_and_allowed() {
         (with("link", "queue = { limit = \"50\" }"), "links[0].queue.limit", "\"50p\" or \"64000B\""),
         (with("link", "queue = { limit = 50 }"), "links[0].queue.limit", "\"50p\""),
         (with("call", "transport = { send_buffer = 5 }"), "calls[0].transport.send_buffer", "\"5p\""),
-        (
-            with("call", "transport = { send_buffer = \"5B\" }"),
-            "calls[0].transport.send_buffer",
-            "unit p",
-        ),
+        (with("call", "transport = { send_buffer = \"5B\" }"), "calls[0].transport.send_buffer", "unit p"),
         (with("call", "overhead = \"40b\""), "calls[0].overhead", "units: B, kB, KiB"),
         (TRAFFIC.replace("1000B", "1000"), "traffic[0].packet", "e.g. \"1500B\""),
         // Zero-length run, zero and absurd sizes.
@@ -791,11 +787,7 @@ fn invalid_scenarios_name_path_and_allowed() {
             "calls[0].transport.kind",
             "\"udp\", \"echo\", \"tcp\"",
         ),
-        (
-            with("call", "speech = { model = \"pareto\", shape = 0.9 }"),
-            "calls[0].speech.shape",
-            "shape > 1",
-        ),
+        (with("call", "speech = { model = \"pareto\", shape = 0.9 }"), "calls[0].speech.shape", "shape > 1"),
         (
             with("call", "speech = { model = \"weibull\", talk_shape = 0 }"),
             "calls[0].speech.talk_shape",

@@ -30,7 +30,9 @@ fn tagged(name: &'static str, variant: &'static str, content: Value) -> Result<V
     let mut m = match content {
         Value::Object(m) => m,
         Value::Null => Map::new(),
-        other => return Err(ser::Error::custom(format!("variant {variant} of {name} is not a table: {other}"))),
+        other => {
+            return Err(ser::Error::custom(format!("variant {variant} of {name} is not a table: {other}")))
+        }
     };
     m.insert(key.into(), Value::String(variant.into()));
     Ok(Value::Object(m))
@@ -101,7 +103,12 @@ impl ser::Serializer for Ser {
     fn serialize_unit_struct(self, _: &'static str) -> Result<Value, Error> {
         Ok(Value::Null)
     }
-    fn serialize_unit_variant(self, name: &'static str, _: u32, variant: &'static str) -> Result<Value, Error> {
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<Value, Error> {
         match tag_of(name) {
             Some(_) => tagged(name, variant, Value::Null),
             None => Ok(Value::String(variant.into())),

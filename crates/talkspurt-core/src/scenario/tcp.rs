@@ -33,7 +33,11 @@ pub const MAX_MSS: u64 = 65_495;
 pub const MAX_RCV_WINDOW: u64 = 1 << 30;
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(default, deny_unknown_fields, expecting = "a tcp transport table, e.g. { kind = \"tcp\", cc = \"newreno\" }")]
+#[serde(
+    default,
+    deny_unknown_fields,
+    expecting = "a tcp transport table, e.g. { kind = \"tcp\", cc = \"newreno\" }"
+)]
 struct TcpDoc {
     #[serde(with = "cc_name")]
     cc: CcAlgorithm,
@@ -190,8 +194,12 @@ struct VegasDef {
 struct Cubic(#[serde(with = "CubicDef")] CubicParams);
 
 #[derive(Deserialize, Serialize)]
-#[serde(remote = "CubicParams",
-    default = "CubicParams::default", deny_unknown_fields, expecting = "a cubic table, e.g. { c = 0.4, beta = 0.7 }")]
+#[serde(
+    remote = "CubicParams",
+    default = "CubicParams::default",
+    deny_unknown_fields,
+    expecting = "a cubic table, e.g. { c = 0.4, beta = 0.7 }"
+)]
 struct CubicDef {
     #[serde(deserialize_with = "fields::positive_number")]
     c: f64,
@@ -206,8 +214,12 @@ struct CubicDef {
 struct Westwood(#[serde(with = "WestwoodDef")] WestwoodParams);
 
 #[derive(Deserialize, Serialize)]
-#[serde(remote = "WestwoodParams",
-    default = "WestwoodParams::default", deny_unknown_fields, expecting = "a westwood table, e.g. { gain = 0.9 }")]
+#[serde(
+    remote = "WestwoodParams",
+    default = "WestwoodParams::default",
+    deny_unknown_fields,
+    expecting = "a westwood table, e.g. { gain = 0.9 }"
+)]
 struct WestwoodDef {
     #[serde(deserialize_with = "fields::open_fraction")]
     gain: f64,

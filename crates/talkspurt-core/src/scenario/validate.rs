@@ -88,10 +88,12 @@ pub(super) fn scenario(doc: ScenarioDoc, raw: &Value) -> R<Scenario> {
     }
     // Results name a call's group by its label, and rescoring finds the
     // group by it: two groups must not share one (explicit or "calls[i]").
-    let labels: Vec<String> = calls.iter().enumerate().map(|(g, c)| group_label(&c.label, "calls", g)).collect();
+    let labels: Vec<String> =
+        calls.iter().enumerate().map(|(g, c)| group_label(&c.label, "calls", g)).collect();
     for (g, l) in labels.iter().enumerate() {
         if labels[..g].contains(l) {
-            let at = if calls[g].label.is_some() { format!("calls[{g}].label") } else { format!("calls[{g}]") };
+            let at =
+                if calls[g].label.is_some() { format!("calls[{g}].label") } else { format!("calls[{g}]") };
             return Err(cx.err(&at, "a label no other [[calls]] group has (results name groups by label)"));
         }
     }
@@ -210,7 +212,10 @@ impl Net {
     /// `from` and `to` of a group: named nodes, distinct, connected.
     fn endpoints(&self, cx: &Ctx, p: &str, from: &str, to: &str) -> R<()> {
         let find = |key: &str, name: &str| {
-            self.nodes.iter().position(|n| n == name).ok_or_else(|| cx.err(&format!("{p}.{key}"), self.known()))
+            self.nodes
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| cx.err(&format!("{p}.{key}"), self.known()))
         };
         let (a, b) = (find("from", from)?, find("to", to)?);
         if a == b {
@@ -243,9 +248,9 @@ fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net) -> R<()> {
     let codecs = super::fields::codecs_text();
     let Some(k) = codec::lookup(&c.codec) else {
         let name = c.codec.to_ascii_lowercase();
-        let close = codec::names()
-            .into_iter()
-            .find(|k| k.eq_ignore_ascii_case(&name) || super::de::edit_distance(&k.to_ascii_lowercase(), &name) <= 1);
+        let close = codec::names().into_iter().find(|k| {
+            k.eq_ignore_ascii_case(&name) || super::de::edit_distance(&k.to_ascii_lowercase(), &name) <= 1
+        });
         let hint = close.map(|k| format!(" (did you mean \"{k}\"?)")).unwrap_or_default();
         return Err(cx.err(&format!("{p}.codec"), format!("{codecs}{hint}")));
     };
@@ -303,8 +308,12 @@ fn traffic(cx: &Ctx, p: &str, doc: &TrafficDoc, net: &Net) -> R<TrafficCfg> {
     }
     if let TrafficDoc::Bulk(b) = doc {
         match (&b.on, &b.off) {
-            (Some(_), None) => return Err(cx.err(&format!("{p}.off"), "an off table with the on table (both or neither)")),
-            (None, Some(_)) => return Err(cx.err(&format!("{p}.on"), "an on table with the off table (both or neither)")),
+            (Some(_), None) => {
+                return Err(cx.err(&format!("{p}.off"), "an off table with the on table (both or neither)"))
+            }
+            (None, Some(_)) => {
+                return Err(cx.err(&format!("{p}.on"), "an on table with the off table (both or neither)"))
+            }
             _ => {}
         }
     }
@@ -333,7 +342,8 @@ fn tcp(cx: &Ctx, p: &str, t: &mut TcpConfig) -> R<()> {
     }
     let recovery = t.recovery();
     if recovery == Recovery::Sack && t.sack == Some(false) {
-        let why = if t.recovery.is_some() { String::new() } else { format!(", the default for cc = \"{cc}\"") };
+        let why =
+            if t.recovery.is_some() { String::new() } else { format!(", the default for cc = \"{cc}\"") };
         return Err(cx.err(
             &format!("{p}.sack"),
             format!("true: recovery is \"sack\"{why}, which needs SACK blocks (RFC 6675)"),
@@ -351,13 +361,22 @@ fn tcp(cx: &Ctx, p: &str, t: &mut TcpConfig) -> R<()> {
         return Err(if cx.given(&format!("{p}.rcv_window")) {
             cx.err(&format!("{p}.rcv_window"), format!("a window of at least one segment (mss = {mss}); a window below one segment cannot carry a full segment"))
         } else {
-            cx.err(&format!("{p}.mss"), format!("an mss of at most rcv_window ({}B, the default)", t.rcv_window))
+            cx.err(
+                &format!("{p}.mss"),
+                format!("an mss of at most rcv_window ({}B, the default)", t.rcv_window),
+            )
         });
     }
     if t.cc == crate::cc::CcAlgorithm::Vegas {
         let v = t.params.vegas;
         // Brakmo & Peterson: grow below α, shrink above β, so α ≤ β.
-        cx.order(&format!("{p}.vegas"), ("alpha", v.alpha), ("beta", v.beta), true, ("a number", |x: f64| x.to_string()))?;
+        cx.order(
+            &format!("{p}.vegas"),
+            ("alpha", v.alpha),
+            ("beta", v.beta),
+            true,
+            ("a number", |x: f64| x.to_string()),
+        )?;
     }
     Ok(())
 }
