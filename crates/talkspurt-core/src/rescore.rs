@@ -122,5 +122,5 @@ pub fn rescore(s: &Scenario, calls: &CallColumns, packets: &PacketColumns, trace
     }
     let recs = records_from_packets(packets, n)?;
     let refs: Vec<&CallRecord> = recs.iter().collect();
-    Ok(call_tables(&refs, &infos, &s.analysis, trace, &[]))
+    Ok(call_tables(&refs, &infos, &s.analysis.score(), trace, &[]))
 }

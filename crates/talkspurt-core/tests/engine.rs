@@ -39,18 +39,18 @@ fn busy(seed: u64) -> talkspurt_core::scenario::Scenario {
     g.speech = exp_speech(1000, 1500);
     g.start = StartCfg::Uniform { from: SimDuration::ZERO, to: secs(2) };
     let t = |kind| TrafficCfg {
-        transport: talkspurt_core::scenario::TransportCfg::Udp { send_buffer: 1 },
         count: 2,
         from: "a".into(),
         to: "b".into(),
         kind,
-        packet: SizeDist::Fixed { bytes: 1000 },
+        transport: TransportCfg::Udp { send_buffer: 5 },
         start: StartCfg::Fixed(SimDuration::ZERO),
         stagger: ms(100),
         stop: None,
         label: None,
     };
     let two = secs(2);
+    let packet = SizeDist::Fixed { bytes: 1000 };
     scenario(
         run_cfg(secs(60), seed),
         vec![
@@ -59,9 +59,10 @@ fn busy(seed: u64) -> talkspurt_core::scenario::Scenario {
         ],
         vec![g],
         vec![
-            t(TrafficKind::Poisson { rate_bps: 100_000 }),
+            t(TrafficKind::Poisson { rate_bps: 100_000, packet }),
             t(TrafficKind::OnOff {
                 rate_bps: 128_000,
+                packet,
                 on: DurationDist::Pareto { shape: 1.5, mean: two },
                 off: DurationDist::Pareto { shape: 1.5, mean: two },
             }),

@@ -8,7 +8,7 @@ use common::*;
 use talkspurt_core::net::queue::QueueLimit;
 use talkspurt_core::playout::PlayoutKind;
 use talkspurt_core::run::run;
-use talkspurt_core::scenario::{LossCfg, Scenario, StartCfg, TrafficCfg, TrafficKind};
+use talkspurt_core::scenario::{LossCfg, Scenario, StartCfg, TrafficCfg, TrafficKind, TransportCfg};
 use talkspurt_core::time::SimDuration;
 use talkspurt_core::trace::{Column, Table};
 use talkspurt_core::traffic::SizeDist;
@@ -26,12 +26,11 @@ fn congested(seed: u64, playout: &str) -> Scenario {
         groups.push(g);
     }
     let cross = TrafficCfg {
-        transport: talkspurt_core::scenario::TransportCfg::Udp { send_buffer: 1 },
         count: 1,
         from: "a".into(),
         to: "b".into(),
-        kind: TrafficKind::Poisson { rate_bps: 500_000 },
-        packet: SizeDist::Exponential { mean_bytes: 500.0 },
+        kind: TrafficKind::Poisson { rate_bps: 500_000, packet: SizeDist::Exponential { mean_bytes: 500.0 } },
+        transport: TransportCfg::Udp { send_buffer: 5 },
         start: StartCfg::Fixed(SimDuration::ZERO),
         stagger: SimDuration::ZERO,
         stop: None,

@@ -33,7 +33,7 @@ pub fn run(s: &Scenario, progress: &mut dyn FnMut(f64) -> bool) -> Result<RunOut
     let completed = w.run(progress);
     let voice_packets = w.calls.iter().map(|c| c.rec.len() as u64).sum();
     Ok(RunOutput {
-        report: report(&w, &infos, &traffic_labels, &s.analysis, s.run.trace),
+        report: report(&w, &infos, &traffic_labels, &s.analysis.score(), s.run.trace),
         events: w.q.events_processed(),
         voice_packets,
         sim_end_s: w.q.now().as_secs_f64(),

@@ -166,9 +166,9 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         let dst = node(&topo, &t.to, format!("traffic[{g}].to"))?;
         route_check(&topo, src, dst, &format!("traffic[{g}].to"))?;
         let packets = match t.kind {
-            TrafficKind::Cbr { rate_bps } => Some((Pattern::Cbr, rate_bps)),
-            TrafficKind::Poisson { rate_bps } => Some((Pattern::Poisson, rate_bps)),
-            TrafficKind::OnOff { rate_bps, on, off } => Some((Pattern::OnOff { on, off }, rate_bps)),
+            TrafficKind::Cbr { rate_bps, packet } => Some((Pattern::Cbr, rate_bps, packet)),
+            TrafficKind::Poisson { rate_bps, packet } => Some((Pattern::Poisson, rate_bps, packet)),
+            TrafficKind::OnOff { rate_bps, packet, on, off } => Some((Pattern::OnOff { on, off }, rate_bps, packet)),
             TrafficKind::Bulk { .. } | TrafficKind::Transfer { .. } => None,
         };
         for i in 0..t.count {
@@ -183,7 +183,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             }
             flows.push(Flow::new(src, dst, snd, rcv, Owner::Traffic(ti)));
             let source = match (packets, t.kind.clone()) {
-                (Some((pattern, rate)), _) => TrafficFeed::Packets(TrafficSource::new(pattern, t.packet, rate, start, stop, rng)),
+                (Some((pattern, rate, packet)), _) => TrafficFeed::Packets(TrafficSource::new(pattern, packet, rate, start, stop, rng)),
                 (None, TrafficKind::Bulk { on_off }) => TrafficFeed::Stream(StreamApp::bulk(start, stop, on_off, rng)),
                 (None, TrafficKind::Transfer { size_bytes }) => {
                     TrafficFeed::Stream(StreamApp::Transfer { size: size_bytes, at: start, done: start >= stop })

@@ -1,18 +1,36 @@
-//! Scenario files: the typed model, the parser with key-path errors, unit
-//! parsing, the builder (scenario → `sim::World`) and the calls as scoring
-//! sees them (scenario → `score::CallInfo`). See docs/scenario.md for the
-//! reference.
+//! Scenario files: the typed model (derives its parsing), the reader with
+//! key-path errors, validation across keys, and unit parsing. See
+//! docs/scenario.md for the reference.
+//!
+//! | file | what |
+//! |---|---|
+//! | `model.rs` | the scenario types and their defaults |
+//! | `doc.rs` | tables whose file shape differs from the model; serde shapes of other layers' configs |
+//! | `tcp.rs` | the TCP transport table |
+//! | `fields.rs` | single values: units, ranges, names |
+//! | `units.rs` | quantities with units (parse and format) |
+//! | `de.rs`, `ser.rs` | the document reader (paths, tagged tables) and writer |
+//! | `validate.rs` | checks across keys; defaults that depend on other keys |
+//! | `parse.rs` | `from_toml_str`, `from_json_str`, `from_value`, `to_json` |
+//! | `build.rs` | `Scenario` → `World` |
+//! | `calls.rs` | the calls as scoring sees them (`score::CallInfo`) |
 
 pub mod build;
 pub mod calls;
+mod de;
+mod doc;
 pub mod error;
+mod fields;
 pub mod model;
 pub mod parse;
+mod ser;
+mod tcp;
 pub mod units;
+mod validate;
 
 pub use build::build;
 pub(crate) use calls::call_info;
 pub use calls::transport_name;
 pub use error::ScenarioError;
 pub use model::*;
-pub use parse::{from_json_str, from_toml_str, from_value};
+pub use parse::{from_json_str, from_toml_str, from_value, to_json};

@@ -1,20 +1,25 @@
-//! The typed scenario: what a validated scenario file means. The parser
-//! (`parse.rs`) builds these from TOML/JSON with key-path errors; the builder
-//! (`build.rs`) turns them into a `World`. Every default is documented here
-//! (those of `[analysis]` in `score::AnalysisCfg`) and in docs/scenario.md.
+//! The typed scenario: what a validated scenario file means. Most types
+//! derive their parsing (serde, read by de.rs with key-path errors); tables
+//! whose file shape differs from their meaning (links, speech, traffic, the
+//! TCP table) are read as the document types of doc.rs and tcp.rs and
+//! converted by validate.rs, which also runs every cross-field check. The
+//! builder (`scenario::build`) turns a `Scenario` into a `World`. Every
+//! default is documented here (`defaults`) and in docs/scenario.md.
 
+use serde::{Deserialize, Serialize};
+
+use super::doc::{MissingDef, PlayoutDef, SpeechDoc};
+use super::fields::{self, Bytes, Int, Packets};
 use crate::time::SimDuration;
 
 pub use crate::metrics::rtpi::MissingPredecessor;
+use crate::metrics::{DEFAULT_RTPI_THRESHOLD_NS, DEFAULT_RUN_CAP, DEFAULT_WINDOW_PACKETS};
 pub use crate::net::queue::QueueLimit;
 /// A playout buffer and its parameters, as the playout module defines them
 /// (`playout::PlayoutKind`; names, constants and sources there and in
 /// docs/models/playout.md). Default: `fixed` with 150 ms.
 pub use crate::playout::PlayoutKind as PlayoutCfg;
 pub use crate::rng::DurationDist;
-/// How calls are scored (`[analysis]`), as the score module defines it
-/// (`score::AnalysisCfg`; every key's default and meaning there).
-pub use crate::score::AnalysisCfg;
 pub use crate::traffic::SizeDist;
 pub use crate::transport::tcp::TcpConfig;
 
@@ -33,30 +38,162 @@ pub fn group_label(label: &Option<String>, kind: &str, index: usize) -> String {
     label.clone().unwrap_or_else(|| format!("{kind}[{index}]"))
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// Defaults of keys that are not whole tables with a `Default`.
+pub mod defaults {
+    use super::*;
+
+    pub fn seed() -> u64 {
+        1
+    }
+    /// The network drains 10 s after sources stop.
+    pub fn drain() -> SimDuration {
+        SimDuration::from_secs(10)
+    }
+    pub fn yes() -> bool {
+        true
+    }
+    /// Groups have one call or source.
+    pub fn count() -> u32 {
+        1
+    }
+    /// Routing cost 1 = hop count (ns-2's static routing).
+    pub fn cost() -> u32 {
+        1
+    }
+    /// IP+UDP+RTP headers (seed 001 Table 1).
+    pub fn overhead() -> u32 {
+        40
+    }
+    /// Seed 000's 5-packet buffer between codec and transport.
+    pub fn send_buffer() -> u32 {
+        5
+    }
+    pub fn ack() -> u32 {
+        40
+    }
+    /// Seed 000's router buffer.
+    pub fn queue_limit() -> QueueLimit {
+        QueueLimit::Packets(50)
+    }
+    /// Sriram–Whitt on/off speech, talk 1 s, silence 1.5 s (seed 000).
+    pub const TALK: SimDuration = SimDuration(1_000_000_000);
+    pub const SILENCE: SimDuration = SimDuration(1_500_000_000);
+    pub fn speech() -> SpeechCfg {
+        SpeechCfg::OnOff {
+            talk: DurationDist::Exponential { mean: TALK },
+            silence: DurationDist::Exponential { mean: SILENCE },
+        }
+    }
+    /// Traffic on/off periods: 2 s each (seed 004).
+    pub const ON_OFF: SimDuration = SimDuration(2_000_000_000);
+    pub fn transport() -> TransportCfg {
+        TransportCfg::Udp { send_buffer: send_buffer() }
+    }
+    pub fn playout() -> PlayoutCfg {
+        PlayoutCfg::Fixed(crate::playout::FixedDelay::default())
+    }
+}
+
+/// How calls are scored (`[analysis]`); applies to every call of the run.
+/// Docs: docs/scenario.md, docs/models/metrics.md.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields, expecting = "an [analysis] table, e.g. rtpi_threshold = \"300ms\"")]
+pub struct AnalysisCfg {
+    /// Seed 002 Algorithm 1 inter-arrival threshold for the Real-Time
+    /// Performance Index and Delayed Packets Rate. Default 300 ms (the
+    /// seed's value); must be > 0.
+    #[serde(deserialize_with = "fields::positive")]
+    pub rtpi_threshold: SimDuration,
+    /// What Algorithm 1 does when a packet's predecessor has not arrived
+    /// before it. Default `timely` (see metrics::rtpi).
+    #[serde(with = "MissingDef")]
+    pub rtpi_missing: MissingPredecessor,
+    /// Running window, in packets, of the per-packet windowed impairments
+    /// in the packets table (seed 000 Fig. 5.7: 100). ≥ 1.
+    #[serde(with = "fields::PacketInt::<1, 1000000>")]
+    pub window: u32,
+    /// Compute the offline bounds per call: Moon–Kurose–Towsley per
+    /// talkspurt (reduced and full E-model) and the best fixed delay
+    /// (Tao–Guérin). Default true.
+    pub bounds: bool,
+    /// Seed 003 §7.2's P_J: the fraction of jitter samples (difference of
+    /// successive inter-packet gaps at the receiver) above this "buffer
+    /// value". Default 400 ms, the seed's buffer. > 0.
+    #[serde(deserialize_with = "fields::positive")]
+    pub jitter_threshold: SimDuration,
+    /// Back-to-back run histograms fold runs of `run_cap` packets or more
+    /// into the last bin (seed 004's figures: 200). ≥ 1.
+    #[serde(with = "Int::<1, 100000>")]
+    pub run_cap: u32,
+    /// Goodput measurement interval [start, end) of the traffic table
+    /// (seed 002 measures goodput over a window of the run). Default
+    /// (`None`): the whole run. start < end ≤ `[run] duration`.
+    #[serde(with = "fields::interval", skip_serializing_if = "Option::is_none")]
+    pub interval: Option<(SimDuration, SimDuration)>,
+}
+
+impl AnalysisCfg {
+    /// The scoring configuration the `score` layer takes (it sits below
+    /// `scenario`, so it has its own type without the document's parsing).
+    pub fn score(&self) -> crate::score::AnalysisCfg {
+        crate::score::AnalysisCfg {
+            rtpi_threshold: self.rtpi_threshold,
+            rtpi_missing: self.rtpi_missing,
+            window: self.window,
+            bounds: self.bounds,
+            jitter_threshold: self.jitter_threshold,
+            run_cap: self.run_cap,
+            interval: self.interval,
+        }
+    }
+}
+
+impl Default for AnalysisCfg {
+    fn default() -> Self {
+        AnalysisCfg {
+            rtpi_threshold: SimDuration(DEFAULT_RTPI_THRESHOLD_NS),
+            rtpi_missing: MissingPredecessor::Timely,
+            window: DEFAULT_WINDOW_PACKETS as u32,
+            bounds: true,
+            jitter_threshold: SimDuration(400_000_000),
+            run_cap: DEFAULT_RUN_CAP as u32,
+            interval: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, expecting = "a [run] table, e.g. duration = \"60s\"")]
 pub struct RunCfg {
     /// Simulated time during which sources generate traffic. Required, > 0.
+    #[serde(deserialize_with = "fields::run_duration")]
     pub duration: SimDuration,
     /// Master seed. Default 1. Each component's stream derives from
     /// `(seed, run, component)`.
+    #[serde(default = "defaults::seed", with = "fields::NonNegative")]
     pub seed: u64,
     /// Replication index within a sweep (default 0); part of every stream id.
+    #[serde(default, with = "fields::NonNegative")]
     pub run_index: u64,
     /// After `duration`, sources stop and the network drains for at most
     /// this long (default 10 s); packets still unresolved get fate `in_flight`.
+    #[serde(default = "defaults::drain")]
     pub drain: SimDuration,
     /// Keep the per-packet trace for export (default true). Call summaries
     /// are computed either way.
+    #[serde(default = "defaults::yes")]
     pub trace: bool,
     /// Record per-endpoint time series (default false).
+    #[serde(default)]
     pub series: bool,
     /// Optional human label.
+    #[serde(default, deserialize_with = "fields::label", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 
 /// A bidirectional link between two nodes; `forward` is `between[0] ->
 /// between[1]`. Keys given at the link level apply to both directions;
-/// `forward = {…}` / `reverse = {…}` override per direction.
+/// `forward = {…}` / `reverse = {…}` override per direction (doc::LinkDoc).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkCfg {
     pub a: String,
@@ -78,58 +215,105 @@ pub struct ChannelCfg {
     pub loss: LossCfg,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(
+    rename = "@kind default=droptail",
+    deny_unknown_fields,
+    expecting = "a queue table, e.g. { kind = \"droptail\", limit = \"50p\" }"
+)]
 pub enum QueueCfg {
     /// FIFO with tail drop. The limit counts packets (or bytes) waiting,
     /// excluding the one being serialized, as in ns-2's DropTail.
     /// Default: 50 packets (seed 000's router buffer).
-    DropTail { limit: QueueLimit },
+    #[serde(rename = "droptail")]
+    DropTail {
+        #[serde(default = "defaults::queue_limit")]
+        limit: QueueLimit,
+    },
 }
 
+impl Default for QueueCfg {
+    fn default() -> Self {
+        QueueCfg::DropTail { limit: defaults::queue_limit() }
+    }
+}
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(
+    rename = "@kind",
+    deny_unknown_fields,
+    expecting = "a loss table, e.g. { kind = \"bernoulli\", p = 0.01 }"
+)]
 pub enum LossCfg {
+    #[default]
+    #[serde(rename = "none")]
     None,
     /// Independent loss with probability `p` per packet (ns-2's Bernoulli
     /// error model, dummynet's `plr`). Applied when the packet leaves the
     /// wire, so a lost packet still used link capacity.
-    Bernoulli { p: f64 },
+    #[serde(rename = "bernoulli")]
+    Bernoulli {
+        #[serde(deserialize_with = "fields::probability")]
+        p: f64,
+    },
 }
 
 /// `count` identical one-way voice calls from `from` to `to`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a [[calls]] table, e.g. from = \"a\", to = \"b\", codec = \"G.711\""
+)]
 pub struct CallGroupCfg {
     /// Number of calls (default 1).
+    #[serde(default = "defaults::count", with = "Int::<1, 100000>")]
     pub count: u32,
+    #[serde(deserialize_with = "fields::node")]
     pub from: String,
+    #[serde(deserialize_with = "fields::node")]
     pub to: String,
     /// Codec name from the codec table (`voice::codec`). Required.
+    #[serde(deserialize_with = "fields::codec")]
     pub codec: String,
     /// Packetization time: a multiple of the codec frame, 10–80 ms inclusive
-    /// where the frame allows (default: 20 ms, or the frame if longer).
+    /// where the frame allows (default: 20 ms, or the frame if longer;
+    /// always `Some` once validated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ptime: Option<SimDuration>,
     /// IP+UDP+RTP header bytes per packet (default 40, seed 001 Table 1).
+    #[serde(rename = "overhead", default = "defaults::overhead", with = "Bytes::<0, 65535>")]
     pub overhead_bytes: u32,
+    #[serde(default = "defaults::speech")]
     pub speech: SpeechCfg,
     /// Silence suppression: no packets during silence (default true; it only
     /// matters for on/off speech).
+    #[serde(default = "defaults::yes")]
     pub vad: bool,
+    #[serde(default = "defaults::transport")]
     pub transport: TransportCfg,
+    #[serde(default = "defaults::playout", with = "PlayoutDef")]
     pub playout: PlayoutCfg,
     /// E-model advantage factor A (ITU-T G.107 §7.6; Table 3 allows 0–20,
     /// e.g. 10 for cellular, 20 for satellite hops). Default 0. Values up
     /// to 40 are accepted (seed 003) and flagged as extrapolated.
+    #[serde(default, deserialize_with = "fields::advantage")]
     pub advantage: f64,
+    #[serde(default)]
     pub start: StartCfg,
     /// Call i of the group starts `i * stagger` after its start (default 0).
+    #[serde(default)]
     pub stagger: SimDuration,
     /// Call length (default: until the end of the run).
+    #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
     pub length: Option<SimDuration>,
     /// Label for the group in results (default "calls[i]").
+    #[serde(default, deserialize_with = "fields::label", skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// Read and written as doc::SpeechDoc (`model = "…"` with talk/silence means).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(from = "SpeechDoc", into = "SpeechDoc")]
 pub enum SpeechCfg {
     /// Always talking: one talkspurt for the whole call.
     Continuous,
@@ -138,28 +322,72 @@ pub enum SpeechCfg {
     OnOff { talk: DurationDist, silence: DurationDist },
 }
 
-
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(
+    rename = "@kind default=udp",
+    deny_unknown_fields,
+    expecting = "a transport table, e.g. { kind = \"udp\", send_buffer = \"5p\" }"
+)]
 pub enum TransportCfg {
     /// RFC 768: no congestion control; sends each packet at once.
     /// `send_buffer` (packets, default 5 as in seed 000) bounds the sender
     /// buffer between codec and transport.
-    Udp { send_buffer: u32 },
+    #[serde(rename = "udp")]
+    Udp {
+        #[serde(default = "defaults::send_buffer", with = "Packets::<1, 10000000>")]
+        send_buffer: u32,
+    },
     /// Test-only transport: the receiver echoes an acknowledgement of
     /// `ack_bytes` (default 40) per packet; the sender records RTT samples.
-    Echo { send_buffer: u32, ack_bytes: u32 },
-    /// TCP (transport::tcp::TcpConfig documents every option).
-    Tcp(TcpConfig),
+    #[serde(rename = "echo")]
+    Echo {
+        #[serde(default = "defaults::send_buffer", with = "Packets::<1, 10000000>")]
+        send_buffer: u32,
+        #[serde(rename = "ack", default = "defaults::ack", with = "Bytes::<1, 65535>")]
+        ack_bytes: u32,
+    },
+    /// TCP (RFC 9293) with its options; read as tcp::TcpDoc, checked and
+    /// completed (recovery, sack) by validate.rs. Defaults: `TcpConfig`.
+    #[serde(rename = "tcp")]
+    Tcp(#[serde(with = "super::tcp")] TcpConfig),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+impl TransportCfg {
+    /// The name of the kind (`transport = { kind = "…" }`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            TransportCfg::Udp { .. } => "udp",
+            TransportCfg::Echo { .. } => "echo",
+            TransportCfg::Tcp(_) => "tcp",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(
+    rename = "@kind scalar=fixed",
+    deny_unknown_fields,
+    expecting = "a start time such as \"0s\", or { kind = \"uniform\", from = \"0s\", to = \"10s\" }"
+)]
 pub enum StartCfg {
-    Fixed(SimDuration),
+    #[serde(rename = "fixed")]
+    Fixed(#[serde(deserialize_with = "fields::start_time")] SimDuration),
     /// Uniform in [from, to), drawn per call from the call's own stream.
-    Uniform { from: SimDuration, to: SimDuration },
+    #[serde(rename = "uniform")]
+    Uniform {
+        #[serde(default)]
+        from: SimDuration,
+        to: SimDuration,
+    },
 }
 
-/// Generic UDP traffic sources (cross traffic).
+impl Default for StartCfg {
+    fn default() -> Self {
+        StartCfg::Fixed(SimDuration::ZERO)
+    }
+}
+
+/// Traffic sources (cross traffic), over UDP or TCP. Read as doc::TrafficDoc.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrafficCfg {
     /// Number of identical sources (default 1).
@@ -167,10 +395,8 @@ pub struct TrafficCfg {
     pub from: String,
     pub to: String,
     pub kind: TrafficKind,
-    /// The transport the source writes into (default UDP).
+    /// `udp` (default) or `tcp`; `bulk` and `transfer` need `tcp`.
     pub transport: TransportCfg,
-    /// IP packet size (required).
-    pub packet: SizeDist,
     pub start: StartCfg,
     pub stagger: SimDuration,
     /// Stop time (default: end of run).
@@ -180,17 +406,28 @@ pub struct TrafficCfg {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum TrafficKind {
-    /// Constant bit rate.
-    Cbr { rate_bps: u64 },
+    /// Constant bit rate, IP packets of `packet` bytes.
+    Cbr { rate_bps: u64, packet: SizeDist },
     /// Poisson packet arrivals with mean bit rate `rate_bps`.
-    Poisson { rate_bps: u64 },
+    Poisson { rate_bps: u64, packet: SizeDist },
     /// Sends at `rate_bps` (CBR) during on periods, nothing during off
     /// periods (seed 004: on 2 s, off 2 s, 128 kb/s, 1 kB packets).
-    OnOff { rate_bps: u64, on: DurationDist, off: DurationDist },
-    /// Greedy bulk transfer over a byte stream (FTP-like); with `on_off`,
-    /// greedy during on periods only.
+    OnOff { rate_bps: u64, packet: SizeDist, on: DurationDist, off: DurationDist },
+    /// A greedy (FTP-like) TCP sender: always has data (seeds 002, 004).
+    /// With `on_off`, greedy during on periods, silent during off periods.
     Bulk { on_off: Option<(DurationDist, DurationDist)> },
-    /// A finite transfer of `size_bytes` written at the start.
+    /// A finite TCP transfer of `size_bytes` bytes.
     Transfer { size_bytes: u64 },
 }
 
+impl TrafficKind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            TrafficKind::Cbr { .. } => "cbr",
+            TrafficKind::Poisson { .. } => "poisson",
+            TrafficKind::OnOff { .. } => "onoff",
+            TrafficKind::Bulk { .. } => "bulk",
+            TrafficKind::Transfer { .. } => "transfer",
+        }
+    }
+}

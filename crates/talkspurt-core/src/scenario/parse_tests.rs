@@ -4,6 +4,10 @@ use super::*;
 use crate::playout::{
     FixedDelay, FixedDepth, QuantileBuffer, RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay, RamjeeSpike,
 };
+use crate::scenario::model::*;
+use crate::scenario::units;
+use crate::time::SimDuration;
+use crate::voice::codec;
 
 pub(super) fn ms(n: u64) -> SimDuration {
     SimDuration::from_millis(n)
@@ -142,28 +146,30 @@ fn full_expected() -> Scenario {
         }],
         traffic: vec![
             TrafficCfg {
-                transport: TransportCfg::Udp { send_buffer: 1 },
                 count: 2,
                 from: "b".into(),
                 to: "a".into(),
                 kind: TrafficKind::OnOff {
                     rate_bps: 128_000,
+                    packet: SizeDist::Fixed { bytes: 1000 },
                     on: DurationDist::Pareto { shape: 1.4, mean: secs(2) },
                     off: DurationDist::Constant { mean: secs(3) },
                 },
-                packet: SizeDist::Fixed { bytes: 1000 },
+                transport: TransportCfg::Udp { send_buffer: 5 },
                 start: StartCfg::Fixed(ms(1500)),
                 stagger: ms(250),
                 stop: Some(secs(200)),
                 label: Some("cross".into()),
             },
             TrafficCfg {
-                transport: TransportCfg::Udp { send_buffer: 1 },
                 count: 1,
                 from: "r1".into(),
                 to: "b".into(),
-                kind: TrafficKind::Poisson { rate_bps: 1_500_000 },
-                packet: SizeDist::Exponential { mean_bytes: 500.0 },
+                kind: TrafficKind::Poisson {
+                    rate_bps: 1_500_000,
+                    packet: SizeDist::Exponential { mean_bytes: 500.0 },
+                },
+                transport: TransportCfg::Udp { send_buffer: 5 },
                 start: StartCfg::Fixed(SimDuration::ZERO),
                 stagger: SimDuration::ZERO,
                 stop: None,
@@ -258,6 +264,7 @@ fn defaults_are_the_documented_ones() {
         t.traffic[0].kind,
         TrafficKind::OnOff {
             rate_bps: 128_000,
+            packet: SizeDist::Fixed { bytes: 1000 },
             on: DurationDist::Exponential { mean: secs(2) },
             off: DurationDist::Pareto { shape: 1.5, mean: secs(2) },
         }
@@ -436,6 +443,67 @@ impl Gen {
             interval: None,
         }
     }
+    /// A valid TCP configuration, `recovery` and `sack` filled in as the
+    /// parser does.
+    fn tcp(&mut self) -> TcpConfig {
+        use crate::cc::{CcAlgorithm, Recovery};
+        use crate::transport::tcp::{IdleRestart, InitialWindow, SendLimit};
+        let g = self;
+        let cc = CcAlgorithm::ALL[g.below(8) as usize];
+        let mut t = TcpConfig { cc, ..TcpConfig::default() };
+        t.recovery = Some(match g.below(5) {
+            0 => Recovery::ALL[g.below(4) as usize],
+            _ => cc.default_recovery(),
+        });
+        t.sack = Some(t.recovery == Some(Recovery::Sack) || g.coin());
+        t.mss = 1 + g.below(65_495) as u32;
+        t.initial_window = match g.below(4) {
+            0 => InitialWindow::Segments(1 + g.below(1000) as u32),
+            1 => InitialWindow::Rfc2581,
+            2 => InitialWindow::Rfc3390,
+            _ => InitialWindow::Rfc6928,
+        };
+        t.nodelay = g.coin();
+        t.delayed_ack = g.coin();
+        t.delack_timeout = SimDuration(1 + g.below(500_000_000));
+        t.min_rto = g.dur(0);
+        t.initial_rto = SimDuration(t.min_rto.0.max(1) + g.below(1_000_000_000)).min(units::MAX_DURATION);
+        t.max_rto = SimDuration(t.initial_rto.0 + g.below(100_000_000_000)).min(units::MAX_DURATION);
+        t.granularity = g.dur(0);
+        t.rcv_window = t.mss as u64 + g.below(1 << 29);
+        t.send_buffer = if g.coin() {
+            SendLimit::Writes(1 + g.below(10_000_000) as u32)
+        } else {
+            SendLimit::Bytes(1 + g.below(10_000_000_000))
+        };
+        t.idle_restart = IdleRestart::ALL[g.below(3) as usize];
+        (t.ecn, t.timestamps, t.handshake) = (g.coin(), g.coin(), g.coin());
+        t.framing = g.below(9) as u32;
+        match cc {
+            CcAlgorithm::Vegas => {
+                let alpha = 10.0 * g.unit();
+                t.params.vegas = crate::cc::VegasParams { alpha, beta: alpha + g.unit(), gamma: g.unit() };
+            }
+            CcAlgorithm::Cubic => {
+                t.params.cubic = crate::cc::CubicParams {
+                    c: g.positive(),
+                    beta: 1.0 - g.unit().max(1e-9),
+                    fast_convergence: g.coin(),
+                    tcp_friendliness: g.coin(),
+                }
+            }
+            CcAlgorithm::Westwood => t.params.westwood.gain = 1.0 - g.unit().max(1e-9),
+            CcAlgorithm::Real => {
+                t.params.real = crate::cc::RealParams {
+                    wave: 1 + g.below(1000) as u32,
+                    congestion_threshold: 1.0 - g.unit().max(1e-9),
+                    max_gap: g.dur(1),
+                }
+            }
+            _ => {}
+        }
+        t
+    }
     fn start(&mut self) -> StartCfg {
         if self.coin() {
             StartCfg::Fixed(self.dur(0))
@@ -481,13 +549,13 @@ impl Gen {
             overhead_bytes: g.below(65_536) as u32,
             speech,
             vad: g.coin(),
-            transport: if g.coin() {
-                TransportCfg::Udp { send_buffer: 1 + g.below(1000) as u32 }
-            } else {
-                TransportCfg::Echo {
+            transport: match g.below(3) {
+                0 => TransportCfg::Udp { send_buffer: 1 + g.below(1000) as u32 },
+                1 => TransportCfg::Echo {
                     send_buffer: 1 + g.below(1000) as u32,
                     ack_bytes: 1 + g.below(65_535) as u32,
-                }
+                },
+                _ => TransportCfg::Tcp(g.tcp()),
             },
             playout: g.playout(ptime),
             advantage: match g.below(3) {
@@ -500,31 +568,47 @@ impl Gen {
             label: g.coin().then(|| "g".into()),
         }];
         let rate_bps = 1 + g.below(1_000_000_000);
-        let kind = match g.below(3) {
-            0 => TrafficKind::Cbr { rate_bps },
-            1 => TrafficKind::Poisson { rate_bps },
-            _ => {
-                let (ko, kf) = (g.below(4), g.below(4));
-                TrafficKind::OnOff { rate_bps, on: g.dist(ko, 0.7), off: g.dist(kf, 2.5) }
-            }
+        let packet = if g.coin() {
+            SizeDist::Fixed { bytes: 1 + g.below(65_535) as u32 }
+        } else {
+            SizeDist::Exponential { mean_bytes: 1.0 + g.below(1_000_000) as f64 / 17.0 }
         };
+        let kind = match g.below(5) {
+            0 => TrafficKind::Cbr { rate_bps, packet },
+            1 => TrafficKind::Poisson { rate_bps, packet },
+            2 => {
+                let (ko, kf) = (g.below(4), g.below(4));
+                TrafficKind::OnOff { rate_bps, packet, on: g.dist(ko, 0.7), off: g.dist(kf, 2.5) }
+            }
+            3 => TrafficKind::Bulk {
+                on_off: g.coin().then(|| {
+                    let (ko, kf) = (g.below(4), g.below(4));
+                    (g.dist(ko, 0.7), g.dist(kf, 2.5))
+                }),
+            },
+            _ => TrafficKind::Transfer { size_bytes: 1 + g.below(1_000_000_000_000) },
+        };
+        let tcp_only = matches!(kind, TrafficKind::Bulk { .. } | TrafficKind::Transfer { .. });
         let traffic = vec![TrafficCfg {
-                transport: TransportCfg::Udp { send_buffer: 1 },
             count: 1 + g.below(100) as u32,
             from: "n0".into(),
             to: "n1".into(),
             kind,
-            packet: if g.coin() {
-                SizeDist::Fixed { bytes: 1 + g.below(65_535) as u32 }
+            transport: if tcp_only || g.coin() {
+                TransportCfg::Tcp(g.tcp())
             } else {
-                SizeDist::Exponential { mean_bytes: 1.0 + g.below(1_000_000) as f64 / 17.0 }
+                TransportCfg::Udp { send_buffer: 1 + g.below(1000) as u32 }
             },
             start: StartCfg::Uniform { from: SimDuration::ZERO, to: secs(1) },
             stagger: g.dur(0),
             stop: g.coin().then(|| g.dur(1)),
             label: None,
         }];
-        let analysis = g.analysis();
+        let mut analysis = g.analysis();
+        if g.coin() && run.duration.0 > 1 {
+            let end = 1 + g.below(run.duration.0);
+            analysis.interval = Some((SimDuration(g.below(end)), SimDuration(end)));
+        }
         Scenario { run, links, calls, traffic, analysis }
     }
 }
@@ -661,11 +745,7 @@ fn invalid_scenarios_name_path_and_allowed() {
         (with("link", "queue = { limit = \"50\" }"), "links[0].queue.limit", "\"50p\" or \"64000B\""),
         (with("link", "queue = { limit = 50 }"), "links[0].queue.limit", "\"50p\""),
         (with("call", "transport = { send_buffer = 5 }"), "calls[0].transport.send_buffer", "\"5p\""),
-        (
-            with("call", "transport = { send_buffer = \"5B\" }"),
-            "calls[0].transport.send_buffer",
-            "unit p",
-        ),
+        (with("call", "transport = { send_buffer = \"5B\" }"), "calls[0].transport.send_buffer", "unit p"),
         (with("call", "overhead = \"40b\""), "calls[0].overhead", "units: B, kB, KiB"),
         (TRAFFIC.replace("1000B", "1000"), "traffic[0].packet", "e.g. \"1500B\""),
         // Zero-length run, zero and absurd sizes.
@@ -703,28 +783,12 @@ fn invalid_scenarios_name_path_and_allowed() {
         (format!("[run]\nduration = 1979-05-27\n{LINK}{CALL}"), "run.duration", "a duration with a unit"),
         (with("link", "loss = { kind = \"gilbert\" }"), "links[0].loss.kind", "\"none\", \"bernoulli\""),
         (with("link", "loss = { p = 0.1 }"), "links[0].loss.kind", "\"none\", \"bernoulli\""),
-        (with("call", "transport = { kind = \"sctp\" }"), "calls[0].transport.kind", "\"udp\", \"echo\", \"tcp\""),
-        // TCP (parse_tcp.rs): each bad value names its key and what is allowed.
-        (with("call", "transport = { kind = \"tcp\", cc = \"bbr\" }"), "calls[0].transport.cc", "\"newreno\""),
-        (with("call", "transport = { kind = \"tcp\", mss = \"0B\" }"), "calls[0].transport.mss", "maximum segment size"),
-        (with("call", "transport = { kind = \"tcp\", rcv_window = \"1000B\" }"), "calls[0].transport.rcv_window", "at least one segment"),
-        (with("call", "transport = { kind = \"tcp\", cc = \"reno\", vegas = { alpha = 1 } }"), "calls[0].transport.vegas", "cc = \"vegas\" only"),
-        (with("call", "transport = { kind = \"tcp\", cc = \"vegas\", vegas = { alpha = 4, beta = 3 } }"), "calls[0].transport.vegas.alpha", "alpha ≤ beta"),
-        (with("call", "transport = { kind = \"tcp\", recovery = \"sack\", sack = false }"), "calls[0].transport.sack", "needs SACK"),
-        (with("call", "transport = { kind = \"tcp\", min_rto = \"2s\", max_rto = \"1s\" }"), "calls[0].transport.min_rto", "min_rto ≤ max_rto"),
-        (with("call", "transport = { kind = \"tcp\", delack_timeout = \"600ms\" }"), "calls[0].transport.delack_timeout", "500ms"),
-        (with("call", "transport = { kind = \"tcp\", initial_window = 0 }"), "calls[0].transport.initial_window", "rfc3390"),
-        (with("call", "transport = { kind = \"tcp\", nodelya = true }"), "calls[0].transport.nodelya", "did you mean \"nodelay\""),
-        (with("call", "transport = { kind = \"tcp\", cubic = { beta = 1.5 } , cc = \"cubic\" }"), "calls[0].transport.cubic.beta", "(0, 1)"),
-        (with("traffic", "[[traffic]]\nfrom = \"a\"\nto = \"b\"\nkind = \"bulk\""), "traffic[1].kind", "byte-stream transport"),
-        (with("traffic", "[[traffic]]\nfrom = \"a\"\nto = \"b\"\nkind = \"transfer\"\ntransport = { kind = \"tcp\" }"), "traffic[1].size", "transfer size"),
-        (with("traffic", "[[traffic]]\nfrom = \"a\"\nto = \"b\"\nkind = \"bulk\"\npacket = \"1kB\"\ntransport = { kind = \"tcp\" }"), "traffic[1].packet", "(for kind = \"bulk\")"),
-        (with("top", "[analysis]\ninterval = [\"50s\", \"10s\"]"), "analysis.interval", "start < end"),
         (
-            with("call", "speech = { model = \"pareto\", shape = 0.9 }"),
-            "calls[0].speech.shape",
-            "shape > 1",
+            with("call", "transport = { kind = \"dccp\" }"),
+            "calls[0].transport.kind",
+            "\"udp\", \"echo\", \"tcp\"",
         ),
+        (with("call", "speech = { model = \"pareto\", shape = 0.9 }"), "calls[0].speech.shape", "shape > 1"),
         (
             with("call", "speech = { model = \"weibull\", talk_shape = 0 }"),
             "calls[0].speech.talk_shape",
@@ -816,30 +880,4 @@ fn error_display_and_syntax_errors() {
     assert_eq!(e.path, "");
     let e = from_toml_str(&with("run", "durration = \"5s\"")).unwrap_err();
     assert_eq!(e.value, "unknown key with value \"5s\"");
-}
-
-/// TCP transports, stream traffic and the measurement interval read as
-/// written, fill their defaults from `TcpConfig::default()`, and survive the
-/// normalized round trip.
-#[test]
-fn tcp_keys_parse_and_round_trip() {
-    use crate::cc::{CcAlgorithm, Recovery};
-    use crate::transport::tcp::{IdleRestart, InitialWindow, SendLimit, TcpConfig};
-    let src = format!(
-        "{RUN}{LINK}{CALL}transport = {{ kind = \"tcp\", cc = \"cubic\", nodelay = true, initial_window = \"rfc2581\", send_buffer = \"5p\", cubic = {{ beta = 0.8 }} }}\n\
-         [[traffic]]\nfrom = \"a\"\nto = \"b\"\nkind = \"bulk\"\non = {{ dist = \"exponential\", mean = \"2s\" }}\noff = {{ dist = \"constant\", mean = \"1s\" }}\n\
-         transport = {{ kind = \"tcp\", cc = \"westwood+\", idle_restart = \"off\", min_rto = \"200ms\", granularity = \"10ms\" }}\n\
-         [[traffic]]\nfrom = \"a\"\nto = \"b\"\nkind = \"transfer\"\nsize = \"10MB\"\ntransport = {{ kind = \"tcp\", cc = \"vegas\", vegas = {{ alpha = 2, beta = 4 }} }}\n\
-         [analysis]\ninterval = [\"10s\", \"50s\"]\n"
-    );
-    let s = from_toml_str(&src).unwrap();
-    let TransportCfg::Tcp(c) = &s.calls[0].transport else { panic!("{:?}", s.calls[0].transport) };
-    assert_eq!((c.cc, c.nodelay, c.initial_window, c.send_buffer), (CcAlgorithm::Cubic, true, InitialWindow::Rfc2581, SendLimit::Writes(5)));
-    assert_eq!((c.params.cubic.beta, c.recovery(), c.mss), (0.8, Recovery::Sack, TcpConfig::default().mss));
-    let TransportCfg::Tcp(w) = &s.traffic[0].transport else { panic!() };
-    assert_eq!((w.cc, w.idle_restart, w.min_rto), (CcAlgorithm::Westwood, IdleRestart::Off, ms(200)));
-    assert!(matches!(s.traffic[0].kind, TrafficKind::Bulk { on_off: Some(_) }));
-    assert_eq!(s.traffic[1].kind, TrafficKind::Transfer { size_bytes: 10_000_000 });
-    assert_eq!(s.analysis.interval, Some((secs(10), secs(50))));
-    assert_eq!(from_value(&to_json(&s)).unwrap(), s);
 }

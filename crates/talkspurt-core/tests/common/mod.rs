@@ -84,7 +84,6 @@ pub fn bulk(count: u32, from: &str, to: &str, transport: TransportCfg) -> Traffi
         to: to.into(),
         kind: TrafficKind::Bulk { on_off: None },
         transport,
-        packet: talkspurt_core::traffic::SizeDist::Fixed { bytes: 1500 },
         start: StartCfg::Fixed(SimDuration::ZERO),
         stagger: SimDuration::ZERO,
         stop: None,

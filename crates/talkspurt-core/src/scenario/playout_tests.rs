@@ -7,6 +7,7 @@ use crate::playout::{
     FixedDelay, FixedDepth, PlayoutKind, QuantileBuffer, RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay,
     RamjeeSpike,
 };
+use crate::scenario::model::*;
 
 /// The first call group's playout, parsed from `playout = <table>`.
 fn parse_playout(table: &str) -> PlayoutKind {
@@ -295,7 +296,11 @@ fn invalid_playout_advantage_analysis_name_path_and_allowed() {
         (a("rtpi_missing = \"previous_arrival\""), "analysis.rtpi_missing", "\"previous-arrival\""),
         (a("window = 0"), "analysis.window", "between 1 and 1000000"),
         // Group labels name groups in results and rescoring: unique.
-        (with("call", &format!("label = \"x\"\n{SECOND}label = \"x\"")), "calls[1].label", "no other [[calls]] group"),
+        (
+            with("call", &format!("label = \"x\"\n{SECOND}label = \"x\"")),
+            "calls[1].label",
+            "no other [[calls]] group",
+        ),
         (with("call", &format!("label = \"calls[1]\"\n{SECOND}")), "calls[1]", "no other [[calls]] group"),
         (a("jitter_threshold = \"0ms\""), "analysis.jitter_threshold", "positive duration"),
         (a("window = 1000001"), "analysis.window", "between 1 and 1000000"),

@@ -1,0 +1,648 @@
+//! Tables whose file shape is not their meaning, as written in the file:
+//! the document root, links (link level plus per-direction overrides),
+//! speech models, distribution tables, traffic sources; and the serde
+//! shapes of configs defined in other layers (playout buffers, packet
+//! sizes), derived here with `#[serde(remote = …)]` so those layers stay
+//! free of file-format concerns. validate.rs turns these into the model;
+//! `Scenario` → `ScenarioDoc` is the way back (`to_json`).
+
+use serde::{Deserialize, Serialize};
+
+use super::fields::{self, Int};
+use super::model::defaults::{self, ON_OFF, SILENCE, TALK};
+use super::model::*;
+use crate::playout::{
+    FixedDelay, FixedDepth, PlayoutKind, QuantileBuffer, RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay,
+    RamjeeSpike,
+};
+use crate::time::SimDuration;
+
+/// The whole file.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a scenario table with [run], [[links]] and [[calls]] or [[traffic]]"
+)]
+pub struct ScenarioDoc {
+    pub run: RunCfg,
+    #[serde(deserialize_with = "fields::links")]
+    pub links: Vec<LinkDoc>,
+    #[serde(default, deserialize_with = "fields::calls")]
+    pub calls: Vec<CallGroupCfg>,
+    #[serde(default, deserialize_with = "fields::traffic")]
+    pub traffic: Vec<TrafficDoc>,
+    #[serde(default)]
+    pub analysis: AnalysisCfg,
+}
+
+impl From<&Scenario> for ScenarioDoc {
+    fn from(s: &Scenario) -> Self {
+        ScenarioDoc {
+            run: s.run.clone(),
+            links: s.links.iter().map(LinkDoc::from).collect(),
+            calls: s.calls.clone(),
+            traffic: s.traffic.iter().map(TrafficDoc::from).collect(),
+            analysis: s.analysis.clone(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Links
+
+/// `rate`, `delay`, `queue`, `loss` as given in one table.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, expecting = "a table of rate, delay, queue, loss overriding the link level")]
+pub struct ChannelDoc {
+    #[serde(default, with = "fields::rate_opt", skip_serializing_if = "Option::is_none")]
+    pub rate: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay: Option<SimDuration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<QueueCfg>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<LossCfg>,
+}
+
+impl From<&ChannelCfg> for ChannelDoc {
+    fn from(c: &ChannelCfg) -> Self {
+        ChannelDoc {
+            rate: Some(c.rate_bps),
+            delay: Some(c.delay),
+            queue: Some(c.queue.clone()),
+            loss: Some(c.loss.clone()),
+        }
+    }
+}
+
+/// `[[links]]`: the channel keys at the link level apply to both
+/// directions; `forward`/`reverse` override them key by key.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a [[links]] table, e.g. between = [\"a\", \"b\"], rate = \"10Mbps\""
+)]
+pub struct LinkDoc {
+    #[serde(deserialize_with = "fields::between")]
+    pub between: [String; 2],
+    #[serde(default = "defaults::cost", with = "Int::<1, 1000000>")]
+    pub cost: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forward: Option<ChannelDoc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverse: Option<ChannelDoc>,
+    #[serde(default, with = "fields::rate_opt", skip_serializing_if = "Option::is_none")]
+    pub rate: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay: Option<SimDuration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<QueueCfg>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<LossCfg>,
+}
+
+impl LinkDoc {
+    pub fn both(&self) -> ChannelDoc {
+        ChannelDoc { rate: self.rate, delay: self.delay, queue: self.queue.clone(), loss: self.loss.clone() }
+    }
+}
+
+/// Symmetric links are written at the link level, others per direction.
+impl From<&LinkCfg> for LinkDoc {
+    fn from(l: &LinkCfg) -> Self {
+        let (both, forward, reverse) = if l.forward == l.reverse {
+            (ChannelDoc::from(&l.forward), None, None)
+        } else {
+            (ChannelDoc::default(), Some((&l.forward).into()), Some((&l.reverse).into()))
+        };
+        LinkDoc {
+            between: [l.a.clone(), l.b.clone()],
+            cost: l.cost,
+            forward,
+            reverse,
+            rate: both.rate,
+            delay: both.delay,
+            queue: both.queue,
+            loss: both.loss,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Distributions and speech
+
+/// A duration distribution table `{ dist, mean, shape }`; the default mean
+/// depends on where it is used (speech talk/silence, traffic on/off).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(
+    rename = "@dist default=exponential",
+    deny_unknown_fields,
+    expecting = "a distribution table, e.g. { dist = \"exponential\", mean = \"2s\" }"
+)]
+pub enum DistDoc {
+    #[serde(rename = "exponential")]
+    Exponential {
+        #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
+        mean: Option<SimDuration>,
+    },
+    #[serde(rename = "pareto")]
+    Pareto {
+        #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
+        mean: Option<SimDuration>,
+        /// Default 1.5 (> 1: finite mean).
+        #[serde(default = "pareto_shape", deserialize_with = "fields::pareto_shape")]
+        shape: f64,
+    },
+    #[serde(rename = "weibull")]
+    Weibull {
+        #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
+        mean: Option<SimDuration>,
+        /// Default 1.0 (exponential).
+        #[serde(default = "weibull_shape", deserialize_with = "fields::weibull_shape")]
+        shape: f64,
+    },
+    #[serde(rename = "constant")]
+    Constant {
+        #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
+        mean: Option<SimDuration>,
+    },
+}
+
+fn pareto_shape() -> f64 {
+    1.5
+}
+fn weibull_shape() -> f64 {
+    1.0
+}
+
+impl DistDoc {
+    pub fn resolve(self, default_mean: SimDuration) -> DurationDist {
+        let m = |mean: Option<SimDuration>| mean.unwrap_or(default_mean);
+        match self {
+            DistDoc::Exponential { mean } => DurationDist::Exponential { mean: m(mean) },
+            DistDoc::Constant { mean } => DurationDist::Constant { mean: m(mean) },
+            DistDoc::Pareto { mean, shape } => DurationDist::Pareto { shape, mean: m(mean) },
+            DistDoc::Weibull { mean, shape } => DurationDist::Weibull { shape, mean: m(mean) },
+        }
+    }
+
+    fn or_default(d: Option<DistDoc>, default_mean: SimDuration) -> DurationDist {
+        d.map_or(DurationDist::Exponential { mean: default_mean }, |d| d.resolve(default_mean))
+    }
+}
+
+impl From<&DurationDist> for DistDoc {
+    fn from(d: &DurationDist) -> Self {
+        match *d {
+            DurationDist::Exponential { mean } => DistDoc::Exponential { mean: Some(mean) },
+            DurationDist::Constant { mean } => DistDoc::Constant { mean: Some(mean) },
+            DurationDist::Pareto { shape, mean } => DistDoc::Pareto { mean: Some(mean), shape },
+            DurationDist::Weibull { shape, mean } => DistDoc::Weibull { mean: Some(mean), shape },
+        }
+    }
+}
+
+/// Talk and silence means of the single-family speech models.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Means {
+    #[serde(default = "talk", deserialize_with = "fields::positive")]
+    talk: SimDuration,
+    #[serde(default = "silence", deserialize_with = "fields::positive")]
+    silence: SimDuration,
+}
+
+fn talk() -> SimDuration {
+    TALK
+}
+fn silence() -> SimDuration {
+    SILENCE
+}
+
+/// Pareto or Weibull speech: means, a shape for both sides, and
+/// per-side overrides.
+macro_rules! shaped_speech {
+    ($name:ident, $default:literal, $shape:literal, $some:literal) => {
+        #[derive(Clone, Debug, Deserialize, Serialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            #[serde(default = "talk", deserialize_with = "fields::positive")]
+            talk: SimDuration,
+            #[serde(default = "silence", deserialize_with = "fields::positive")]
+            silence: SimDuration,
+            #[serde(default = $default, deserialize_with = $shape)]
+            shape: f64,
+            /// Overrides `shape` for talkspurts.
+            #[serde(default, deserialize_with = $some, skip_serializing_if = "Option::is_none")]
+            talk_shape: Option<f64>,
+            #[serde(default, deserialize_with = $some, skip_serializing_if = "Option::is_none")]
+            silence_shape: Option<f64>,
+        }
+    };
+}
+
+shaped_speech!(WeibullSpeech, "weibull_shape", "fields::weibull_shape", "some_weibull_shape");
+shaped_speech!(ParetoSpeech, "pareto_shape", "fields::pareto_shape", "some_pareto_shape");
+
+fn some_weibull_shape<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    fields::weibull_shape(d).map(Some)
+}
+fn some_pareto_shape<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    fields::pareto_shape(d).map(Some)
+}
+
+/// `model = "onoff"`: talk and silence as distribution tables.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnOffSpeech {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    talk: Option<DistDoc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    silence: Option<DistDoc>,
+}
+
+/// The talk/silence model of a call (`speech = { model = … }`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(
+    rename = "@model default=exponential",
+    deny_unknown_fields,
+    expecting = "a speech table, e.g. { model = \"exponential\", talk = \"1s\", silence = \"1.5s\" }"
+)]
+pub enum SpeechDoc {
+    #[serde(rename = "continuous")]
+    Continuous,
+    #[serde(rename = "exponential")]
+    Exponential(Means),
+    #[serde(rename = "weibull")]
+    Weibull(WeibullSpeech),
+    #[serde(rename = "pareto")]
+    Pareto(ParetoSpeech),
+    #[serde(rename = "constant")]
+    Constant(Means),
+    /// Talk and silence as distribution tables of any family.
+    #[serde(rename = "onoff")]
+    OnOff(OnOffSpeech),
+}
+
+impl From<SpeechDoc> for SpeechCfg {
+    fn from(d: SpeechDoc) -> Self {
+        let pair = |talk, silence| SpeechCfg::OnOff { talk, silence };
+        match d {
+            SpeechDoc::Continuous => SpeechCfg::Continuous,
+            SpeechDoc::Exponential(m) => pair(
+                DurationDist::Exponential { mean: m.talk },
+                DurationDist::Exponential { mean: m.silence },
+            ),
+            SpeechDoc::Constant(m) => {
+                pair(DurationDist::Constant { mean: m.talk }, DurationDist::Constant { mean: m.silence })
+            }
+            SpeechDoc::Weibull(w) => pair(
+                DurationDist::Weibull { shape: w.talk_shape.unwrap_or(w.shape), mean: w.talk },
+                DurationDist::Weibull { shape: w.silence_shape.unwrap_or(w.shape), mean: w.silence },
+            ),
+            SpeechDoc::Pareto(p) => pair(
+                DurationDist::Pareto { shape: p.talk_shape.unwrap_or(p.shape), mean: p.talk },
+                DurationDist::Pareto { shape: p.silence_shape.unwrap_or(p.shape), mean: p.silence },
+            ),
+            SpeechDoc::OnOff(o) => {
+                pair(DistDoc::or_default(o.talk, TALK), DistDoc::or_default(o.silence, SILENCE))
+            }
+        }
+    }
+}
+
+/// Same-family talk/silence use the named model (one `shape` when equal);
+/// mixed ones `model = "onoff"`.
+impl From<SpeechCfg> for SpeechDoc {
+    fn from(s: SpeechCfg) -> Self {
+        let SpeechCfg::OnOff { talk, silence } = s else {
+            return SpeechDoc::Continuous;
+        };
+        let shapes = |a: f64, b: f64| if a == b { (a, None, None) } else { (a, Some(a), Some(b)) };
+        use DurationDist::*;
+        match (talk, silence) {
+            (Exponential { mean: t }, Exponential { mean: s }) => {
+                SpeechDoc::Exponential(Means { talk: t, silence: s })
+            }
+            (Constant { mean: t }, Constant { mean: s }) => {
+                SpeechDoc::Constant(Means { talk: t, silence: s })
+            }
+            (Weibull { shape: a, mean: t }, Weibull { shape: b, mean: s }) => {
+                let (shape, talk_shape, silence_shape) = shapes(a, b);
+                SpeechDoc::Weibull(WeibullSpeech { talk: t, silence: s, shape, talk_shape, silence_shape })
+            }
+            (Pareto { shape: a, mean: t }, Pareto { shape: b, mean: s }) => {
+                let (shape, talk_shape, silence_shape) = shapes(a, b);
+                SpeechDoc::Pareto(ParetoSpeech { talk: t, silence: s, shape, talk_shape, silence_shape })
+            }
+            (t, s) => SpeechDoc::OnOff(OnOffSpeech { talk: Some((&t).into()), silence: Some((&s).into()) }),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Traffic
+
+/// Keys of every traffic source, around the kind's own (`$f`).
+macro_rules! source {
+    ($(#[$doc:meta])* $name:ident { $($(#[$m:meta])* $f:ident: $t:ty,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, Deserialize, Serialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            #[serde(default = "defaults::count", with = "Int::<1, 100000>")]
+            pub count: u32,
+            #[serde(deserialize_with = "fields::node")]
+            pub from: String,
+            #[serde(deserialize_with = "fields::node")]
+            pub to: String,
+            $($(#[$m])* pub $f: $t,)*
+            #[serde(default = "defaults::transport")]
+            pub transport: TransportCfg,
+            #[serde(default)]
+            pub start: StartCfg,
+            #[serde(default)]
+            pub stagger: SimDuration,
+            #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
+            pub stop: Option<SimDuration>,
+            #[serde(default, deserialize_with = "fields::label", skip_serializing_if = "Option::is_none")]
+            pub label: Option<String>,
+        }
+
+        impl $name {
+            /// The model with every key of the source but the kind's own.
+            pub fn cfg(&self, kind: TrafficKind) -> TrafficCfg {
+                TrafficCfg {
+                    count: self.count,
+                    from: self.from.clone(),
+                    to: self.to.clone(),
+                    kind,
+                    transport: self.transport.clone(),
+                    start: self.start.clone(),
+                    stagger: self.stagger,
+                    stop: self.stop,
+                    label: self.label.clone(),
+                }
+            }
+            fn new(t: &TrafficCfg, $($f: $t),*) -> Self {
+                $name {
+                    count: t.count,
+                    from: t.from.clone(),
+                    to: t.to.clone(),
+                    $($f,)*
+                    transport: t.transport.clone(),
+                    start: t.start.clone(),
+                    stagger: t.stagger,
+                    stop: t.stop,
+                    label: t.label.clone(),
+                }
+            }
+        }
+    };
+}
+
+source!(
+    /// `cbr` and `poisson`: an application writing at `rate`.
+    RateSource {
+        #[serde(with = "fields::rate")]
+        rate: u64,
+        #[serde(with = "SizeDistDef")]
+        packet: SizeDist,
+    }
+);
+
+source!(
+    /// `onoff`: CBR at `rate` while on.
+    OnOffSource {
+        #[serde(with = "fields::rate")]
+        rate: u64,
+        #[serde(with = "SizeDistDef")]
+        packet: SizeDist,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        on: Option<DistDoc>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        off: Option<DistDoc>,
+    }
+);
+
+source!(
+    /// `bulk`: a greedy TCP sender, optionally on/off (both tables or neither).
+    BulkSource {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        on: Option<DistDoc>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        off: Option<DistDoc>,
+    }
+);
+
+source!(
+    /// `transfer`: `size` bytes over TCP, then done.
+    TransferSource {
+        #[serde(with = "fields::transfer_size")]
+        size: u64,
+    }
+);
+
+/// `[[traffic]]`, tagged by `kind`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(
+    rename = "@kind",
+    deny_unknown_fields,
+    expecting = "a [[traffic]] table, e.g. from = \"a\", to = \"b\", kind = \"cbr\", rate = \"1Mbps\", packet = \"1000B\""
+)]
+pub enum TrafficDoc {
+    #[serde(rename = "cbr")]
+    Cbr(RateSource),
+    #[serde(rename = "poisson")]
+    Poisson(RateSource),
+    #[serde(rename = "onoff")]
+    OnOff(OnOffSource),
+    #[serde(rename = "bulk")]
+    Bulk(BulkSource),
+    #[serde(rename = "transfer")]
+    Transfer(TransferSource),
+}
+
+impl TrafficDoc {
+    /// The model; bulk's on/off pair is checked (both or neither) by validate.rs.
+    pub fn cfg(&self) -> TrafficCfg {
+        let side = |d: &Option<DistDoc>| DistDoc::or_default(d.clone(), ON_OFF);
+        match self {
+            TrafficDoc::Cbr(s) => s.cfg(TrafficKind::Cbr { rate_bps: s.rate, packet: s.packet }),
+            TrafficDoc::Poisson(s) => s.cfg(TrafficKind::Poisson { rate_bps: s.rate, packet: s.packet }),
+            TrafficDoc::OnOff(s) => s.cfg(TrafficKind::OnOff {
+                rate_bps: s.rate,
+                packet: s.packet,
+                on: side(&s.on),
+                off: side(&s.off),
+            }),
+            TrafficDoc::Bulk(s) => {
+                let on_off = (s.on.is_some() || s.off.is_some()).then(|| (side(&s.on), side(&s.off)));
+                s.cfg(TrafficKind::Bulk { on_off })
+            }
+            TrafficDoc::Transfer(s) => s.cfg(TrafficKind::Transfer { size_bytes: s.size }),
+        }
+    }
+}
+
+impl From<&TrafficCfg> for TrafficDoc {
+    fn from(t: &TrafficCfg) -> Self {
+        let dist = |d: &DurationDist| Some(DistDoc::from(d));
+        match &t.kind {
+            TrafficKind::Cbr { rate_bps, packet } => TrafficDoc::Cbr(RateSource::new(t, *rate_bps, *packet)),
+            TrafficKind::Poisson { rate_bps, packet } => {
+                TrafficDoc::Poisson(RateSource::new(t, *rate_bps, *packet))
+            }
+            TrafficKind::OnOff { rate_bps, packet, on, off } => {
+                TrafficDoc::OnOff(OnOffSource::new(t, *rate_bps, *packet, dist(on), dist(off)))
+            }
+            TrafficKind::Bulk { on_off } => {
+                let (on, off) = on_off.as_ref().map_or((None, None), |(on, off)| (dist(on), dist(off)));
+                TrafficDoc::Bulk(BulkSource::new(t, on, off))
+            }
+            TrafficKind::Transfer { size_bytes } => TrafficDoc::Transfer(TransferSource::new(t, *size_bytes)),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Serde shapes of other layers' configs
+
+/// `packet = "1000B"` or `{ kind = "exponential", mean = "500B" }`.
+#[derive(Deserialize, Serialize)]
+#[serde(
+    remote = "SizeDist",
+    rename = "@kind scalar=fixed",
+    deny_unknown_fields,
+    expecting = "a packet size such as \"1000B\", or { kind = \"exponential\", mean = \"500B\" }"
+)]
+pub enum SizeDistDef {
+    #[serde(rename = "fixed")]
+    Fixed {
+        #[serde(with = "fields::packet_size")]
+        bytes: u32,
+    },
+    /// Mean 1–65535 B, may be fractional; draws are rounded, at least 1.
+    #[serde(rename = "exponential")]
+    Exponential {
+        #[serde(rename = "mean", with = "fields::mean_bytes")]
+        mean_bytes: f64,
+    },
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(remote = "MissingPredecessor")]
+pub enum MissingDef {
+    #[serde(rename = "timely")]
+    Timely,
+    #[serde(rename = "delayed")]
+    Delayed,
+    #[serde(rename = "previous-arrival")]
+    PreviousArrival,
+}
+
+/// Playout buffers by `kind`; each accepts only its own keys, all
+/// optional, defaults from the playout module's `Default`s.
+#[derive(Deserialize, Serialize)]
+#[serde(
+    remote = "PlayoutKind",
+    rename = "@kind default=fixed",
+    deny_unknown_fields,
+    expecting = "a playout table, e.g. { kind = \"fixed\", delay = \"150ms\" }"
+)]
+pub enum PlayoutDef {
+    #[serde(rename = "fixed")]
+    Fixed(#[serde(with = "FixedDelayDef")] FixedDelay),
+    #[serde(rename = "fixed-depth")]
+    FixedDepth(#[serde(with = "FixedDepthDef")] FixedDepth),
+    #[serde(rename = "ramjee-1")]
+    RamjeeEwma(#[serde(with = "RamjeeEwmaDef")] RamjeeEwma),
+    #[serde(rename = "ramjee-2")]
+    RamjeeAsymmetric(#[serde(with = "RamjeeAsymmetricDef")] RamjeeAsymmetric),
+    #[serde(rename = "ramjee-3")]
+    RamjeeMinDelay(#[serde(with = "RamjeeMinDelayDef")] RamjeeMinDelay),
+    #[serde(rename = "ramjee-4")]
+    RamjeeSpike(#[serde(with = "RamjeeSpikeDef")] RamjeeSpike),
+    #[serde(rename = "quantile")]
+    Quantile(#[serde(with = "QuantileBufferDef")] QuantileBuffer),
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(remote = "FixedDelay", default = "FixedDelay::default", deny_unknown_fields)]
+struct FixedDelayDef {
+    #[serde(with = "fields::ns")]
+    delay: u64,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(remote = "FixedDepth", default = "FixedDepth::default", deny_unknown_fields)]
+struct FixedDepthDef {
+    #[serde(rename = "depth", with = "fields::PacketInt::<1, 1000000>")]
+    depth_packets: u32,
+    /// Filled in with the call's ptime by validate.rs when not given.
+    #[serde(with = "fields::ns_positive_opt", skip_serializing_if = "Option::is_none")]
+    ptime: Option<u64>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(remote = "RamjeeEwma", default = "RamjeeEwma::default", deny_unknown_fields)]
+struct RamjeeEwmaDef {
+    #[serde(deserialize_with = "fields::weight")]
+    alpha: f64,
+    #[serde(deserialize_with = "fields::multiplier")]
+    beta: f64,
+    #[serde(with = "fields::ns")]
+    initial_variation: u64,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(remote = "RamjeeAsymmetric", default = "RamjeeAsymmetric::default", deny_unknown_fields)]
+struct RamjeeAsymmetricDef {
+    #[serde(deserialize_with = "fields::weight")]
+    alpha: f64,
+    #[serde(deserialize_with = "fields::multiplier")]
+    beta: f64,
+    #[serde(with = "fields::ns")]
+    initial_variation: u64,
+    #[serde(deserialize_with = "fields::weight")]
+    alpha_increase: f64,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(remote = "RamjeeMinDelay", default = "RamjeeMinDelay::default", deny_unknown_fields)]
+struct RamjeeMinDelayDef {
+    #[serde(deserialize_with = "fields::weight")]
+    alpha: f64,
+    #[serde(deserialize_with = "fields::multiplier")]
+    beta: f64,
+    #[serde(with = "fields::ns")]
+    initial_variation: u64,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(remote = "RamjeeSpike", default = "RamjeeSpike::default", deny_unknown_fields)]
+struct RamjeeSpikeDef {
+    #[serde(deserialize_with = "fields::weight")]
+    alpha: f64,
+    #[serde(deserialize_with = "fields::multiplier")]
+    beta: f64,
+    #[serde(with = "fields::ns")]
+    initial_variation: u64,
+    #[serde(with = "fields::ns_positive")]
+    spike_threshold: u64,
+    #[serde(with = "fields::ns_positive")]
+    spike_end: u64,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(remote = "QuantileBuffer", default = "QuantileBuffer::default", deny_unknown_fields)]
+struct QuantileBufferDef {
+    #[serde(deserialize_with = "fields::quantile")]
+    quantile: f64,
+    #[serde(with = "fields::PacketInt::<1, 1000000>")]
+    window: usize,
+    #[serde(with = "fields::ns")]
+    min_depth: u64,
+    #[serde(with = "fields::ns")]
+    max_depth: u64,
+}

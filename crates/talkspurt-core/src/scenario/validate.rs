@@ -1,0 +1,382 @@
+//! What no single value can check, run after the document is read: the
+//! link graph (distinct ends, one link per pair, a rate per direction),
+//! endpoints (named nodes, distinct, connected), codecs and ptime, playout
+//! depths, start windows, traffic kinds against their transport, the TCP
+//! table (controller tables, SACK, rto ordering, window ≥ one segment),
+//! unique group labels and the analysis interval. It also fills in the
+//! defaults that depend on other keys (`ptime` from the codec, a
+//! fixed-depth buffer's `ptime` from the call, TCP `recovery`/`sack` from
+//! `cc`), so the model states everything `to_json` writes.
+//!
+//! Errors name a key path; the value is looked up in the document as
+//! written. When two keys conflict, the one the user wrote is blamed.
+
+use serde_json::Value;
+
+use super::de::{lookup, parse_path};
+use super::doc::{LinkDoc, ScenarioDoc, TrafficDoc};
+use super::error::ScenarioError;
+use super::fields::LINKS;
+use super::model::*;
+use super::tcp::{table_owner, CC_TABLES};
+use super::units::format_duration;
+use crate::cc::Recovery;
+use crate::time::SimDuration;
+use crate::voice::codec;
+
+type R<T> = Result<T, ScenarioError>;
+
+pub const RATE_MISSING: &str =
+    "a rate with a unit, e.g. \"10Mbps\", at the link level or in both forward and reverse";
+
+/// The document, for values as written and whether a key was given.
+struct Ctx<'a> {
+    raw: &'a Value,
+}
+
+impl Ctx<'_> {
+    fn given(&self, path: &str) -> bool {
+        lookup(self.raw, &parse_path(path)).is_some_and(|v| !v.is_null())
+    }
+
+    fn err(&self, path: &str, allowed: impl Into<String>) -> ScenarioError {
+        let value = match lookup(self.raw, &parse_path(path)) {
+            Some(v) if !v.is_null() => super::parse::render(v),
+            _ => "(missing)".into(),
+        };
+        ScenarioError::new(path, value, allowed)
+    }
+
+    /// `lo <= hi` for two keys of one table; on failure blame the key the
+    /// user wrote (`hi` first when `hi_first`), naming the other's value.
+    fn order<T: PartialOrd>(
+        &self,
+        table: &str,
+        (lo_key, lo): (&str, T),
+        (hi_key, hi): (&str, T),
+        hi_first: bool,
+        (noun, show): (&str, impl Fn(T) -> String),
+    ) -> R<()> {
+        if lo <= hi {
+            return Ok(());
+        }
+        let (lo_path, hi_path) = (format!("{table}.{lo_key}"), format!("{table}.{hi_key}"));
+        let (lo_given, hi_given) = (self.given(&lo_path), self.given(&hi_path));
+        let dflt = |given: bool| if given { "" } else { ", the default" };
+        if hi_given && (hi_first || !lo_given) {
+            Err(self.err(&hi_path, format!("{noun} at least {lo_key} ({}{})", show(lo), dflt(lo_given))))
+        } else if lo_given {
+            Err(self.err(&lo_path, format!("{noun} at most {hi_key} ({}{})", show(hi), dflt(hi_given))))
+        } else {
+            // Both defaults: consistent by construction.
+            Ok(())
+        }
+    }
+}
+
+fn dur(d: SimDuration) -> String {
+    format_duration(d)
+}
+
+pub(super) fn scenario(doc: ScenarioDoc, raw: &Value) -> R<Scenario> {
+    let cx = Ctx { raw };
+    let links = links(&cx, &doc.links)?;
+    let net = Net::new(&links);
+    let mut calls = doc.calls;
+    for (g, c) in calls.iter_mut().enumerate() {
+        call(&cx, &format!("calls[{g}]"), c, &net)?;
+    }
+    // Results name a call's group by its label, and rescoring finds the
+    // group by it: two groups must not share one (explicit or "calls[i]").
+    let labels: Vec<String> =
+        calls.iter().enumerate().map(|(g, c)| group_label(&c.label, "calls", g)).collect();
+    for (g, l) in labels.iter().enumerate() {
+        if labels[..g].contains(l) {
+            let at =
+                if calls[g].label.is_some() { format!("calls[{g}].label") } else { format!("calls[{g}]") };
+            return Err(cx.err(&at, "a label no other [[calls]] group has (results name groups by label)"));
+        }
+    }
+    let traffic = doc
+        .traffic
+        .iter()
+        .enumerate()
+        .map(|(g, t)| traffic(&cx, &format!("traffic[{g}]"), t, &net))
+        .collect::<R<Vec<_>>>()?;
+    if calls.is_empty() && traffic.is_empty() {
+        return Err(cx.err("calls", "at least one [[calls]] or [[traffic]] group"));
+    }
+    if let Some((from, to)) = doc.analysis.interval {
+        if to <= from {
+            return Err(cx.err("analysis.interval[1]", format!("an end after the start ({})", dur(from))));
+        }
+        if to > doc.run.duration {
+            return Err(cx.err(
+                "analysis.interval[1]",
+                format!("an end at most the run's duration ({}), while sources send", dur(doc.run.duration)),
+            ));
+        }
+    }
+    Ok(Scenario { run: doc.run, links, calls, traffic, analysis: doc.analysis })
+}
+
+// ---------------------------------------------------------------------------
+// Links and the graph
+
+fn links(cx: &Ctx, docs: &[LinkDoc]) -> R<Vec<LinkCfg>> {
+    if docs.is_empty() {
+        return Err(cx.err("links", LINKS));
+    }
+    let mut out: Vec<LinkCfg> = Vec::new();
+    for (i, l) in docs.iter().enumerate() {
+        let p = format!("links[{i}]");
+        let [a, b] = l.between.clone();
+        if a == b {
+            return Err(cx.err(
+                &format!("{p}.between[1]"),
+                format!("a node other than between[0] (\"{a}\"); a link joins two distinct nodes"),
+            ));
+        }
+        if let Some(j) = out.iter().position(|o| (o.a == a && o.b == b) || (o.a == b && o.b == a)) {
+            return Err(cx.err(
+                &format!("{p}.between"),
+                format!(
+                    "a pair of nodes not already joined by links[{j}] (one [[links]] table per pair; \
+                     use forward/reverse for asymmetric directions)"
+                ),
+            ));
+        }
+        let both = l.both();
+        let (fwd, rev) = (l.forward.clone().unwrap_or_default(), l.reverse.clone().unwrap_or_default());
+        let channel = |d: super::doc::ChannelDoc, name: &str, other_has_rate: bool| -> R<ChannelCfg> {
+            let rate_bps = match d.rate.or(both.rate) {
+                Some(r) => r,
+                None if other_has_rate => return Err(cx.err(&format!("{p}.{name}.rate"), RATE_MISSING)),
+                None => return Err(cx.err(&format!("{p}.rate"), RATE_MISSING)),
+            };
+            Ok(ChannelCfg {
+                rate_bps,
+                delay: d.delay.or(both.delay).unwrap_or(SimDuration::ZERO),
+                queue: d.queue.or_else(|| both.queue.clone()).unwrap_or_default(),
+                loss: d.loss.or_else(|| both.loss.clone()).unwrap_or_default(),
+            })
+        };
+        let (fwd_rate, rev_rate) = (fwd.rate.is_some(), rev.rate.is_some());
+        let forward = channel(fwd, "forward", rev_rate)?;
+        let reverse = channel(rev, "reverse", fwd_rate)?;
+        out.push(LinkCfg { a, b, forward, reverse, cost: l.cost });
+    }
+    Ok(out)
+}
+
+/// Nodes in order of appearance, and which are connected. Every link
+/// carries both directions, so reachability is connectivity.
+struct Net {
+    nodes: Vec<String>,
+    component: Vec<usize>,
+}
+
+impl Net {
+    fn new(links: &[LinkCfg]) -> Net {
+        let mut nodes: Vec<String> = Vec::new();
+        for l in links {
+            for n in [&l.a, &l.b] {
+                if !nodes.contains(n) {
+                    nodes.push(n.clone());
+                }
+            }
+        }
+        let id = |n: &str| nodes.iter().position(|m| m == n).unwrap_or(0);
+        let mut component: Vec<usize> = (0..nodes.len()).collect();
+        fn root(c: &mut [usize], mut i: usize) -> usize {
+            while c[i] != i {
+                c[i] = c[c[i]];
+                i = c[i];
+            }
+            i
+        }
+        for l in links {
+            let (a, b) = (root(&mut component, id(&l.a)), root(&mut component, id(&l.b)));
+            component[a] = b;
+        }
+        for i in 0..component.len() {
+            component[i] = root(&mut component, i);
+        }
+        Net { nodes, component }
+    }
+
+    fn known(&self) -> String {
+        format!("a node named in [[links]]: {}", self.nodes.join(", "))
+    }
+
+    /// `from` and `to` of a group: named nodes, distinct, connected.
+    fn endpoints(&self, cx: &Ctx, p: &str, from: &str, to: &str) -> R<()> {
+        let find = |key: &str, name: &str| {
+            self.nodes
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| cx.err(&format!("{p}.{key}"), self.known()))
+        };
+        let (a, b) = (find("from", from)?, find("to", to)?);
+        if a == b {
+            return Err(cx.err(&format!("{p}.to"), format!("a node other than from (\"{from}\")")));
+        }
+        if self.component[a] != self.component[b] {
+            return Err(cx.err(
+                &format!("{p}.to"),
+                format!("a node reachable from \"{from}\" in both directions over the links"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Calls and traffic
+
+fn start(cx: &Ctx, p: &str, s: &StartCfg) -> R<()> {
+    match *s {
+        StartCfg::Uniform { from, to } if to <= from => {
+            Err(cx.err(&format!("{p}.start.to"), format!("a duration after from ({})", dur(from))))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net) -> R<()> {
+    net.endpoints(cx, p, &c.from, &c.to)?;
+    let codecs = super::fields::codecs_text();
+    let Some(k) = codec::lookup(&c.codec) else {
+        let name = c.codec.to_ascii_lowercase();
+        let close = codec::names().into_iter().find(|k| {
+            k.eq_ignore_ascii_case(&name) || super::de::edit_distance(&k.to_ascii_lowercase(), &name) <= 1
+        });
+        let hint = close.map(|k| format!(" (did you mean \"{k}\"?)")).unwrap_or_default();
+        return Err(cx.err(&format!("{p}.codec"), format!("{codecs}{hint}")));
+    };
+    c.codec = k.name.to_string();
+    let ptime = match c.ptime {
+        Some(pt) => {
+            codec::check_ptime(k, pt).map_err(|a| cx.err(&format!("{p}.ptime"), a))?;
+            pt
+        }
+        None => codec::default_ptime(k),
+    };
+    c.ptime = Some(ptime);
+    match &mut c.playout {
+        // The call's own ptime rather than inferring it from the trace, so
+        // the scenario as run states the hold explicitly.
+        PlayoutCfg::FixedDepth(d) => {
+            d.ptime.get_or_insert(ptime.as_nanos());
+        }
+        PlayoutCfg::Quantile(q) => cx.order(
+            &format!("{p}.playout"),
+            ("min_depth", q.min_depth),
+            ("max_depth", q.max_depth),
+            true,
+            ("a duration", |x| dur(SimDuration(x))),
+        )?,
+        _ => {}
+    }
+    start(cx, p, &c.start)?;
+    if let TransportCfg::Tcp(t) = &mut c.transport {
+        tcp(cx, &format!("{p}.transport"), t)?;
+    }
+    Ok(())
+}
+
+fn traffic(cx: &Ctx, p: &str, doc: &TrafficDoc, net: &Net) -> R<TrafficCfg> {
+    let mut t = doc.cfg();
+    net.endpoints(cx, p, &t.from, &t.to)?;
+    let kind = t.kind.name();
+    let tcp_only = matches!(t.kind, TrafficKind::Bulk { .. } | TrafficKind::Transfer { .. });
+    match &mut t.transport {
+        TransportCfg::Echo { .. } => {
+            return Err(cx.err(
+                &format!("{p}.transport.kind"),
+                "\"udp\" or \"tcp\" (echo is a test transport for calls)",
+            ))
+        }
+        TransportCfg::Udp { .. } if tcp_only => {
+            return Err(cx.err(
+                &format!("{p}.transport"),
+                format!("a tcp transport, e.g. {{ kind = \"tcp\" }} (kind = \"{kind}\" is a TCP source)"),
+            ))
+        }
+        TransportCfg::Udp { .. } => {}
+        TransportCfg::Tcp(c) => tcp(cx, &format!("{p}.transport"), c)?,
+    }
+    if let TrafficDoc::Bulk(b) = doc {
+        match (&b.on, &b.off) {
+            (Some(_), None) => {
+                return Err(cx.err(&format!("{p}.off"), "an off table with the on table (both or neither)"))
+            }
+            (None, Some(_)) => {
+                return Err(cx.err(&format!("{p}.on"), "an on table with the off table (both or neither)"))
+            }
+            _ => {}
+        }
+    }
+    start(cx, p, &t.start)?;
+    if let (Some(stop), StartCfg::Fixed(at)) = (t.stop, &t.start) {
+        if stop <= *at {
+            return Err(cx.err(&format!("{p}.stop"), format!("a stop time after start ({})", dur(*at))));
+        }
+    }
+    Ok(t)
+}
+
+// ---------------------------------------------------------------------------
+// TCP
+
+fn tcp(cx: &Ctx, p: &str, t: &mut TcpConfig) -> R<()> {
+    let cc = t.cc.name();
+    for key in CC_TABLES {
+        let owner = table_owner(key).map_or("", |o| o.name());
+        if cx.given(&format!("{p}.{key}")) && table_owner(key) != Some(t.cc) {
+            return Err(cx.err(
+                &format!("{p}.{key}"),
+                format!("no {key} table: it configures cc = \"{owner}\", and cc is \"{cc}\""),
+            ));
+        }
+    }
+    let recovery = t.recovery();
+    if recovery == Recovery::Sack && t.sack == Some(false) {
+        let why =
+            if t.recovery.is_some() { String::new() } else { format!(", the default for cc = \"{cc}\"") };
+        return Err(cx.err(
+            &format!("{p}.sack"),
+            format!("true: recovery is \"sack\"{why}, which needs SACK blocks (RFC 6675)"),
+        ));
+    }
+    t.recovery = Some(recovery);
+    t.sack = Some(t.sack());
+    // RFC 6298 §2: the RTO starts at initial_rto and stays within [min_rto, max_rto].
+    cx.order(p, ("min_rto", t.min_rto), ("max_rto", t.max_rto), true, ("a duration", dur))?;
+    cx.order(p, ("min_rto", t.min_rto), ("initial_rto", t.initial_rto), true, ("a duration", dur))?;
+    cx.order(p, ("initial_rto", t.initial_rto), ("max_rto", t.max_rto), false, ("a duration", dur))?;
+    // A window below one segment could never send a full segment.
+    if t.rcv_window < t.mss as u64 {
+        let mss = format!("{}B", t.mss);
+        return Err(if cx.given(&format!("{p}.rcv_window")) {
+            cx.err(&format!("{p}.rcv_window"), format!("a window of at least one segment (mss = {mss}); a window below one segment cannot carry a full segment"))
+        } else {
+            cx.err(
+                &format!("{p}.mss"),
+                format!("an mss of at most rcv_window ({}B, the default)", t.rcv_window),
+            )
+        });
+    }
+    if t.cc == crate::cc::CcAlgorithm::Vegas {
+        let v = t.params.vegas;
+        // Brakmo & Peterson: grow below α, shrink above β, so α ≤ β.
+        cx.order(
+            &format!("{p}.vegas"),
+            ("alpha", v.alpha),
+            ("beta", v.beta),
+            true,
+            ("a number", |x: f64| x.to_string()),
+        )?;
+    }
+    Ok(())
+}
