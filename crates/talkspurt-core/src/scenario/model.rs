@@ -13,7 +13,6 @@ use super::fields::{self, Bytes, Int, Packets};
 use crate::time::SimDuration;
 
 pub use crate::metrics::rtpi::MissingPredecessor;
-use crate::metrics::{DEFAULT_RTPI_THRESHOLD_NS, DEFAULT_RUN_CAP, DEFAULT_WINDOW_PACKETS};
 pub use crate::net::queue::QueueLimit;
 /// A playout buffer and its parameters, as the playout module defines them
 /// (`playout::PlayoutKind`; names, constants and sources there and in
@@ -148,16 +147,18 @@ impl AnalysisCfg {
     }
 }
 
+/// The defaults are the scorer's (`score::AnalysisCfg`, one place).
 impl Default for AnalysisCfg {
     fn default() -> Self {
+        let d = crate::score::AnalysisCfg::default();
         AnalysisCfg {
-            rtpi_threshold: SimDuration(DEFAULT_RTPI_THRESHOLD_NS),
-            rtpi_missing: MissingPredecessor::Timely,
-            window: DEFAULT_WINDOW_PACKETS as u32,
-            bounds: true,
-            jitter_threshold: SimDuration(400_000_000),
-            run_cap: DEFAULT_RUN_CAP as u32,
-            interval: None,
+            rtpi_threshold: d.rtpi_threshold,
+            rtpi_missing: d.rtpi_missing,
+            window: d.window,
+            bounds: d.bounds,
+            jitter_threshold: d.jitter_threshold,
+            run_cap: d.run_cap,
+            interval: d.interval,
         }
     }
 }
