@@ -580,7 +580,7 @@ fn corrupt(text: &str, g: &mut Rng) -> String {
     let i = g.below(b.len() as u64 + 1) as usize;
     const JUNK: &[&[u8]] =
         &[b"=", b"[", b"\"", b"}", b"\n=\n", b"x y", b"[[", b"\\", b"\xff", b"nan", b"inf", b"1979-05-27"];
-    let junk: &[u8] = *g.pick(JUNK);
+    let junk = *g.pick(JUNK);
     b.splice(i..(i + 1).min(b.len()), junk.iter().copied());
     String::from_utf8_lossy(&b).into_owned()
 }
