@@ -91,8 +91,10 @@ def test_save_is_complete_and_readable(tmp_path):
     res = talkspurt.run(small_scenario())
     out = res.save(tmp_path / "out")
     names = sorted(p.name for p in out.iterdir())
+    # No series.parquet: `[run] series` is off (issue 12: not written when off).
+    assert res.series is None
     assert names == ["bursts.parquet", "calls.parquet", "groups.parquet", "links.parquet", "manifest.json",
-                     "packets.parquet", "series.parquet", "talkspurts.parquet", "traffic.parquet"]
+                     "packets.parquet", "talkspurts.parquet", "traffic.parquet"]
     back = pd.read_parquet(out / "calls.parquet")
     pd.testing.assert_frame_equal(back, res.calls, check_dtype=False)
     m = json.loads((out / "manifest.json").read_text())

@@ -25,7 +25,8 @@ import talkspurt
 ROOT = Path(__file__).resolve().parent.parent
 QUICKSTART = ROOT / "scenarios" / "quickstart.toml"
 from talkspurt.results import TABLES  # noqa: E402
-OUTPUT_FILES = {f"{t}.parquet" for t in TABLES} | {"manifest.json"}
+# series.parquet only with `[run] series = true` (off in these scenarios).
+OUTPUT_FILES = {f"{t}.parquet" for t in TABLES if t != "series"} | {"manifest.json"}
 
 # --------------------------------------------------------------------------
 # A valid, short base scenario, assembled from parts so that each bad case
@@ -325,7 +326,7 @@ def test_output_dir_not_empty_is_refused(tmp_path):
 
 def read_results(out: Path) -> dict:
     assert {p.name for p in out.iterdir()} == OUTPUT_FILES
-    frames = {t: pd.read_parquet(out / f"{t}.parquet") for t in TABLES}
+    frames = {t: pd.read_parquet(out / f"{t}.parquet") for t in TABLES if t != "series"}
     manifest = json.loads((out / "manifest.json").read_text())
     return {**frames, "manifest": manifest}
 
@@ -335,7 +336,7 @@ def check_quickstart_results(res: dict) -> None:
     assert len(res["packets"]) > 0
     assert len(res["links"]) == 4  # two links, two directions
     assert len(res["traffic"]) == 1
-    assert list(res["series"].columns) == ["flow", "side", "t", "name", "value"]
+    assert "series" not in res  # `[run] series` is off: no table written
     m = res["manifest"]
     for key in ("seed", "scenario", "versions", "wall_time_s"):
         assert key in m, key

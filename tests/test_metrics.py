@@ -45,14 +45,16 @@ def test_thresholds_are_monotone(base):
 
 def test_bands_follow_r(base):
     c = base.calls
-    assert list(c["band"].cat.categories) == ["Best", "High", "Medium", "Low", "Poor", "Not recommended"]
-    assert c["satisfaction"].cat.categories[0] == "Very satisfied"
-    edges = np.array([90, 80, 70, 60, 50, -np.inf])
+    # Ordered worst first (issue 12), so comparisons follow quality.
+    assert list(c["band"].cat.categories) == ["Not recommended", "Poor", "Low", "Medium", "High", "Best"]
+    assert c["band"].cat.ordered and c["satisfaction"].cat.ordered and c["band_simple"].cat.ordered
+    assert c["satisfaction"].cat.categories[-1] == "Very satisfied"
+    edges = np.array([-np.inf, 50, 60, 70, 80, 90])
     for r, band in zip(c["r"], c["band"]):
         if np.isnan(r):
             assert pd.isna(band)
         else:
-            assert band == c["band"].cat.categories[int(np.argmax(r >= edges))]
+            assert band == c["band"].cat.categories[int(np.nonzero(r >= edges)[0][-1])]
     assert (c["mos"] == [talkspurt.mos_from_r(r) for r in c["r"]]).all()
 
 

@@ -81,7 +81,7 @@ def test_traffic_table_has_tcp_columns(res):
 def test_series_has_cwnd_per_tcp_sender(res):
     s = res.series
     names = set(s["name"])
-    assert {"cwnd", "ssthresh", "rtt", "rto"} <= names
+    assert {"cwnd", "ssthresh", "rtt_ms", "rto_ms"} <= names
     cwnd = s[s["name"] == "cwnd"]
     assert cwnd["flow"].nunique() == 4  # 2 calls + 2 bulk flows
     assert (cwnd["value"] >= 1460).all()

@@ -4,6 +4,7 @@
     >>> res = talkspurt.run("scenarios/quickstart.toml")
     >>> res.calls[["call", "loss_total", "mouth_to_ear_ms", "r", "mos", "bound_g107_r"]]
     >>> talkspurt.rescore(res, playout="ramjee-4").calls  # same run, another buffer
+    >>> talkspurt.score_audio(res, {"codec": "Opus"})  # PESQ on real speech
 
 The per-packet work runs in the Rust core (`talkspurt._core`); this package
 loads scenarios, runs them, and returns pandas DataFrames.
@@ -17,6 +18,18 @@ from .fairness import fairness, jain_index
 from .rescore import rescore
 from .results import Results
 from .scenario import load_scenario
+from .store import SweepResults, load
+from .sweeps import derive_seed, sweep
+
+
+
+def score_audio(results, config=None, *, calls=None, wav_dir=None):
+    """PESQ (and optionally STOI) of calls on real speech through real codecs;
+    see `talkspurt.audio.score_audio`."""
+    from .audio.pipeline import score_audio as _score
+
+    return _score(results, config, calls=calls, wav_dir=wav_dir)
+
 
 __all__ = [
     "Results",
@@ -27,9 +40,14 @@ __all__ = [
     "emodel_simplified",
     "fairness",
     "jain_index",
+    "SweepResults",
+    "derive_seed",
+    "load",
     "load_scenario",
+    "sweep",
     "mos_from_r",
     "rescore",
     "run",
+    "score_audio",
     "validate",
 ]

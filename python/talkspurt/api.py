@@ -3,51 +3,90 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sys
 import time
+from collections.abc import Mapping
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from . import _core
-from .scenario import ScenarioLike, _error, load_scenario, to_json
+from . import overrides as _overrides
+from .scenario import ScenarioLike, _error, load_scenario, read_scenario_file, to_json
 
 if TYPE_CHECKING:
     from .results import Results
 
 
-def validate(scenario: ScenarioLike) -> dict[str, Any]:
+def resolve(scenario: ScenarioLike, overrides: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
+    """The scenario document with `overrides` (`{"links[1].delay": "100ms"}`)
+    applied, not yet validated."""
+    doc = load_scenario(scenario)
+    # A scenario file may carry a [sweep] table (talkspurt sweep); a single
+    # run is its base scenario — for a sweep file, the scenario it names.
+    sweep = doc.pop("sweep", None)
+    if isinstance(sweep, Mapping) and isinstance(sweep.get("scenario"), str) and not doc \
+            and isinstance(scenario, (str, os.PathLike)) and Path(os.fspath(scenario)).is_file():
+        base = Path(sweep["scenario"])
+        if not base.is_absolute():
+            base = Path(os.fspath(scenario)).parent / base
+        doc = read_scenario_file(base)
+        doc.pop("sweep", None)
+    if overrides:
+        _overrides.apply(doc, overrides)
+    return doc
+
+
+def validate(scenario: ScenarioLike, overrides: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
     """Validate a scenario; return it normalized, every default filled in.
 
+    `overrides` maps key paths to values, as `talkspurt run --set` does.
     Raises `ScenarioError` naming the key path, the value and what is allowed.
     """
-    return json.loads(_core.validate(to_json(load_scenario(scenario))))
+    from .audio.config import split
+
+    core, audio = split(resolve(scenario, overrides))
+    out = json.loads(_core.validate(to_json(core)))
+    if audio is not None:
+        out.setdefault("analysis", {})["audio"] = audio.to_table()
+    return out
 
 
 def run(
     scenario: ScenarioLike,
     seed: Optional[int] = None,
     *,
+    overrides: Optional[Mapping[str, Any]] = None,
     trace: Optional[bool] = None,
     progress: Optional[Callable[[float], None]] = None,
 ) -> "Results":
     """Run a scenario and return its `Results`.
 
-    `seed` overrides `[run].seed`; `trace` overrides `[run].trace` (the
-    per-packet table); `progress(fraction)` is called now and then.
+    `overrides` maps key paths to values (`{"links[1].delay": "100ms",
+    "run.seed": 3}`), applied to the document before validation; `seed`
+    overrides `[run].seed`; `trace` overrides `[run].trace` (the per-packet
+    table); `progress(fraction)` is called now and then.
     Same scenario and seed give identical results.
     """
     from .results import Results
 
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0 or seed >= 2**64):
         raise _error("seed", repr(seed), "an integer from 0 to 2^64-1")
-    text = to_json(load_scenario(scenario))
+    from .audio.config import split
+
+    core, audio = split(resolve(scenario, overrides))  # the audio table is Python's (audio/config.py)
+    text = to_json(core)
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()
     raw = _core.run(text, seed, trace, progress)
     wall = time.perf_counter() - t0
+    as_run = json.loads(raw["scenario"])
+    if not as_run.get("run", {}).get("series", False):
+        raw["series"] = None  # `[run] series = false`: no table, no file
     manifest = {
-        "scenario": json.loads(raw["scenario"]),
+        "scenario": as_run,
         "seed": raw["seed"],
         "started_utc": started.isoformat(timespec="seconds"),
         "wall_time_s": wall,
@@ -60,5 +99,15 @@ def run(
             "platform": platform.platform(),
         },
     }
-    return Results(raw, manifest)
+    res = Results(raw, manifest)
+    if audio is not None:
+        manifest["scenario"].setdefault("analysis", {})["audio"] = audio.to_table()
+        if res.packets is None:
+            raise _error("analysis.audio", "a table", "[run] trace = true (the audio needs the per-packet table)")
+        from .audio import with_audio
+
+        t1 = time.perf_counter()
+        with_audio(res, audio)
+        manifest["audio_wall_time_s"] = time.perf_counter() - t1
+    return res
 

@@ -1,17 +1,22 @@
 """The `talkspurt` command.
 
 Exit status: 0 success; 2 bad input (scenario, arguments, output folder) —
-with a one-line error and no output files; 130 interrupted; 1 internal error.
+with a one-line error and no output files; 130 interrupted (Ctrl-C), 143
+terminated (SIGTERM), in both cases with no partial output left; 1
+internal error. A closed stdout (`talkspurt run … | head`) is not an error:
+output stops, results are still written.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
-from ._core import ScenarioError
+from ._core import ScenarioError, __version__
 
 # Columns of the per-call table printed by `run`.
 SUMMARY = [
@@ -20,8 +25,10 @@ SUMMARY = [
     ("loss_queue", "queue%"), ("loss_link", "link%"), ("loss_late", "late%"),
     ("delay_mean_ms", "delay"), ("delay_p95_ms", "p95"), ("jitter_ms", "jitter"),
     ("mouth_to_ear_ms", "m2e"), ("r", "R"), ("mos", "MOS"), ("r_simple", "R_cr"),
-    ("bound_g107_r", "R_opt"), ("bound_r", "R_cr_opt"),
+    ("bound_g107_r", "R_opt"), ("bound_r", "R_cr_opt"), ("pesq_mos", "PESQ"),  # PESQ with [analysis] audio
 ]
+# The short headers are explained in the README ("Reading the table"); a
+# test keeps the two in step.
 PERCENT = {"loss_total", "loss_queue", "loss_link", "loss_late"}
 MAX_ROWS = 20
 
@@ -31,11 +38,13 @@ def _parser() -> argparse.ArgumentParser:
         prog="talkspurt",
         description="Simulate voice calls over transport protocols and score their quality.",
     )
+    p.add_argument("--version", action="version", version=f"talkspurt {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     r = sub.add_parser("run", help="run a scenario, print per-call quality, optionally save results",
                        description="Run a scenario; print a per-call table; with -o write calls/packets/"
                                    "links/traffic/series as Parquet plus manifest.json.")
-    r.add_argument("scenario", help="scenario file (TOML)")
+    r.add_argument("scenario", help="scenario file (TOML, or JSON when named *.json)")
+    _add_set(r)
     r.add_argument("-o", "--output", metavar="DIR", help="write results into DIR (must be new or empty)")
     r.add_argument("--seed", type=int, help="override [run].seed")
     r.add_argument("--no-trace", action="store_true", help="skip the per-packet table (faster, less memory)")
@@ -43,9 +52,70 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("-q", "--quiet", action="store_true", help="no table, no progress bar")
     v = sub.add_parser("validate", help="check a scenario and print it normalized",
                        description="Validate a scenario; print it with every default filled in (JSON).")
-    v.add_argument("scenario", help="scenario file (TOML)")
+    v.add_argument("scenario", help="scenario file (TOML, or JSON when named *.json)")
+    _add_set(v)
     sub.add_parser("codecs", help="list the codec table", description="List codecs with frame, rate, Ie and Bpl.")
+    s = sub.add_parser("sweep", help="run a parameter sweep into a results store",
+                       description="Run every point and replication of a [sweep] (docs/sweeps.md) into DIR: "
+                                   "one Parquet dataset partitioned by run, plus sweep.json. Re-running the same "
+                                   "command resumes an interrupted sweep.")
+    s.add_argument("scenario", help="scenario file with a [sweep] table, or a sweep file naming its scenario")
+    _add_set(s)
+    s.add_argument("-o", "--output", metavar="DIR", required=True, help="results store (new, empty, or this sweep's)")
+    s.add_argument("--executor", default="local", metavar="WHERE",
+                   help="local (process pool, default), dask (a LocalCluster) or dask://host:port")
+    s.add_argument("-j", "--workers", type=int, metavar="N", help="worker processes (default: one per core)")
+    s.add_argument("--no-trace", action="store_true", help="skip the per-packet tables (faster, smaller)")
+    s.add_argument("--force", action="store_true", help="replace a DIR holding something else")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+    rp = sub.add_parser("report", help="write an HTML report of a results folder",
+                        description="Write one self-contained HTML file (figures embedded) for the results of "
+                                    "talkspurt run -o or talkspurt sweep -o.")
+    rp.add_argument("results", help="results folder")
+    rp.add_argument("-o", "--output", metavar="FILE", help="HTML file (default RESULTS/report.html)")
+    rp.add_argument("--force", action="store_true", help="replace an existing FILE")
+    pl = sub.add_parser("plot", help="draw the figures of a results folder",
+                        description="Draw the figures of a results folder as PNG and SVG files.")
+    pl.add_argument("results", help="results folder")
+    pl.add_argument("-o", "--output", metavar="DIR", help="figure folder (default RESULTS/figures)")
+    pl.add_argument("--format", choices=["png", "svg", "both"], default="both")
+    pl.add_argument("--force", action="store_true", help="replace existing figure files")
+    a = sub.add_parser("audio", help="PESQ of calls of saved results, on real speech through real codecs",
+                       description="Apply each packet's fate of a saved run (talkspurt run -o DIR) to real "
+                                   "speech through the call's codec with its concealment, and score it with "
+                                   "PESQ (ITU-T P.862). Prints one row per call; --wav writes what the "
+                                   "listener hears. See docs/models/audio.md.")
+    a.add_argument("results", help="results folder written by `talkspurt run -o`")
+    a.add_argument("--call", type=int, action="append", metavar="N",
+                   help="call index (repeatable; default every call)")
+    a.add_argument("--speech", action="append", metavar="WAV",
+                   help="speech WAV file or folder (repeatable; default ../shared/speech or $TALKSPURT_SPEECH)")
+    a.add_argument("--codec", help='audio codec instead of the call\'s own: a codec-table name, "Opus" or "L16"')
+    a.add_argument("--mode", choices=("nb", "wb"), default="nb", help="PESQ narrowband (P.862.1) or wideband (P.862.2)")
+    a.add_argument("--no-conceal", action="store_true", help="zero-fill lost frames instead of concealing them")
+    a.add_argument("--fill", choices=("continuous", "active"), default="continuous",
+                   help="active: keep only what the VAD calls speech, so talkspurts carry speech throughout")
+    a.add_argument("--segment", metavar="DURATION", default="10s", help="PESQ segment length (default 10s)")
+    a.add_argument("--stoi", action="store_true", help="also compute STOI")
+    a.add_argument("--wav", metavar="DIR", help="write callN_reference.wav and callN_degraded.wav into DIR")
+    a.add_argument("--workers", type=int, help="processes (default: all cores)")
     return p
+
+
+def _add_set(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a value by key path, e.g. --set links[1].delay=100ms --set run.seed=3 "
+                        "(repeatable; VALUE is a TOML value or a bare string)")
+
+
+def _overrides(sets: list[str]) -> dict[str, Any]:
+    from .overrides import parse_assignment
+
+    out: dict[str, Any] = {}
+    for text in sets:
+        k, v = parse_assignment(text)
+        out[k] = v
+    return out
 
 
 def _fail(msg: str) -> int:
@@ -67,91 +137,257 @@ def _table(calls) -> str:
         df = num.reset_index()
         note = f"({len(calls)} calls: means per group; every call is in calls.parquet with -o)\n"
     df = df.rename(columns=dict(SUMMARY))
+    foot = ""
+    if "emodel_extrapolated" in calls.columns and len(df) == len(calls):
+        ext = calls["emodel_extrapolated"].to_numpy(dtype=bool)
+        if ext.any():
+            # Mark, never hide, an R computed beyond G.107 Table 3's ranges.
+            df["R"] = [f"{r:.2f}{'*' if e else ''}" for r, e in zip(df["R"], ext)]
+            foot = "\n* R and MOS extrapolated beyond G.107's parameter ranges (calls.emodel_extrapolated)"
+    elif "emodel_extrapolated" in calls.columns and calls["emodel_extrapolated"].any():
+        n = int(calls["emodel_extrapolated"].sum())
+        foot = f"\n{n} of {len(calls)} calls have R and MOS extrapolated beyond G.107's ranges (calls.emodel_extrapolated)"
     with pd.option_context("display.width", 200, "display.max_columns", 40):
-        return note + df.to_string(index=False, float_format=lambda x: f"{x:.2f}")
+        return note + df.to_string(index=False, float_format=lambda x: f"{x:.2f}") + foot
 
 
 def _check_output(out: Path, force: bool) -> Optional[str]:
-    """Refuse, before simulating, an output folder that cannot be used."""
-    import tempfile
-
+    """Refuse, before simulating, an output folder that cannot be used.
+    Creates nothing: the folder and its parents appear only with the results."""
     if out.exists():
         if not out.is_dir():
             return f"output {out} exists and is not a directory"
         if any(out.iterdir()) and not force:
             return f"output {out} is not empty; choose a new directory or pass --force to replace it"
-    parent = out.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryDirectory(dir=parent, prefix=f".{out.name}.probe.").cleanup()
-    except OSError as e:
-        return f"output {out}: cannot write in {parent} ({e.strerror or e})"
+    anc = out.parent.absolute()
+    while not anc.exists():
+        anc = anc.parent
+    if not anc.is_dir():
+        return f"output {out}: {anc} is not a directory"
+    if not os.access(anc, os.W_OK | os.X_OK):
+        return f"output {out}: cannot write in {anc} (permission denied)"
     return None
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread so every `finally` (temporary
+    result folders) runs before exit status 143."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise Terminated()
+
+
+def _progress_bar(quiet: bool, **kw):
+    """A tqdm bar on stderr, or None: quiet when asked or when stderr is not
+    a terminal, so no frames land in a redirected log."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(file=sys.stderr, **kw)
+
+
+def _print(*args: Any) -> None:
+    """print() that stops quietly when stdout is closed (`| head`)."""
+    global _stdout_closed
+    if _stdout_closed:
+        return
+    try:
+        print(*args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _stdout_closed = True
+        # Point stdout at /dev/null so the interpreter's final flush is silent.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+_stdout_closed = False
+
+
 def _run(args: argparse.Namespace) -> int:
-    from .api import run
+    from .api import resolve, run, validate
 
     if args.output is not None and not args.output.strip():
         return _fail("-o/--output: got an empty path; expected a directory")
     out: Optional[Path] = Path(args.output) if args.output else None
+    # The scenario is a path, never TOML text, whatever characters it holds.
+    doc = resolve(Path(args.scenario), _overrides(args.sets))
+    validate(doc)  # a bad scenario fails before anything touches the disk
     if out is not None:
         problem = _check_output(out, args.force)
         if problem:
             return _fail(problem)
-    bar = None
+    bar = _progress_bar(args.quiet, total=1000, delay=1.0, unit="‰", leave=False,
+                        bar_format="{l_bar}{bar}| {elapsed}<{remaining}")
     progress = None
-    if not args.quiet:
-        from tqdm import tqdm
-
-        bar = tqdm(total=1000, delay=1.0, file=sys.stderr, unit="‰", leave=False,
-                   bar_format="{l_bar}{bar}| {elapsed}<{remaining}")
-
+    if bar is not None:
         def progress(f: float) -> None:
             bar.update(int(f * 1000) - bar.n)
     try:
-        res = run(args.scenario, args.seed, trace=False if args.no_trace else None, progress=progress)
+        res = run(doc, args.seed, trace=False if args.no_trace else None, progress=progress)
     finally:
         if bar is not None:
             bar.close()
     if not args.quiet:
         m = res.manifest
-        print(_table(res.calls))
-        print(f"seed {m['seed']}, {m['voice_packets']} voice packets, {m['events']} events, "
-              f"{m['wall_time_s']:.2f} s")
+        _print(_table(res.calls))
+        _print(f"seed {m['seed']}, {m['voice_packets']} voice packets, {m['events']} events, "
+               f"{m['wall_time_s']:.2f} s")
     if out is not None:
         res.save(out, overwrite=args.force)
         if not args.quiet:
-            print(f"results written to {out}/")
+            _print(f"results written to {out}/")
+    return 0
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    import time
+
+    from .sweeps import load_sweep, sweep
+
+    if args.workers is not None and args.workers < 1:
+        return _fail(f"-j/--workers: got {args.workers}; expected an integer ≥ 1")
+    from .executors import parse_executor
+
+    parse_executor(args.executor)
+    sw = load_sweep(Path(args.scenario), _overrides(args.sets))
+    runs = sw.runs()  # validates every point before anything is written
+    bar = _progress_bar(args.quiet, total=len({r.run_id for r in runs}), unit="run", smoothing=0.1,
+                        bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} runs [{elapsed}<{remaining}]")
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.update(done - bar.n)
+
+    t0 = time.perf_counter()
+    try:
+        res = sweep(sw, args.output, executor=args.executor, workers=args.workers,
+                    trace=False if args.no_trace else None, progress=progress, force=args.force)
+    finally:
+        if bar is not None:
+            bar.close()
+    if not args.quiet:
+        s = res.manifest.get("sessions", [{}])[-1] if "sessions" in res.manifest else {}
+        _print(f"{len(runs)} runs ({len(sw.points())} points × {sw.replications} replications), "
+               f"{s.get('runs_executed', '?')} executed, {s.get('runs_resumed', 0)} already done, "
+               f"{time.perf_counter() - t0:.2f} s; results in {args.output}/")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .report import write_report
+
+    out = Path(args.output) if args.output else Path(args.results) / "report.html"
+    if out.exists() and not args.force:
+        return _fail(f"output {out} exists; choose another file or pass --force to replace it")
+    write_report(args.results, out)
+    _print(f"report written to {out}")
+    return 0
+
+
+def _plot(args: argparse.Namespace) -> int:
+    from .figures import save_figures
+
+    out = Path(args.output) if args.output else Path(args.results) / "figures"
+    formats = ("png", "svg") if args.format == "both" else (args.format,)
+    files = save_figures(args.results, out, formats=formats, overwrite=args.force)
+    for f in files:
+        _print(str(f))
+    return 0
+
+
+def _audio(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from .audio.pipeline import score_audio
+    from .results import Results
+
+    d = Path(args.results)
+    if not (d / "manifest.json").is_file():
+        return _fail(f"{d}: not a results folder (no manifest.json); write one with `talkspurt run SCENARIO -o DIR`")
+    try:
+        res = Results.load(d)
+    except (OSError, ValueError) as e:
+        return _fail(f"{d}: cannot read the results ({e})")
+    table = {"segment": args.segment, "mode": args.mode, "conceal": not args.no_conceal, "fill": args.fill,
+             "stoi": args.stoi}
+    for k, v in (("speech", args.speech), ("codec", args.codec), ("workers", args.workers)):
+        if v is not None:
+            table[k] = v
+    df = score_audio(res, table, calls=args.call, wav_dir=args.wav)
+    with pd.option_context("display.width", 200, "display.max_columns", 40):
+        print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    if args.wav:
+        print(f"WAV files written to {args.wav}/")
     return 0
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
+    previous = None
+    if argv is None:  # the command, not a test calling main(): own SIGTERM
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _dispatch(args)
+    except Terminated:
+        print("talkspurt: terminated", file=sys.stderr)
+        return 143
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     try:
         if args.command == "run":
             return _run(args)
+        if args.command == "sweep":
+            return _sweep(args)
+        if args.command == "report":
+            return _report(args)
+        if args.command == "plot":
+            return _plot(args)
         if args.command == "validate":
             import json
 
-            from .api import validate
+            from .api import resolve, validate
 
-            print(json.dumps(validate(args.scenario), indent=2))
+            _print(json.dumps(validate(resolve(Path(args.scenario), _overrides(args.sets))), indent=2))
             return 0
         if args.command == "codecs":
             from . import codecs
 
             for c in codecs():
-                print(f"{c['name']:<15} frame {c['frame_ms']:>4g} ms {c['frame_bytes']:>3} B  "
+                _print(f"{c['name']:<15} frame {c['frame_ms']:>4g} ms {c['frame_bytes']:>3} B  "
                       f"{c['bitrate_bps'] / 1000:>6.2f} kb/s  look-ahead {c['lookahead_ms']:>4g} ms  "
-                      f"Ie {c['Ie']:>4g}  Bpl {c['Bpl']:>4g}")
+                      f"Ie {c['Ie']:>4g}  Bpl {c['Bpl']:>4g} (given for {c['Bpl_packet_ms']:g} ms packets)")
             return 0
+        if args.command == "audio":
+            return _audio(args)
     except ScenarioError as e:
         return _fail(str(e))
+    except (FileExistsError, FileNotFoundError, NotADirectoryError) as e:
+        return _fail(str(e))
+    except ValueError as e:
+        from .audio.config import AudioError
+
+        if isinstance(e, AudioError):
+            return _fail(str(e))
+        raise
     except OSError as e:
         # Writing results failed (disk full, permissions): nothing partial is left.
         return _fail(f"could not write results: {e}")
     except KeyboardInterrupt:
         print("talkspurt: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:
+        from .executors import RunFailed
+
+        if isinstance(e, RunFailed):
+            print(f"talkspurt: run failed: {e}", file=sys.stderr)
+            return 1
+        raise
     return 1

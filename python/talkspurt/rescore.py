@@ -26,6 +26,8 @@ PlayoutSpec = Union[str, Mapping[str, Any]]
 
 # Columns rescoring does not recompute; carried over from the original run.
 _KEPT_PACKET_COLUMNS = ("wire_bytes", "where")
+# The calls table's transport columns are not scored: rescoring keeps them.
+_KEPT_CALL_COLUMNS = ("allowed_rate_mean_bps", "loss_event_rate_mean")
 
 
 def _playout_table(spec: PlayoutSpec, path: str) -> dict[str, Any]:
@@ -138,6 +140,10 @@ def rescore(
     manifest["scenario"] = json.loads(raw["scenario"])
     manifest["rescored"] = {"wall_time_s": wall, "playout": playout, "advantage": advantage, "analysis": analysis}
     out = Results(tables, manifest, base=results)
+    new_calls = out.calls
+    for k in _KEPT_CALL_COLUMNS:
+        if k in calls.columns and k not in new_calls.columns:
+            new_calls.insert(min(list(calls.columns).index(k), len(new_calls.columns)), k, calls[k].values)
     new_packets = out.packets
     for k in _KEPT_PACKET_COLUMNS:
         if k in packets.columns:

@@ -15,6 +15,29 @@ from typing import Any, Optional
 
 TABLES = ("calls", "packets", "links", "traffic", "series", "groups", "bursts", "talkspurts")
 
+# Ordered categories, worst first, so `calls.band > "Low"`, sorting and
+# plots follow quality: seed 000 Table 4.2 bands; seed 003 Table 2 (G.107
+# Annex B) satisfaction. The same limits (docs/results.md, Bands).
+BANDS = ("Not recommended", "Poor", "Low", "Medium", "High", "Best")
+SATISFACTION = ("Not recommended", "Nearly all users dissatisfied", "Many users dissatisfied",
+                "Some users dissatisfied", "Satisfied", "Very satisfied")
+ORDERED = {"band": BANDS, "band_simple": BANDS, "satisfaction": SATISFACTION}
+
+
+def _ordered(name: str, cat):
+    order = ORDERED.get(name)
+    if order is None or not set(cat.categories) <= set(order):
+        return cat
+    return cat.set_categories(list(order), ordered=True)
+
+
+def _public_mode(path: Path) -> None:
+    """`mkdtemp` makes 0700 folders; results are shared like any file the
+    user writes, so give the folder the mode `mkdir` would (umask applied)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o777 & ~umask)
+
 
 def _frame(columns: Optional[dict[str, tuple]]):
     import numpy as np
@@ -29,10 +52,18 @@ def _frame(columns: Optional[dict[str, tuple]]):
             data[name] = pd.array(col[1], dtype="string") if col[1] else pd.array([], dtype="string")
         elif kind == "cat":
             codes = np.frombuffer(col[1], dtype="<u4").astype(np.int32)
-            data[name] = pd.Categorical.from_codes(codes, categories=col[2])
+            data[name] = _ordered(name, pd.Categorical.from_codes(codes, categories=col[2]))
         else:
             data[name] = np.frombuffer(col[1], dtype=kind)
     return pd.DataFrame(data)
+
+
+def _reordered(df):
+    """Parquet keeps categories but not always their order: restore it."""
+    for name in ORDERED:
+        if name in df.columns and hasattr(df[name], "cat"):
+            df[name] = _ordered(name, df[name].cat)
+    return df
 
 
 class _Table:
@@ -49,7 +80,8 @@ class Results:
     """Tables of one run.
 
     - `calls`: one row per call (losses by cause, delay, jitter, RTPI,
-      back-to-back runs, clips, goodput, R, MOS, bands, offline bounds)
+      back-to-back runs, clips, goodput, R, MOS, bands, offline bounds;
+      PESQ and the audio columns with `[analysis] audio`)
     - `packets`: one row per voice packet (None when the trace is off)
     - `groups`: one row per call group and `(all)` for the run (pooled
       losses, run statistics, Jain's index of goodput, mean R)
@@ -90,13 +122,15 @@ class Results:
         import pandas as pd
 
         d = Path(directory)
+        if (d / "sweep.json").is_file():
+            raise FileNotFoundError(f"{d} is a sweep's results store; read it with talkspurt.load({str(d)!r})")
         manifest_path = d / "manifest.json"
         if not manifest_path.is_file():
             raise FileNotFoundError(f"{d} holds no manifest.json; expected a folder written by Results.save")
         res = cls({}, json.loads(manifest_path.read_text()))
         for name in TABLES:
             f = d / f"{name}.parquet"
-            res._frames[name] = pd.read_parquet(f) if f.is_file() else None
+            res._frames[name] = _reordered(pd.read_parquet(f)) if f.is_file() else None
         return res
 
     def __repr__(self) -> str:
@@ -119,6 +153,7 @@ class Results:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
         try:
+            _public_mode(tmp)
             for name in TABLES:
                 df = self._get(name)
                 if df is not None:

@@ -6,6 +6,7 @@ path, the value and what is allowed; the Rust core does the validation.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -26,7 +27,32 @@ def _error(path: str, value: str, allowed: str) -> ScenarioError:
 
 
 def _looks_like_toml(text: str) -> bool:
+    # Called only when `text` names no existing file, so a path holding
+    # `=` (out/delay=50ms/s.toml) is still read as a path.
     return "\n" in text or "=" in text or text.lstrip().startswith("[")
+
+
+def _parse_json(text: str, origin: str) -> dict[str, Any]:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise _error("", f"invalid JSON in {origin} ({e})", "a JSON object (see docs/scenario.md)") from None
+    if not isinstance(doc, dict):
+        raise _error("", f"a JSON {type(doc).__name__} in {origin}", "a JSON object with the scenario's tables")
+    return doc
+
+
+def read_scenario_file(p: Path) -> dict[str, Any]:
+    """Read a scenario file: JSON when named `*.json`, TOML otherwise."""
+    if not p.is_file():
+        raise _error("", json.dumps(str(p)), "a path to an existing scenario file (.toml or .json)")
+    try:
+        body = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise _error("", json.dumps(str(p)), f"a readable UTF-8 text file ({e})") from None
+    if p.suffix.lower() == ".json":
+        return _parse_json(body, str(p))
+    return _parse_toml(body, str(p))
 
 
 def _parse_toml(text: str, origin: str) -> dict[str, Any]:
@@ -39,23 +65,20 @@ def _parse_toml(text: str, origin: str) -> dict[str, Any]:
 def load_scenario(scenario: ScenarioLike) -> dict[str, Any]:
     """Return the scenario as a plain mapping (not yet validated).
 
-    `scenario` is a path to a TOML file, TOML text, or a mapping with the
-    same structure as the file.
+    `scenario` is a path to a TOML or JSON (`*.json`) file, TOML text, or a
+    mapping with the same structure as the file. A string naming an existing
+    file is always read as a path, whatever characters it holds.
     """
     if isinstance(scenario, Mapping):
-        return dict(scenario)
-    if isinstance(scenario, (str, os.PathLike)):
-        text = os.fspath(scenario)
-        if isinstance(scenario, str) and _looks_like_toml(text):
-            return _parse_toml(text, "the scenario text")
-        p = Path(text)
-        if not p.is_file():
-            raise _error("", json.dumps(text), "a path to an existing scenario file (.toml) or TOML text")
-        try:
-            body = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise _error("", json.dumps(text), f"a readable UTF-8 text file ({e})") from None
-        return _parse_toml(body, str(p))
+        return copy.deepcopy(dict(scenario))
+    if isinstance(scenario, os.PathLike):
+        return read_scenario_file(Path(os.fspath(scenario)))
+    if isinstance(scenario, str):
+        if "\n" not in scenario and len(scenario) < 4096 and Path(scenario).is_file():
+            return read_scenario_file(Path(scenario))
+        if _looks_like_toml(scenario):
+            return _parse_toml(scenario, "the scenario text")
+        raise _error("", json.dumps(scenario), "a path to an existing scenario file (.toml or .json) or TOML text")
     raise _error("", type(scenario).__name__, "a path, TOML text or a mapping")
 
 
@@ -77,6 +100,13 @@ def _check_values(v: Any, path: str) -> None:
 
 
 def to_json(scenario: Mapping[str, Any]) -> str:
-    """Serialize a scenario mapping for the core."""
+    """Serialize a scenario mapping for the core.
+
+    `[analysis] audio` is validated here and left out: the audio pipeline
+    is Python's (`talkspurt.audio`), and the core knows nothing of it.
+    """
+    from .audio.config import split
+
     _check_values(scenario, "")
-    return json.dumps(scenario, allow_nan=False)
+    core, _ = split(scenario)
+    return json.dumps(core, allow_nan=False)

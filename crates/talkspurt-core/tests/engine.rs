@@ -92,7 +92,8 @@ fn echo_rtt_crosses_the_reverse_path() {
     let out = run(&s, &mut no_progress()).unwrap();
     let v = out.report.series.f64("value");
     assert_eq!(v.len(), 100, "one RTT sample per packet");
-    assert!(v.iter().all(|&x| (x - 0.02192).abs() < 1e-12), "rtt {:?}", &v[..3]);
+    // Series delays are in ms (`rtt_ms`), like every other delay.
+    assert!(v.iter().all(|&x| (x - 21.92).abs() < 1e-9), "rtt {:?}", &v[..3]);
 
     // Loss on the reverse direction only: data all arrives, about half the
     // echoes are lost (p = 0.5 over 5000 packets: ±3σ is ±2.1 %).

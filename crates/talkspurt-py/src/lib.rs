@@ -293,6 +293,7 @@ fn codecs(py: Python<'_>) -> PyResult<PyObject> {
         d.set_item("bitrate_bps", c.bitrate_bps())?;
         d.set_item("Ie", ie)?;
         d.set_item("Bpl", bpl)?;
+        d.set_item("Bpl_packet_ms", quality::bpl_packet_ms(c.emodel_key).unwrap_or(f64::NAN))?;
         l.append(d)?;
     }
     Ok(l.into_py(py))

@@ -10,7 +10,8 @@
 //!   Classic controllers are composed: [`classic::Classic`] (slow start,
 //!   RFC 5681 §3.1) × a [`classic::WindowAdjustment`] (the congestion
 //!   avoidance increase and the decrease), as neqo does.
-//! - rate controllers (TFRC family) sit beside it (issue: DCCP/TFRC).
+//! - rate controllers (TFRC family): [`tfrc::RateController`], split into
+//!   equation, loss history, sender and receiver (RFC 5348's own split).
 //!
 //! One algorithm per file; variants are selected by name
 //! ([`CcAlgorithm`]); dispatch is by enum ([`Controller`]), not boxed
@@ -21,6 +22,7 @@ pub mod cubic;
 pub mod equation;
 pub mod real;
 pub mod reno;
+pub mod tfrc;
 pub mod vegas;
 pub mod westwood;
 

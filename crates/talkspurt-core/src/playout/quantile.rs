@@ -6,8 +6,17 @@
 //! ```text
 //! base     = min(window)
 //! target   = q-quantile(window)            (nearest rank: sorted[ceil(q·n) - 1])
-//! offset_k = base + clamp(target - base, min_depth, max_depth)
+//! floor    = max(min_depth, min_packets · ptime)
+//! offset_k = base + clamp(target - base, floor, max_depth)
 //! ```
+//!
+//! The floor keeps at least one packet interval of headroom above the
+//! fastest packet, as NetEq does: its `DelayManager` raises a computed target
+//! level below one packet to one packet ("target_level_ must be strictly
+//! positive", `std::max(target_level_, 1 << 8)` in Q8 packets, WebRTC
+//! `modules/audio_coding/neteq/delay_manager.cc`, 2019). Without it, a
+//! window of equal delays gives depth 0 and any packet a microsecond slower
+//! than the fastest is late.
 //!
 //! Defaults follow WebRTC NetEq's `DelayManager` (quantile 0.95 of the
 //! relative arrival delay, delay measured against the fastest packet of a
@@ -34,11 +43,25 @@ pub struct QuantileBuffer {
     pub min_depth: u64,
     /// Upper clamp on `target - min(window)`, ns. Default 4 s.
     pub max_depth: u64,
+    /// Lower clamp on `target - min(window)` in packet intervals (`ptime`).
+    /// Default 1, NetEq's minimum target level of one packet.
+    pub min_packets: u32,
+    /// Packet interval for `min_packets`, ns; the scenario fills in the
+    /// call's ptime. `None`: no packet floor, only `min_depth`.
+    pub ptime: Option<u64>,
 }
 
 impl Default for QuantileBuffer {
     fn default() -> Self {
-        QuantileBuffer { quantile: 0.95, window: 100, min_depth: 0, max_depth: 4_000_000_000 }
+        QuantileBuffer { quantile: 0.95, window: 100, min_depth: 0, max_depth: 4_000_000_000, min_packets: 1, ptime: None }
+    }
+}
+
+impl QuantileBuffer {
+    /// Lower clamp on the depth: `max(min_depth, min_packets · ptime)`, ns.
+    pub fn floor(&self) -> u64 {
+        let packets = self.ptime.map_or(0, |p| p.saturating_mul(self.min_packets as u64));
+        self.min_depth.max(packets)
     }
 }
 
@@ -65,7 +88,8 @@ impl OffsetPolicy for Policy<'_> {
         let rank = ((q * n as f64).ceil() as usize).clamp(1, n);
         let base = self.scratch[0];
         let target = self.scratch[rank - 1];
-        let depth = (target - base).clamp(self.cfg.min_depth, self.cfg.max_depth.max(self.cfg.min_depth));
+        let floor = self.cfg.floor();
+        let depth = (target - base).clamp(floor, self.cfg.max_depth.max(floor));
         base.saturating_add(depth)
     }
 }
@@ -101,12 +125,38 @@ mod tests {
         assert_eq!(replay_offsets(&t, &mut p), vec![Some(10 * MS), Some(100 * MS)]);
         // Median, window of 4: talkspurt 1 sees {80, 90, 100, 50} -> sorted
         // {50, 80, 90, 100}, rank 2 -> 80; depth 30 clamped to max 20 -> 70.
-        let cfg = QuantileBuffer { quantile: 0.5, window: 4, min_depth: 0, max_depth: 20 * MS };
+        let cfg = QuantileBuffer { quantile: 0.5, window: 4, min_depth: 0, max_depth: 20 * MS, ..QuantileBuffer::default() };
         let mut p = Policy { cfg: &cfg, recent: VecDeque::new(), scratch: vec![] };
         assert_eq!(replay_offsets(&t, &mut p)[1], Some(70 * MS));
         // min_depth lifts talkspurt 0 above its first delay.
         let cfg = QuantileBuffer { min_depth: 15 * MS, ..QuantileBuffer::default() };
         let mut p = Policy { cfg: &cfg, recent: VecDeque::new(), scratch: vec![] };
         assert_eq!(replay_offsets(&t, &mut p)[0], Some(25 * MS));
+    }
+
+    #[test]
+    fn one_packet_minimum_target() {
+        // Talkspurt 0 (first packet 10 ms) then talkspurt 1 whose window holds
+        // equal delays: target − base = 0, so without the floor the offset is
+        // the bare minimum delay and a packet 1 ms slower is late. NetEq's
+        // minimum of one packet lifts the depth to one ptime (20 ms).
+        let ts = [0u32, 0, 0, 1, 1];
+        let tg = [0, 20 * MS, 40 * MS, 1000 * MS, 1020 * MS];
+        let ta = [10 * MS, 30 * MS, 50 * MS, 1010 * MS, 1031 * MS];
+        let t = CallTrace { talkspurt: &ts, t_gen: &tg, t_arr: &ta };
+        let off = |cfg: &QuantileBuffer| {
+            let mut p = Policy { cfg, recent: VecDeque::new(), scratch: vec![] };
+            replay_offsets(&t, &mut p)
+        };
+        let none = QuantileBuffer { min_packets: 0, ptime: Some(20 * MS), ..QuantileBuffer::default() };
+        assert_eq!(off(&none), vec![Some(10 * MS), Some(10 * MS)]);
+        assert_eq!(none.playout(&t)[4], crate::playout::NOT_ARRIVED, "11 ms against a 10 ms offset is late");
+        let one = QuantileBuffer { ptime: Some(20 * MS), ..QuantileBuffer::default() };
+        assert_eq!(off(&one), vec![Some(30 * MS), Some(30 * MS)]);
+        assert_eq!(one.playout(&t)[4], 1020 * MS + 30 * MS);
+        // min_depth above one packet wins; no ptime means no packet floor.
+        let deep = QuantileBuffer { min_depth: 25 * MS, ..one.clone() };
+        assert_eq!(off(&deep)[1], Some(35 * MS));
+        assert_eq!(off(&QuantileBuffer::default())[1], Some(10 * MS));
     }
 }

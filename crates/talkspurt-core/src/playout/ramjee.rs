@@ -19,8 +19,13 @@
 //! Readings (not stated by the paper; see docs/models/playout.md):
 //! * estimates work in milliseconds (f64); offsets are rounded to whole ns
 //!   and clamped at 0;
-//! * state starts at the first received packet: `d̂₀ = n₁`, `v̂₀ =
-//!   initial_variation` (default 0), then the regular update runs on `n₁`;
+//! * state starts at the first received packet: `d̂₀ = n₁` and `v̂₀ =
+//!   initial_variation` when given, else `v̂₀ = n₁/2` — RFC 6298 §2.2's
+//!   start of the same mean-deviation estimator (RTTVAR ← R/2 on the first
+//!   sample). The paper states no start; with `v̂₀ = 0` and α = 0.998002
+//!   (a memory of ~500 packets) `v̂` needs tens of seconds to grow, and a
+//!   call loses a large share of its first 30 s as late (docs/models/playout.md);
+//!   then the regular update runs on `n₁`;
 //! * algorithm 4's thresholds 800 and 63 are in the 8 kHz timestamp units
 //!   (125 µs) of the paper's NeVoT traces: 100 ms and 7.875 ms;
 //! * algorithm 3 updates `v̂` at every packet against the current `d̂`; in
@@ -47,13 +52,14 @@ pub struct RamjeeEwma {
     pub alpha: f64,
     /// Multiplier of `v̂` in the offset. Default 4.
     pub beta: f64,
-    /// `v̂` before the first packet, ns. Default 0.
-    pub initial_variation: u64,
+    /// `v̂` before the first packet, ns. Default `None`: half the first
+    /// packet's delay (RFC 6298 §2.2's RTTVAR start; the paper gives none).
+    pub initial_variation: Option<u64>,
 }
 
 impl Default for RamjeeEwma {
     fn default() -> Self {
-        RamjeeEwma { alpha: ALPHA, beta: BETA, initial_variation: 0 }
+        RamjeeEwma { alpha: ALPHA, beta: BETA, initial_variation: None }
     }
 }
 
@@ -66,13 +72,14 @@ pub struct RamjeeAsymmetric {
     pub alpha_increase: f64,
     /// Default 4.
     pub beta: f64,
-    /// `v̂` before the first packet, ns. Default 0.
-    pub initial_variation: u64,
+    /// `v̂` before the first packet, ns. Default `None`: half the first
+    /// packet's delay (RFC 6298 §2.2's RTTVAR start; the paper gives none).
+    pub initial_variation: Option<u64>,
 }
 
 impl Default for RamjeeAsymmetric {
     fn default() -> Self {
-        RamjeeAsymmetric { alpha: ALPHA, alpha_increase: 0.75, beta: BETA, initial_variation: 0 }
+        RamjeeAsymmetric { alpha: ALPHA, alpha_increase: 0.75, beta: BETA, initial_variation: None }
     }
 }
 
@@ -83,13 +90,14 @@ pub struct RamjeeMinDelay {
     pub alpha: f64,
     /// Default 4.
     pub beta: f64,
-    /// `v̂` before the first packet, ns. Default 0.
-    pub initial_variation: u64,
+    /// `v̂` before the first packet, ns. Default `None`: half the first
+    /// packet's delay (RFC 6298 §2.2's RTTVAR start; the paper gives none).
+    pub initial_variation: Option<u64>,
 }
 
 impl Default for RamjeeMinDelay {
     fn default() -> Self {
-        RamjeeMinDelay { alpha: ALPHA, beta: BETA, initial_variation: 0 }
+        RamjeeMinDelay { alpha: ALPHA, beta: BETA, initial_variation: None }
     }
 }
 
@@ -104,8 +112,9 @@ pub struct RamjeeSpike {
     pub spike_threshold: u64,
     /// Spike ends when `var` falls to this, ns. Default 7.875 ms (63 × 125 µs).
     pub spike_end: u64,
-    /// `v̂` before the first packet, ns. Default 0.
-    pub initial_variation: u64,
+    /// `v̂` before the first packet, ns. Default `None`: half the first
+    /// packet's delay (RFC 6298 §2.2's RTTVAR start; the paper gives none).
+    pub initial_variation: Option<u64>,
 }
 
 impl Default for RamjeeSpike {
@@ -115,7 +124,7 @@ impl Default for RamjeeSpike {
             beta: BETA,
             spike_threshold: 100_000_000,
             spike_end: 7_875_000,
-            initial_variation: 0,
+            initial_variation: None,
         }
     }
 }
@@ -139,7 +148,7 @@ enum Mode {
 struct Estimator {
     rule: Rule,
     beta: f64,
-    v0: f64,
+    v0: Option<f64>,
     started: bool,
     d: f64,
     v: f64,
@@ -154,11 +163,11 @@ struct Estimator {
 }
 
 impl Estimator {
-    fn new(rule: Rule, beta: f64, initial_variation: u64) -> Self {
+    fn new(rule: Rule, beta: f64, initial_variation: Option<u64>) -> Self {
         Estimator {
             rule,
             beta,
-            v0: initial_variation as f64 / NS_PER_MS,
+            v0: initial_variation.map(|v| v as f64 / NS_PER_MS),
             started: false,
             d: 0.0,
             v: 0.0,
@@ -175,7 +184,7 @@ impl Estimator {
         if !self.started {
             self.started = true;
             self.d = n;
-            self.v = self.v0;
+            self.v = self.v0.unwrap_or(n / 2.0);
             self.n1 = n;
             self.n2 = n;
         }
@@ -296,7 +305,7 @@ mod tests {
     fn offsets_ms(rule: Rule, delays_ms: &[f64]) -> Vec<f64> {
         let (ts, tg, ta) = singles(delays_ms);
         let t = CallTrace { talkspurt: &ts, t_gen: &tg, t_arr: &ta };
-        let mut est = Estimator::new(rule, BETA, 0);
+        let mut est = Estimator::new(rule, BETA, Some(0));
         replay_offsets(&t, &mut est).iter().map(|o| o.unwrap() as f64 / 1e6).collect()
     }
 
@@ -347,11 +356,11 @@ mod tests {
         let tg = [0, 20 * MS, 1000 * MS, 1020 * MS];
         let ta = [50 * MS, 65 * MS, 1070 * MS, 1050 * MS];
         let t = CallTrace { talkspurt: &ts, t_gen: &tg, t_arr: &ta };
-        let mut est = Estimator::new(Rule::MinDelay { alpha: ALPHA }, BETA, 0);
+        let mut est = Estimator::new(Rule::MinDelay { alpha: ALPHA }, BETA, Some(0));
         let off = replay_offsets(&t, &mut est);
         assert_eq!(off[0], Some(50 * MS));
         assert_eq!(off[1], Some(45_159_760));
-        let p = RamjeeMinDelay::default().playout(&t);
+        let p = RamjeeMinDelay { initial_variation: Some(0), ..RamjeeMinDelay::default() }.playout(&t);
         assert_eq!(p, vec![50 * MS, 70 * MS, NOT_ARRIVED, 1020 * MS + 45_159_760]);
     }
 
@@ -376,7 +385,7 @@ mod tests {
         // The public config gives the same schedule.
         let (ts, tg, ta) = singles(&n);
         let t = CallTrace { talkspurt: &ts, t_gen: &tg, t_arr: &ta };
-        let p = RamjeeSpike::default().playout(&t);
+        let p = RamjeeSpike { initial_variation: Some(0), ..RamjeeSpike::default() }.playout(&t);
         assert_eq!(p[9], tg[9] + 178_125_000);
         assert_eq!(p[8], tg[8] + 150 * MS, "140 ms against a 150 ms offset: in time");
         assert_eq!(p[2], tg[2] + 200 * MS, "arriving exactly at the playout time is in time");

@@ -82,6 +82,22 @@ const AMR_SOURCE: &str = "no G.113 figure found for this AMR-NB mode: Ie is the 
     of the same table (residual < 0.25); Bpl 10.0 of GSM-EFR (= AMR 12.2, G.113 App. I), \
     as AMR's concealment derives from EFR's";
 
+/// The packet size, ms, at which the Bpl of [`CODEC_IMPAIRMENTS`] was
+/// given: G.113 App. I lists each Bpl for one packet size (G.711: 10 ms;
+/// G.729A+VAD: 2 frames, 20 ms; G.723.1: 30 ms; GSM-EFR: 20 ms), and
+/// borrowed rows inherit their donor's. talkspurt applies the Bpl at every
+/// ptime, as G.113 gives no other value; where ptime differs the figure is
+/// an extrapolation (docs/models/emodel.md, "Codec Ie and Bpl").
+pub fn bpl_packet_ms(name: &str) -> Option<f64> {
+    Some(match name {
+        "G.711" | "G.711-noPLC" => 10.0,
+        "G.723.1-5.3" | "G.723.1-6.3" => 30.0,
+        "G.729" | "G.729A+VAD" | "Speex-NB" | "GSM-FR" => 20.0,
+        n if n.starts_with("AMR-NB-") => 20.0,
+        _ => return None,
+    })
+}
+
 /// Looks up `(Ie, Bpl)` by the exact name used in [`CODEC_IMPAIRMENTS`].
 pub fn codec_impairment(name: &str) -> Option<(f64, f64)> {
     CODEC_IMPAIRMENTS
@@ -131,6 +147,15 @@ mod tests {
             );
             assert!(src.len() > 20, "{name}: source string too short");
         }
+    }
+
+    #[test]
+    fn every_bpl_states_its_packet_size() {
+        for (name, ..) in CODEC_IMPAIRMENTS {
+            assert!(bpl_packet_ms(name).is_some(), "{name}");
+        }
+        assert_eq!(bpl_packet_ms("G.711"), Some(10.0));
+        assert_eq!(bpl_packet_ms("G.723.1-6.3"), Some(30.0));
     }
 
     #[test]

@@ -87,6 +87,25 @@ impl EModelCurve {
     }
 }
 
+/// Upper limit of Ie,eff: 95 is where §7.5's formula tends for random loss
+/// (BurstR = 1) as Ppl grows, the impairment of a signal entirely lost.
+pub const IE_EFF_MAX: f64 = 95.0;
+
+/// G.107 §7.5 eq. 7-29, `Ie + (95 − Ie)·Ppl/(Ppl/BurstR + Bpl)`, capped at
+/// [`IE_EFF_MAX`]; the flag says the cap applied. With BurstR > 1 the
+/// formula exceeds 95 once Ppl·(1 − 1/BurstR) > Bpl, e.g. 189.5 at 99.9 %
+/// loss, BurstR 4 and G.711's Bpl; R then falls far below 0 and a single
+/// call dominates any average. No impairment can be worse than losing
+/// everything, so talkspurt caps it (docs/models/emodel.md, "Readings").
+pub fn ie_eff(ie: f64, bpl: f64, ppl: f64, burst_r: f64) -> (f64, bool) {
+    let x = ie + (95.0 - ie) * ppl / (ppl / burst_r + bpl);
+    if x > IE_EFF_MAX {
+        (IE_EFF_MAX, true)
+    } else {
+        (x, false)
+    }
+}
+
 fn lg(x: f64) -> f64 {
     x.log10()
 }
@@ -165,8 +184,8 @@ fn compute_with(p: &EModelParams, st: &Static) -> EModelResult {
     };
     let id = idte + idle + idd;
 
-    // §7.5 Effective equipment impairment (Ppl in percent).
-    let ie_eff = p.ie + (95.0 - p.ie) * p.ppl / (p.ppl / p.burst_r + p.bpl);
+    // §7.5 Effective equipment impairment (Ppl in percent), at most 95.
+    let ie_eff = ie_eff(p.ie, p.bpl, p.ppl, p.burst_r).0;
 
     // §7.1 (A: §7.6).
     let r = ro - is - id - ie_eff + p.a;
@@ -443,11 +462,32 @@ mod tests {
     }
 
     #[test]
+    fn ie_eff_never_exceeds_95() {
+        // The review's call: G.711 (Ie 0, Bpl 25.1), 99.9 % loss, BurstR 4:
+        // 95·99.9/(99.9/4 + 25.1) = 189.526… uncapped, R ≈ −100.
+        let (raw, capped) = (95.0 * 99.9 / (99.9 / 4.0 + 25.1), ie_eff(0.0, 25.1, 99.9, 4.0));
+        assert!(raw > 189.5 && raw < 189.6, "{raw}");
+        assert_eq!(capped, (95.0, true));
+        let p = EModelParams { ie: 0.0, bpl: 25.1, ppl: 99.9, burst_r: 4.0, t: 150.0, ta: 150.0, tr: 300.0, ..Default::default() };
+        let r = emodel_extended(&p).unwrap();
+        assert_eq!(r.ie_eff, 95.0);
+        assert!(r.r > 93.2 - 95.0 - r.id - 1e-9, "R {} not below Ro − Is − Id − 95", r.r);
+        // Below the cap nothing changes: random loss never reaches 95.
+        for (ie, bpl, ppl) in [(0.0, 25.1, 100.0), (11.0, 19.0, 100.0), (0.0, 4.3, 100.0)] {
+            let (v, c) = ie_eff(ie, bpl, ppl, 1.0);
+            assert!(!c && v < 95.0 && (v - (ie + (95.0 - ie) * ppl / (ppl + bpl))).abs() < 1e-12);
+        }
+        // Within Table 3 (Ppl ≤ 20, BurstR ≤ 8) the cap can bind too with a
+        // low Bpl: G.711 without PLC (4.3) at 20 %, BurstR 8 → 95·20/6.8.
+        assert_eq!(ie_eff(0.0, 4.3, 20.0, 8.0), (95.0, true));
+    }
+
+    #[test]
     fn extended_accepts_heavy_and_bursty_loss() {
         // §7.5 eq. 7-29 by hand: Ie 0, Bpl 4.3, Ppl 40 %, BurstR 1 →
         // 95·40/(40 + 4.3) = 85.778781; Ie 11, Bpl 19, Ppl 60 %, BurstR 20
-        // → 11 + 84·60/(3 + 19) = 240.090909 (beyond 95: R goes negative).
-        for (ie, bpl, ppl, burst_r, want) in [(0.0, 4.3, 40.0, 1.0, 85.778781), (11.0, 19.0, 60.0, 20.0, 240.090909)] {
+        // → 11 + 84·60/(3 + 19) = 240.090909, beyond 95: capped at 95.
+        for (ie, bpl, ppl, burst_r, want) in [(0.0, 4.3, 40.0, 1.0, 85.778781), (11.0, 19.0, 60.0, 20.0, 95.0)] {
             let p = EModelParams { ie, bpl, ppl, burst_r, ..Default::default() };
             assert!(emodel(&p).is_err(), "outside Table 3 for the strict form");
             close(emodel_extended(&p).unwrap().ie_eff, want, 1e-5);

@@ -21,8 +21,8 @@ pub mod simplified;
 pub mod stats;
 
 pub use burst::{burst_stats, run_lengths, BurstStats, RunLengths};
-pub use codec_impairments::{codec_impairment, CODEC_IMPAIRMENTS};
-pub use emodel::{emodel, emodel_extended, EModelCurve, EModelParams, EModelResult};
+pub use codec_impairments::{bpl_packet_ms, codec_impairment, CODEC_IMPAIRMENTS};
+pub use emodel::{emodel, emodel_extended, ie_eff, EModelCurve, EModelParams, EModelResult, IE_EFF_MAX};
 pub use mos::{mos_from_r, quality_band, quality_band_index, r_from_mos, QUALITY_BANDS, R_MOS1, USER_SATISFACTION};
 pub use simplified::{
     delay_impairment_simplified, R0_SIMPLIFIED, loss_impairment_simplified, r_simplified, LAMBDA_G711,

@@ -72,7 +72,25 @@ fn traffic_table(w: &World, labels: &[String]) -> Table {
     };
     t.push("rtt_mean_ms", per_sample(|s| s.rtt_sum_ns));
     t.push("rto_mean_ms", per_sample(|s| s.rto_sum_ns));
+    rate_columns(w, &mut t, tr.iter().map(|a| a.flow));
     t
+}
+
+/// Columns of the calls table that describe the call's transport rather
+/// than its scoring: rescoring (other playout, same packets) keeps them.
+pub const TRANSPORT_CALL_COLUMNS: [&str; 2] = ["allowed_rate_mean_bps", "loss_event_rate_mean"];
+
+/// TFRC-family flows (DCCP CCID 3/4, TFRC): the time-weighted mean allowed
+/// rate X (bit/s of segment bytes) and loss event rate p over the
+/// measurement interval; NaN for other transports.
+fn rate_columns(w: &World, t: &mut Table, flows: impl Iterator<Item = u32>) {
+    let end = w.q.now();
+    let stats: Vec<_> = flows.map(|f| w.flows[f as usize].sender.rate().map(|r| &r.stats)).collect();
+    let mean = |f: fn(&crate::transport::tfrc::RateStats) -> &crate::transport::tfrc::stats::TimeMean, k: f64| {
+        Column::F64(stats.iter().map(|s| s.map_or(f64::NAN, |s| f(s).mean(end, s.window) * k)).collect())
+    };
+    t.push("allowed_rate_mean_bps", mean(|s| &s.x, 8.0));
+    t.push("loss_event_rate_mean", mean(|s| &s.p, 1.0));
 }
 
 fn series_table(w: &World) -> Table {
@@ -90,7 +108,8 @@ fn series_table(w: &World) -> Table {
 pub fn report(w: &World, infos: &[CallInfo], traffic_labels: &[String], a: &AnalysisCfg, trace: bool) -> Report {
     let recs: Vec<&CallRecord> = w.calls.iter().map(|c| &c.rec).collect();
     let where_cats: Vec<String> = w.topo.channels.iter().map(|c| c.name.clone()).collect();
-    let ct = call_tables(&recs, infos, a, trace, &where_cats);
+    let mut ct = call_tables(&recs, infos, a, trace, &where_cats);
+    rate_columns(w, &mut ct.calls, w.calls.iter().map(|c| c.flow));
     Report {
         calls: ct.calls,
         packets: ct.packets,

@@ -14,7 +14,7 @@ use crate::time::{SimDuration, SimTime};
 use crate::traffic::{Pattern, StreamApp, TrafficSource};
 use crate::cc::Controller;
 use crate::transport::framing::StreamFramer;
-use crate::transport::{echo, tcp, udp, FlowAddr, Receiver, Sender};
+use crate::transport::{ccid2, echo, tcp, tfrc, udp, FlowAddr, Receiver, Sender};
 use crate::trace::record::CallRecord;
 use crate::voice::{codec, SpeechModel, SpeechProcess, VoiceSource};
 
@@ -65,6 +65,20 @@ fn endpoints(
             (
                 Sender::Tcp(Box::new(tcp::TcpSender::new(fwd, c.clone(), cc, series))),
                 Receiver::Tcp(Box::new(tcp::TcpReceiver::new(rev, c.clone()))),
+            )
+        }
+        TransportCfg::Dccp(d) if d.ccid == Some(2) => {
+            let c = t.ccid2().expect("a CCID 2 transport");
+            (
+                Sender::Ccid2(Box::new(ccid2::Ccid2Sender::new(fwd, c.clone(), series))),
+                Receiver::Ccid2(Box::new(ccid2::Ccid2Receiver::new(rev, c))),
+            )
+        }
+        TransportCfg::Dccp(_) | TransportCfg::Tfrc(_) => {
+            let c = t.rate().expect("a rate transport");
+            (
+                Sender::Rate(Box::new(tfrc::RateSender::new(fwd, c.clone(), series))),
+                Receiver::Rate(Box::new(tfrc::RateReceiver::new(rev, c, series))),
             )
         }
     })
@@ -177,10 +191,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             let start = start_time(&t.start, t.stagger, i, &mut rng);
             let stop = t.stop.map_or(gen_end, |d| (SimTime::ZERO + d).min(gen_end));
             let flow = flows.len() as u32;
-            let (mut snd, rcv) = endpoints(&t.transport, flow, src, dst, s.run.series, &format!("traffic[{g}].transport"))?;
-            if let Sender::Tcp(tcp) = &mut snd {
-                tcp.stats.window = interval;
-            }
+            let (snd, rcv) = endpoints(&t.transport, flow, src, dst, s.run.series, &format!("traffic[{g}].transport"))?;
             flows.push(Flow::new(src, dst, snd, rcv, Owner::Traffic(ti)));
             let source = match (packets, t.kind.clone()) {
                 (Some((pattern, rate, packet)), _) => TrafficFeed::Packets(TrafficSource::new(pattern, packet, rate, start, stop, rng)),
@@ -191,6 +202,14 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 (None, _) => unreachable!("packet kinds have a pattern"),
             };
             traffic.push(TrafficApp { flow, group: g as u32, source, counters: TrafficCounters::default() });
+        }
+    }
+    // Counters over the measurement interval.
+    for f in &mut flows {
+        match &mut f.sender {
+            Sender::Tcp(tcp) => tcp.stats.window = interval,
+            Sender::Rate(r) => r.stats.window = interval,
+            _ => {}
         }
     }
     let mut w = World {

@@ -13,6 +13,10 @@ pub fn transport_name(t: &TransportCfg) -> &'static str {
         TransportCfg::Udp { .. } => "udp",
         TransportCfg::Echo { .. } => "echo",
         TransportCfg::Tcp(_) => "tcp",
+        TransportCfg::Dccp(d) if d.ccid == Some(4) => "dccp-ccid4",
+        TransportCfg::Dccp(d) if d.ccid == Some(2) => "dccp-ccid2",
+        TransportCfg::Dccp(_) => "dccp-ccid3",
+        TransportCfg::Tfrc(_) => "tfrc",
     }
 }
 

@@ -591,8 +591,9 @@ struct RamjeeEwmaDef {
     alpha: f64,
     #[serde(deserialize_with = "fields::multiplier")]
     beta: f64,
-    #[serde(with = "fields::ns")]
-    initial_variation: u64,
+    /// Absent: half the first packet's delay (playout::ramjee).
+    #[serde(with = "fields::ns_opt", skip_serializing_if = "Option::is_none")]
+    initial_variation: Option<u64>,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -602,8 +603,9 @@ struct RamjeeAsymmetricDef {
     alpha: f64,
     #[serde(deserialize_with = "fields::multiplier")]
     beta: f64,
-    #[serde(with = "fields::ns")]
-    initial_variation: u64,
+    /// Absent: half the first packet's delay (playout::ramjee).
+    #[serde(with = "fields::ns_opt", skip_serializing_if = "Option::is_none")]
+    initial_variation: Option<u64>,
     #[serde(deserialize_with = "fields::weight")]
     alpha_increase: f64,
 }
@@ -615,8 +617,9 @@ struct RamjeeMinDelayDef {
     alpha: f64,
     #[serde(deserialize_with = "fields::multiplier")]
     beta: f64,
-    #[serde(with = "fields::ns")]
-    initial_variation: u64,
+    /// Absent: half the first packet's delay (playout::ramjee).
+    #[serde(with = "fields::ns_opt", skip_serializing_if = "Option::is_none")]
+    initial_variation: Option<u64>,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -626,8 +629,9 @@ struct RamjeeSpikeDef {
     alpha: f64,
     #[serde(deserialize_with = "fields::multiplier")]
     beta: f64,
-    #[serde(with = "fields::ns")]
-    initial_variation: u64,
+    /// Absent: half the first packet's delay (playout::ramjee).
+    #[serde(with = "fields::ns_opt", skip_serializing_if = "Option::is_none")]
+    initial_variation: Option<u64>,
     #[serde(with = "fields::ns_positive")]
     spike_threshold: u64,
     #[serde(with = "fields::ns_positive")]
@@ -645,4 +649,9 @@ struct QuantileBufferDef {
     min_depth: u64,
     #[serde(with = "fields::ns")]
     max_depth: u64,
+    #[serde(with = "fields::PacketInt::<0, 1000000>")]
+    min_packets: u32,
+    /// Filled in with the call's ptime by validate.rs when not given.
+    #[serde(with = "fields::ns_positive_opt", skip_serializing_if = "Option::is_none")]
+    ptime: Option<u64>,
 }

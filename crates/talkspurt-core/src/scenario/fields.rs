@@ -115,6 +115,17 @@ pub mod ns_positive {
     }
 }
 
+/// As [`ns`], optional (absent = a default that depends on the run).
+pub mod ns_opt {
+    use super::*;
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        SimDuration::deserialize(d).map(|v| Some(v.0))
+    }
+    pub fn serialize<S: Serializer>(v: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        v.map(SimDuration).serialize(s)
+    }
+}
+
 /// As [`ns_positive`], optional.
 pub mod ns_positive_opt {
     use super::*;

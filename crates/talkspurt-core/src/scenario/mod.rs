@@ -7,6 +7,7 @@
 //! | `model.rs` | the scenario types and their defaults |
 //! | `doc.rs` | tables whose file shape differs from the model; serde shapes of other layers' configs |
 //! | `tcp.rs` | the TCP transport table |
+//! | `tfrc.rs` | the DCCP (CCID 3/4) and TFRC transport tables |
 //! | `fields.rs` | single values: units, ranges, names |
 //! | `units.rs` | quantities with units (parse and format) |
 //! | `de.rs`, `ser.rs` | the document reader (paths, tagged tables) and writer |
@@ -25,6 +26,7 @@ pub mod model;
 pub mod parse;
 mod ser;
 mod tcp;
+pub mod tfrc;
 pub mod units;
 mod validate;
 

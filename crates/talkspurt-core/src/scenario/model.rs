@@ -351,15 +351,42 @@ pub enum TransportCfg {
     /// completed (recovery, sack) by validate.rs. Defaults: `TcpConfig`.
     #[serde(rename = "tcp")]
     Tcp(#[serde(with = "super::tcp")] TcpConfig),
+    /// DCCP (RFC 4340) with CCID 3 (RFC 4342) or CCID 4 (RFC 5622); keys
+    /// and defaults in tfrc.rs, resolved by validate.rs.
+    #[serde(rename = "dccp")]
+    Dccp(super::tfrc::RateDoc),
+    /// Plain TFRC over a datagram header (RFC 5348 §3.2, ns-2's Agent/TFRC).
+    #[serde(rename = "tfrc")]
+    Tfrc(super::tfrc::RateDoc),
 }
 
 impl TransportCfg {
     /// The name of the kind (`transport = { kind = "…" }`).
+    /// The rate transport's configuration (DCCP CCID 3/4, TFRC).
+    pub fn rate(&self) -> Option<crate::transport::tfrc::RateConfig> {
+        match self {
+            TransportCfg::Dccp(d) if d.ccid == Some(2) => None,
+            TransportCfg::Dccp(d) => Some(d.config(true)),
+            TransportCfg::Tfrc(d) => Some(d.config(false)),
+            _ => None,
+        }
+    }
+
+    /// DCCP CCID 2's configuration.
+    pub fn ccid2(&self) -> Option<crate::transport::ccid2::Ccid2Config> {
+        match self {
+            TransportCfg::Dccp(d) if d.ccid == Some(2) => Some(d.ccid2_config()),
+            _ => None,
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             TransportCfg::Udp { .. } => "udp",
             TransportCfg::Echo { .. } => "echo",
             TransportCfg::Tcp(_) => "tcp",
+            TransportCfg::Dccp(_) => "dccp",
+            TransportCfg::Tfrc(_) => "tfrc",
         }
     }
 }

@@ -176,3 +176,6 @@ mod playout_tests;
 #[cfg(test)]
 #[path = "tcp_tests.rs"]
 mod tcp_tests;
+#[cfg(test)]
+#[path = "tfrc_tests.rs"]
+mod tfrc_tests;

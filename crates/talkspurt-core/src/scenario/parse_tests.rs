@@ -400,25 +400,25 @@ impl Gen {
             2 => PlayoutCfg::RamjeeEwma(RamjeeEwma {
                 alpha: g.unit(),
                 beta: g.positive(),
-                initial_variation: g.dur(0).0,
+                initial_variation: Some(g.dur(0).0),
             }),
             3 => PlayoutCfg::RamjeeAsymmetric(RamjeeAsymmetric {
                 alpha: g.unit(),
                 alpha_increase: g.unit(),
                 beta: g.positive(),
-                initial_variation: g.dur(0).0,
+                initial_variation: Some(g.dur(0).0),
             }),
             4 => PlayoutCfg::RamjeeMinDelay(RamjeeMinDelay {
                 alpha: g.unit(),
                 beta: g.positive(),
-                initial_variation: g.dur(0).0,
+                initial_variation: Some(g.dur(0).0),
             }),
             5 => PlayoutCfg::RamjeeSpike(RamjeeSpike {
                 alpha: g.unit(),
                 beta: g.positive(),
                 spike_threshold: g.dur(1).0,
                 spike_end: g.dur(1).0,
-                initial_variation: g.dur(0).0,
+                initial_variation: Some(g.dur(0).0),
             }),
             _ => {
                 let min_depth = g.dur(0).0;
@@ -427,6 +427,8 @@ impl Gen {
                     window: 1 + g.below(1_000_000) as usize,
                     min_depth,
                     max_depth: (min_depth + g.dur(0).0).min(units::MAX_DURATION.0),
+                    min_packets: g.below(1_000_001) as u32,
+                    ptime: Some(if g.coin() { ptime.0 } else { g.dur(1).0 }),
                 })
             }
         }
@@ -445,6 +447,57 @@ impl Gen {
     }
     /// A valid TCP configuration, `recovery` and `sack` filled in as the
     /// parser does.
+    /// A resolved DCCP or TFRC table whose options are consistent (a
+    /// variant that applies, FR-MD with Faster Restart).
+    fn rate(&mut self, dccp: bool) -> crate::scenario::tfrc::RateDoc {
+        use crate::cc::tfrc::{FasterRestart, RtoRule, TfrcSpec, Variant};
+        use crate::transport::tfrc::{RateConfig, Wire};
+        let g = self;
+        let mut c = if dccp { RateConfig::dccp(3 + g.below(2) as u8) } else { RateConfig::plain() };
+        if !dccp && g.coin() {
+            c.tfrc = c.tfrc.small_packets(1 + g.below(100) as u32);
+        }
+        let t = &mut c.tfrc;
+        t.spec = TfrcSpec::ALL[g.below(2) as usize];
+        t.faster_restart = FasterRestart::ALL[g.below(3) as usize];
+        t.variant = match (t.small_packets, t.faster_restart, g.below(4)) {
+            (true, _, 2) => Variant::N,
+            (true, _, 3) => Variant::N100,
+            (_, FasterRestart::Draft | FasterRestart::Emulated, 1) => Variant::FrMd,
+            _ => Variant::Standard,
+        };
+        t.rto = RtoRule::ALL[g.below(3) as usize];
+        t.granularity = g.dur(0);
+        (t.dynamic_feedback, t.discounting) = (g.coin(), g.coin());
+        t.nominal_rtt = SimDuration(1 + g.below(1_000_000_000));
+        t.t_mbi = SimDuration(1 + g.below(100_000_000_000));
+        if t.small_packets {
+            t.min_interval = g.dur(0);
+        }
+        c.send_buffer = 1 + g.below(1000) as u32;
+        c.ecn = g.coin();
+        c.packet = 1 + g.below(65_535) as u32;
+        if dccp {
+            (c.handshake, c.loss_intervals) = (g.coin(), g.coin());
+        } else {
+            c.wire = Wire::Plain { header: g.below(65_536) as u32, ack: 1 + g.below(65_535) as u32 };
+        }
+        crate::scenario::tfrc::RateDoc::from_config(&c)
+    }
+
+    fn ccid2(&mut self) -> crate::scenario::tfrc::RateDoc {
+        let g = self;
+        let c = crate::transport::ccid2::Ccid2Config {
+            send_buffer: 1 + g.below(1000) as u32,
+            handshake: g.coin(),
+            packet: 1 + g.below(65_535) as u32,
+            ack_ratio: 1 + g.below(1000) as u16,
+            ack_delay: g.dur(0),
+            ..Default::default()
+        };
+        crate::scenario::tfrc::RateDoc::from_ccid2(&c)
+    }
+
     fn tcp(&mut self) -> TcpConfig {
         use crate::cc::{CcAlgorithm, Recovery};
         use crate::transport::tcp::{IdleRestart, InitialWindow, SendLimit};
@@ -549,12 +602,15 @@ impl Gen {
             overhead_bytes: g.below(65_536) as u32,
             speech,
             vad: g.coin(),
-            transport: match g.below(3) {
+            transport: match g.below(5) {
                 0 => TransportCfg::Udp { send_buffer: 1 + g.below(1000) as u32 },
                 1 => TransportCfg::Echo {
                     send_buffer: 1 + g.below(1000) as u32,
                     ack_bytes: 1 + g.below(65_535) as u32,
                 },
+                2 if g.coin() => TransportCfg::Dccp(g.ccid2()),
+                2 => TransportCfg::Dccp(g.rate(true)),
+                3 => TransportCfg::Tfrc(g.rate(false)),
                 _ => TransportCfg::Tcp(g.tcp()),
             },
             playout: g.playout(ptime),
@@ -784,9 +840,9 @@ fn invalid_scenarios_name_path_and_allowed() {
         (with("link", "loss = { kind = \"gilbert\" }"), "links[0].loss.kind", "\"none\", \"bernoulli\""),
         (with("link", "loss = { p = 0.1 }"), "links[0].loss.kind", "\"none\", \"bernoulli\""),
         (
-            with("call", "transport = { kind = \"dccp\" }"),
+            with("call", "transport = { kind = \"sctp\" }"),
             "calls[0].transport.kind",
-            "\"udp\", \"echo\", \"tcp\"",
+            "\"udp\", \"echo\", \"tcp\", \"dccp\", \"tfrc\"",
         ),
         (with("call", "speech = { model = \"pareto\", shape = 0.9 }"), "calls[0].speech.shape", "shape > 1"),
         (

@@ -30,7 +30,7 @@ fn every_kind_parses_with_its_defaults() {
         ),
         (
             "{ kind = \"ramjee-1\" }",
-            PlayoutKind::RamjeeEwma(RamjeeEwma { alpha: ramjee_alpha, beta: 4.0, initial_variation: 0 }),
+            PlayoutKind::RamjeeEwma(RamjeeEwma { alpha: ramjee_alpha, beta: 4.0, initial_variation: None }),
         ),
         (
             "{ kind = \"ramjee-2\" }",
@@ -38,7 +38,7 @@ fn every_kind_parses_with_its_defaults() {
                 alpha: ramjee_alpha,
                 alpha_increase: 0.75,
                 beta: 4.0,
-                initial_variation: 0,
+                initial_variation: None,
             }),
         ),
         (
@@ -46,7 +46,7 @@ fn every_kind_parses_with_its_defaults() {
             PlayoutKind::RamjeeMinDelay(RamjeeMinDelay {
                 alpha: ramjee_alpha,
                 beta: 4.0,
-                initial_variation: 0,
+                initial_variation: None,
             }),
         ),
         (
@@ -56,7 +56,7 @@ fn every_kind_parses_with_its_defaults() {
                 beta: 4.0,
                 spike_threshold: ms(100).0,
                 spike_end: 7_875_000,
-                initial_variation: 0,
+                initial_variation: None,
             }),
         ),
         (
@@ -66,6 +66,8 @@ fn every_kind_parses_with_its_defaults() {
                 window: 100,
                 min_depth: 0,
                 max_depth: ms(4000).0,
+                min_packets: 1,
+                ptime: Some(ms(20).0),
             }),
         ),
     ];
@@ -99,7 +101,7 @@ fn every_kind_parses_with_every_parameter_given() {
         ),
         (
             "{ kind = \"ramjee-1\", alpha = 0.9, beta = 3, initial_variation = \"5ms\" }",
-            PlayoutKind::RamjeeEwma(RamjeeEwma { alpha: 0.9, beta: 3.0, initial_variation: ms(5).0 }),
+            PlayoutKind::RamjeeEwma(RamjeeEwma { alpha: 0.9, beta: 3.0, initial_variation: Some(ms(5).0) }),
         ),
         (
             "{ kind = \"ramjee-2\", alpha = 0.99, alpha_increase = 0.5, beta = 2.5, initial_variation = \"1ms\" }",
@@ -107,12 +109,12 @@ fn every_kind_parses_with_every_parameter_given() {
                 alpha: 0.99,
                 alpha_increase: 0.5,
                 beta: 2.5,
-                initial_variation: ms(1).0,
+                initial_variation: Some(ms(1).0),
             }),
         ),
         (
             "{ kind = \"ramjee-3\", alpha = 0, beta = 6, initial_variation = \"2.5ms\" }",
-            PlayoutKind::RamjeeMinDelay(RamjeeMinDelay { alpha: 0.0, beta: 6.0, initial_variation: 2_500_000 }),
+            PlayoutKind::RamjeeMinDelay(RamjeeMinDelay { alpha: 0.0, beta: 6.0, initial_variation: Some(2_500_000) }),
         ),
         (
             "{ kind = \"ramjee-4\", alpha = 0.8, beta = 5, spike_threshold = \"50ms\", spike_end = \"5ms\", \
@@ -122,16 +124,19 @@ fn every_kind_parses_with_every_parameter_given() {
                 beta: 5.0,
                 spike_threshold: ms(50).0,
                 spike_end: ms(5).0,
-                initial_variation: ms(3).0,
+                initial_variation: Some(ms(3).0),
             }),
         ),
         (
-            "{ kind = \"quantile\", quantile = 1, window = 50, min_depth = \"10ms\", max_depth = \"10ms\" }",
+            "{ kind = \"quantile\", quantile = 1, window = 50, min_depth = \"10ms\", max_depth = \"10ms\", \
+             min_packets = 0, ptime = \"30ms\" }",
             PlayoutKind::Quantile(QuantileBuffer {
                 quantile: 1.0,
                 window: 50,
                 min_depth: ms(10).0,
                 max_depth: ms(10).0,
+                min_packets: 0,
+                ptime: Some(ms(30).0),
             }),
         ),
     ];
@@ -359,6 +364,7 @@ fn any_value_is_an_error_or_a_scenario() {
         "window",
         "min_depth",
         "max_depth",
+        "min_packets",
     ];
     const ANALYSIS_KEYS: &[&str] = &["rtpi_threshold", "rtpi_missing", "window", "bounds", "run_cap"];
     let mut parsed = 0;

@@ -279,7 +279,7 @@ fn invalid_tcp_traffic_interval_name_path_and_allowed() {
         (c("rcv_windw = \"1MB\""), at("rcv_windw"), "did you mean \"rcv_window\""),
         (c("ack = \"40B\""), at("ack"), "cc, recovery, sack, mss"),
         // Traffic over TCP and the TCP kinds.
-        (traffic("kind = \"bulk\""), "traffic[0].transport".into(), "a tcp transport, e.g. { kind = \"tcp\" } (kind = \"bulk\""),
+        (traffic("kind = \"bulk\""), "traffic[0].transport".into(), "a tcp, dccp or tfrc transport, e.g. { kind = \"tcp\" } (kind = \"bulk\" needs congestion control)"),
         (traffic("kind = \"transfer\"\nsize = \"1MB\"\ntransport = { kind = \"udp\" }"), "traffic[0].transport".into(), "kind = \"transfer\" is a TCP source"),
         (traffic("kind = \"transfer\"\ntransport = { kind = \"tcp\" }"), "traffic[0].size".into(), "a transfer size with a unit"),
         (traffic("kind = \"transfer\"\nsize = \"0B\"\ntransport = { kind = \"tcp\" }"), "traffic[0].size".into(), "between 1B and"),
@@ -289,7 +289,7 @@ fn invalid_tcp_traffic_interval_name_path_and_allowed() {
         (traffic("kind = \"transfer\"\nsize = \"1MB\"\non = {}\ntransport = { kind = \"tcp\" }"), "traffic[0].on".into(), "(for kind = \"transfer\")"),
         (traffic("kind = \"bulk\"\non = { mean = \"1s\" }\ntransport = { kind = \"tcp\" }"), "traffic[0].off".into(), "both or neither"),
         (traffic("kind = \"bulk\"\noff = { mean = \"1s\" }\ntransport = { kind = \"tcp\" }"), "traffic[0].on".into(), "both or neither"),
-        (traffic("kind = \"cbr\"\nrate = \"1Mbps\"\npacket = \"1kB\"\ntransport = { kind = \"echo\" }"), "traffic[0].transport.kind".into(), "\"udp\" or \"tcp\""),
+        (traffic("kind = \"cbr\"\nrate = \"1Mbps\"\npacket = \"1kB\"\ntransport = { kind = \"echo\" }"), "traffic[0].transport.kind".into(), "\"udp\", \"tcp\", \"dccp\" or \"tfrc\""),
         (traffic("kind = \"cbr\"\nrate = \"1Mbps\"\npacket = \"1kB\"\ntransport = { kind = \"tcp\", mss = \"0B\" }"), "traffic[0].transport.mss".into(), "between 1B"),
         (traffic("kind = \"cbr\"\nrate = \"1Mbps\"\ntransport = { kind = \"tcp\" }"), "traffic[0].packet".into(), "a packet size such as"),
         (traffic("kind = \"ftp\""), "traffic[0].kind".into(), "\"bulk\", \"transfer\""),

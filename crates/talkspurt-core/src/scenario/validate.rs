@@ -19,6 +19,8 @@ use super::error::ScenarioError;
 use super::fields::LINKS;
 use super::model::*;
 use super::tcp::{table_owner, CC_TABLES};
+use super::tfrc::{RateDoc, CCID2_KEYS, CCID2_ONLY, DCCP_ONLY, TFRC_ONLY};
+use crate::cc::tfrc::{FasterRestart, Variant};
 use super::units::format_duration;
 use crate::cc::Recovery;
 use crate::time::SimDuration;
@@ -37,6 +39,14 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn given(&self, path: &str) -> bool {
         lookup(self.raw, &parse_path(path)).is_some_and(|v| !v.is_null())
+    }
+
+    /// The keys given (non-null) in the table at `path`, in document order.
+    fn keys_of(&self, path: &str) -> Vec<String> {
+        match lookup(self.raw, &parse_path(path)) {
+            Some(Value::Object(m)) => m.iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k.clone()).collect(),
+            _ => Vec::new(),
+        }
     }
 
     fn err(&self, path: &str, allowed: impl Into<String>) -> ScenarioError {
@@ -269,18 +279,24 @@ fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net) -> R<()> {
         PlayoutCfg::FixedDepth(d) => {
             d.ptime.get_or_insert(ptime.as_nanos());
         }
-        PlayoutCfg::Quantile(q) => cx.order(
-            &format!("{p}.playout"),
-            ("min_depth", q.min_depth),
-            ("max_depth", q.max_depth),
-            true,
-            ("a duration", |x| dur(SimDuration(x))),
-        )?,
+        PlayoutCfg::Quantile(q) => {
+            q.ptime.get_or_insert(ptime.as_nanos());
+            cx.order(
+                &format!("{p}.playout"),
+                ("min_depth", q.min_depth),
+                ("max_depth", q.max_depth),
+                true,
+                ("a duration", |x| dur(SimDuration(x))),
+            )?
+        }
         _ => {}
     }
     start(cx, p, &c.start)?;
-    if let TransportCfg::Tcp(t) = &mut c.transport {
-        tcp(cx, &format!("{p}.transport"), t)?;
+    match &mut c.transport {
+        TransportCfg::Tcp(t) => tcp(cx, &format!("{p}.transport"), t)?,
+        TransportCfg::Dccp(d) => rate(cx, &format!("{p}.transport"), d, true)?,
+        TransportCfg::Tfrc(d) => rate(cx, &format!("{p}.transport"), d, false)?,
+        _ => {}
     }
     Ok(())
 }
@@ -289,22 +305,37 @@ fn traffic(cx: &Ctx, p: &str, doc: &TrafficDoc, net: &Net) -> R<TrafficCfg> {
     let mut t = doc.cfg();
     net.endpoints(cx, p, &t.from, &t.to)?;
     let kind = t.kind.name();
-    let tcp_only = matches!(t.kind, TrafficKind::Bulk { .. } | TrafficKind::Transfer { .. });
+    // Bulk sources need a congestion-controlled sender; a finite transfer
+    // needs a byte stream (TCP).
+    let cc_only = matches!(t.kind, TrafficKind::Bulk { .. });
+    let tcp_only = matches!(t.kind, TrafficKind::Transfer { .. });
     match &mut t.transport {
         TransportCfg::Echo { .. } => {
             return Err(cx.err(
                 &format!("{p}.transport.kind"),
-                "\"udp\" or \"tcp\" (echo is a test transport for calls)",
+                "\"udp\", \"tcp\", \"dccp\" or \"tfrc\" (echo is a test transport for calls)",
             ))
         }
-        TransportCfg::Udp { .. } if tcp_only => {
+        TransportCfg::Udp { .. } if tcp_only || cc_only => {
             return Err(cx.err(
                 &format!("{p}.transport"),
-                format!("a tcp transport, e.g. {{ kind = \"tcp\" }} (kind = \"{kind}\" is a TCP source)"),
+                format!(
+                    "a {} transport, e.g. {{ kind = \"tcp\" }} (kind = \"{kind}\" {})",
+                    if tcp_only { "tcp" } else { "tcp, dccp or tfrc" },
+                    if tcp_only { "is a TCP source" } else { "needs congestion control" }
+                ),
+            ))
+        }
+        TransportCfg::Dccp(_) | TransportCfg::Tfrc(_) if tcp_only => {
+            return Err(cx.err(
+                &format!("{p}.transport"),
+                format!("a tcp transport, e.g. {{ kind = \"tcp\" }} (kind = \"{kind}\" is a finite byte stream)"),
             ))
         }
         TransportCfg::Udp { .. } => {}
         TransportCfg::Tcp(c) => tcp(cx, &format!("{p}.transport"), c)?,
+        TransportCfg::Dccp(d) => rate(cx, &format!("{p}.transport"), d, true)?,
+        TransportCfg::Tfrc(d) => rate(cx, &format!("{p}.transport"), d, false)?,
     }
     if let TrafficDoc::Bulk(b) = doc {
         match (&b.on, &b.off) {
@@ -324,6 +355,65 @@ fn traffic(cx: &Ctx, p: &str, doc: &TrafficDoc, net: &Net) -> R<TrafficCfg> {
         }
     }
     Ok(t)
+}
+
+// ---------------------------------------------------------------------------
+// DCCP and TFRC
+
+/// Checks keys that span the table and resolves it (every key written).
+fn rate(cx: &Ctx, p: &str, d: &mut RateDoc, dccp: bool) -> R<()> {
+    let (kind, other) = if dccp { ("dccp", "tfrc") } else { ("tfrc", "dccp") };
+    let foreign: &[&str] = if dccp { &TFRC_ONLY } else { &DCCP_ONLY };
+    for key in foreign {
+        if cx.given(&format!("{p}.{key}")) {
+            return Err(cx.err(&format!("{p}.{key}"), format!("no {key} key: it is a kind = \"{other}\" option, and kind is \"{kind}\"")));
+        }
+    }
+    if d.ccid.is_some_and(|c| !matches!(c, 2..=4)) {
+        return Err(cx.err(
+            &format!("{p}.ccid"),
+            "2 (CCID 2, TCP-like, RFC 4341), 3 (CCID 3, TFRC, RFC 4342) or 4 (CCID 4, TFRC-SP, RFC 5622)",
+        ));
+    }
+    if dccp && d.ccid == Some(2) {
+        for key in cx.keys_of(p) {
+            if !CCID2_KEYS.contains(&key.as_str()) {
+                return Err(cx.err(&format!("{p}.{key}"), format!("no {key} key with ccid = 2: it is a CCID 3/4 (TFRC) option; CCID 2 takes {}", CCID2_KEYS[1..].join(", "))));
+            }
+        }
+        *d = RateDoc::from_ccid2(&d.ccid2_config());
+        return Ok(());
+    }
+    for key in CCID2_ONLY {
+        if cx.given(&format!("{p}.{key}")) {
+            return Err(cx.err(&format!("{p}.{key}"), format!("no {key} key: it is a CCID 2 option (ccid = 2)")));
+        }
+    }
+    let c = d.config(dccp);
+    let sp = c.tfrc.small_packets;
+    let sp_what = if dccp { "ccid = 4" } else { "small_packets = true" };
+    if matches!(c.tfrc.variant, Variant::N | Variant::N100) && !sp {
+        return Err(cx.err(
+            &format!("{p}.variant"),
+            format!(
+                "\"standard\" or \"fr-md\" here: \"{}\" is seed 003's CCID 4 variant (TFRC-SP), which needs {sp_what}",
+                c.tfrc.variant.name()
+            ),
+        ));
+    }
+    if c.tfrc.variant == Variant::FrMd && c.tfrc.faster_restart == FasterRestart::Off {
+        return Err(cx.err(
+            &format!("{p}.variant"),
+            "\"fr-md\" only with Faster Restart: seed 000's FR-MD is Faster Restart with an 8-packet floor; set faster_restart = \"emulated\" (as seed 000) or true, or choose another variant",
+        ));
+    }
+    for key in ["sp_header", "min_interval"] {
+        if !sp && cx.given(&format!("{p}.{key}")) {
+            return Err(cx.err(&format!("{p}.{key}"), format!("no {key} key without TFRC-SP ({sp_what})")));
+        }
+    }
+    *d = RateDoc::from_config(&c);
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------

@@ -109,6 +109,12 @@ fn delays(s: &mut CallSummary, rec: &CallRecord, a: &AnalysisCfg) {
     s.delay_mean_ms = or_nan(quality::mean(&delays));
     (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (pct(50.0), pct(95.0), pct(99.0));
     s.delay_max_ms = delays.iter().cloned().reduce(f64::max).unwrap_or(NAN);
+    let waits: Vec<f64> = (0..rec.len())
+        .filter(|&i| rec.t_sent[i] != crate::trace::record::NEVER)
+        .map(|i| ms(rec.t_sent[i].saturating_sub(rec.t_gen[i]) as f64))
+        .collect();
+    s.sender_wait_mean_ms = or_nan(quality::mean(&waits));
+    s.sender_wait_p95_ms = quality::percentile(&waits, 95.0).unwrap_or(NAN);
     // RFC 3550 §6.4.1 and A.8: jitter over packets in arrival order, with the
     // generation time standing in for the RTP timestamp.
     arrivals.sort_by_key(|&(_, a)| a);
@@ -131,23 +137,32 @@ fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64]
         .sum();
     s.buffer_ms = if s.played == 0 { NAN } else { ms(buffer_sum as f64) / s.played as f64 };
     s.mouth_to_ear_ms = info.offset_ms() + s.buffer_ms;
-    // BurstR below 1 (losses spread more evenly than random) is taken as 1,
-    // G.107's random-loss value; above Table 3's 8 it is used as measured
-    // and the row flagged extrapolated, like delays beyond 500 ms.
-    s.burst_r = burst_stats(lost).burst_r.map_or(1.0, |b| b.max(1.0));
+    // G.107 Table 3 permits BurstR in [1, 8]: below 1 (losses more even
+    // than random) is taken as 1, the random-loss value; above 8 is clamped
+    // to 8 and the row flagged extrapolated. `burst_r_measured` keeps the
+    // estimate (docs/models/playout.md, docs/models/emodel.md).
+    let measured = burst_stats(lost).burst_r;
+    s.burst_r_measured = or_nan(measured);
+    s.burst_r = measured.map_or(1.0, |b| b.clamp(1.0, 8.0));
     if s.played == 0 {
-        (s.ie_eff, s.r, s.mos, s.r_simple, s.mos_simple) = (NAN, NAN, NAN, NAN, NAN);
+        (s.ie_eff, s.r, s.mos, s.r_random, s.r_simple, s.mos_simple) = (NAN, NAN, NAN, NAN, NAN, NAN);
         return;
     }
     // G.107 Table 3 bounds T/Ta (500 ms), Tr (1000 ms), Ppl (20 %) and A
     // (20); real calls go beyond. There the equations are extrapolated and
-    // the row says so (`emodel_extrapolated`).
+    // the row says so (`emodel_extrapolated`), as it does when Ie,eff hits
+    // its cap of 95 or BurstR its clamp of 8.
     let p = info.g107_params(s.mouth_to_ear_ms, s.loss_total, s.burst_r);
-    s.emodel_extrapolated = quality::emodel(&p).is_err();
+    let capped = quality::ie_eff(p.ie, p.bpl, p.ppl, p.burst_r).1;
+    s.emodel_extrapolated = quality::emodel(&p).is_err() || capped || measured.is_some_and(|b| b > 8.0);
     match quality::emodel_extended(&p) {
         Ok(res) => (s.ie_eff, s.r, s.mos) = (res.ie_eff, res.r, res.mos),
         Err(_) => (s.ie_eff, s.r, s.mos) = (NAN, NAN, NAN),
     }
+    // The same buffer scored as the G.107 bound is (BurstR = 1), so
+    // `bound_g107_r − r_random` is buffer inefficiency alone and
+    // `r_random − r` the burst penalty (score::bounds).
+    s.r_random = quality::emodel_extended(&info.g107_params(s.mouth_to_ear_ms, s.loss_total, 1.0)).map_or(NAN, |r| r.r);
     // Seed 000 §4.3's reduced form averages the delay impairment over the
     // played packets (not Id of the mean delay), the objective the MKT
     // bound optimises, so buffer and bound compare like for like.

@@ -68,6 +68,10 @@ pub struct CallSummary {
     pub delay_p95_ms: f64,
     pub delay_p99_ms: f64,
     pub delay_max_ms: f64,
+    /// Time from generation to first transmission (the send buffer's
+    /// wait, seed 000 §5.2) over packets sent: mean and 95th percentile.
+    pub sender_wait_mean_ms: f64,
+    pub sender_wait_p95_ms: f64,
     pub jitter_ms: f64,
     pub jitter_sender_mean_ms: f64,
     pub jitter_sender_max_ms: f64,
@@ -98,10 +102,16 @@ pub struct CallSummary {
     // The playout buffer and quality.
     pub buffer_ms: f64,
     pub mouth_to_ear_ms: f64,
+    /// BurstR fed to G.107: the estimate clamped to Table 3's [1, 8].
     pub burst_r: f64,
+    /// The BurstR estimate of the not-played sequence (NaN: undefined).
+    pub burst_r_measured: f64,
     pub ie_eff: f64,
     pub r: f64,
     pub mos: f64,
+    /// G.107 R of this buffer's delay and loss with BurstR = 1, as the
+    /// G.107 bound scores: `bound_g107_r − r_random` is the buffer's gap.
+    pub r_random: f64,
     pub r_simple: f64,
     pub mos_simple: f64,
     pub emodel_extrapolated: bool,

@@ -41,6 +41,7 @@ pub fn calls_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
         loss_sender: F64, loss_queue: F64, loss_link: F64, loss_in_flight: F64, loss_late: F64,
         loss_network: F64, loss_before_playout: F64, loss_total: F64, p_tp: F64, per: F64, p_j: F64, loss_combined: F64,
         delay_mean_ms: F64, delay_p50_ms: F64, delay_p95_ms: F64, delay_p99_ms: F64, delay_max_ms: F64,
+        sender_wait_mean_ms: F64, sender_wait_p95_ms: F64,
         jitter_ms: F64, jitter_sender_mean_ms: F64, jitter_sender_max_ms: F64,
         jitter_receiver_mean_ms: F64, jitter_receiver_max_ms: F64, p_j_jitter: F64,
         rtpi: F64, dpr: F64, delayed: I64,
@@ -48,7 +49,8 @@ pub fn calls_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
         received_runs: I64, received_run_mean: F64, received_run_var: F64, received_run_max: F64,
         clips: I64, lost_speech_s: F64, clip_mean_ms: F64, clip_max_ms: F64,
         goodput_bps: F64, goodput_played_bps: F64,
-        buffer_ms: F64, mouth_to_ear_ms: F64, burst_r: F64, ie_eff: F64, r: F64, mos: F64);
+        buffer_ms: F64, mouth_to_ear_ms: F64, burst_r: F64, burst_r_measured: F64, ie_eff: F64, r: F64, mos: F64,
+        r_random: F64);
     t.push("band", band(&sums, |s| s.r, &QUALITY_BANDS));
     t.push("satisfaction", band(&sums, |s| s.r, &USER_SATISFACTION));
     summary_columns!(t, sums; r_simple: F64, mos_simple: F64);

@@ -50,6 +50,12 @@ impl Table {
             _ => panic!("no f64 column {name}"),
         }
     }
+    pub fn str(&self, name: &str) -> &[String] {
+        match self.get(name) {
+            Some(Column::Str(v)) => v,
+            _ => panic!("no string column {name}"),
+        }
+    }
     pub fn i64(&self, name: &str) -> &[i64] {
         match self.get(name) {
             Some(Column::I64(v)) => v,

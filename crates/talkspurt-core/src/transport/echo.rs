@@ -29,7 +29,7 @@ impl Endpoint for EchoSender {
         if let Header::EchoAck { echo_sent, .. } = pkt.hdr {
             let rtt = now - echo_sent;
             self.rtt_ns.push(rtt.as_nanos());
-            self.series.record(now, "rtt", rtt.as_secs_f64());
+            self.series.record(now, "rtt_ms", rtt.as_millis_f64());
         }
     }
     fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {

@@ -10,6 +10,8 @@
 //! sender drop. Variants are chosen by name from `TransportCfg`; dispatch is
 //! by enum (`Sender`, `Receiver`), not boxed traits, on the hot path.
 
+pub mod ccid2;
+pub mod dccp_conn;
 pub mod echo;
 pub mod framing;
 pub mod rtt;
@@ -17,6 +19,7 @@ pub mod send_buffer;
 pub mod seq;
 pub mod tcp;
 pub mod series;
+pub mod tfrc;
 pub mod udp;
 
 use crate::net::{Dir, FlowId, NodeId, Packet};
@@ -111,6 +114,8 @@ macro_rules! dispatch {
             Self::Udp($inner) => $e,
             Self::Echo($inner) => $e,
             Self::Tcp($inner) => $e,
+            Self::Rate($inner) => $e,
+            Self::Ccid2($inner) => $e,
         }
     };
 }
@@ -121,6 +126,10 @@ pub enum Sender {
     Udp(udp::UdpSender),
     Echo(echo::EchoSender),
     Tcp(Box<tcp::TcpSender>),
+    /// DCCP CCID 3/4 and plain TFRC.
+    Rate(Box<tfrc::RateSender>),
+    /// DCCP CCID 2.
+    Ccid2(Box<ccid2::Ccid2Sender>),
 }
 
 impl Sender {
@@ -139,6 +148,13 @@ impl Sender {
             _ => None,
         }
     }
+    /// A TFRC-family sender (allowed rate, loss event rate).
+    pub fn rate(&self) -> Option<&tfrc::RateSender> {
+        match self {
+            Sender::Rate(r) => Some(r),
+            _ => None,
+        }
+    }
 }
 
 /// Receiver endpoint, one variant per transport.
@@ -147,6 +163,8 @@ pub enum Receiver {
     Udp(udp::UdpReceiver),
     Echo(echo::EchoReceiver),
     Tcp(Box<tcp::TcpReceiver>),
+    Rate(Box<tfrc::RateReceiver>),
+    Ccid2(Box<ccid2::Ccid2Receiver>),
 }
 
 impl Endpoint for Sender {

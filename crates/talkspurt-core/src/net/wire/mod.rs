@@ -5,8 +5,10 @@
 //! live behind a pointer that is empty in the common case, so a packet
 //! without options stays a few dozen bytes and owns no heap memory.
 
+pub mod dccp;
 pub mod tcp;
 
+pub use dccp::{DccpHeader, DccpType, TfrcHeader, TfrcOptions};
 pub use tcp::{CcReport, SackBlocks, TcpFlags, TcpHeader, MAX_SACK_BLOCKS, TCP_HEADER};
 
 use crate::time::SimTime;
@@ -29,4 +31,8 @@ pub enum Header {
     /// measured, an inline TCP header made the UDP dumbbell 4 % slower
     /// (callgrind instructions), a box costs one allocation per segment.
     Tcp(Box<TcpHeader>),
+    /// A DCCP packet (RFC 4340 §5), boxed like TCP's.
+    Dccp(Box<DccpHeader>),
+    /// The plain TFRC transport (RFC 5348 §3.2).
+    Tfrc(Box<TfrcHeader>),
 }

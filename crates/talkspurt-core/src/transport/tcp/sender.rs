@@ -378,9 +378,9 @@ impl TcpSender {
         let ss = self.cc.ssthresh();
         self.series.record(now, "ssthresh", if ss == u64::MAX { f64::NAN } else { ss as f64 });
         if let Some(s) = self.rtt.srtt() {
-            self.series.record(now, "rtt", s.as_secs_f64());
+            self.series.record(now, "rtt_ms", s.as_millis_f64());
         }
-        self.series.record(now, "rto", self.rtt.rto().as_secs_f64());
+        self.series.record(now, "rto_ms", self.rtt.rto().as_millis_f64());
     }
 }
 

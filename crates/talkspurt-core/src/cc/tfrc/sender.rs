@@ -1,0 +1,369 @@
+//! The TFRC sender's rate rules: RFC 5348 §4 (or RFC 3448 §4 when
+//! `spec = Rfc3448`), with the variants of `TfrcConfig` layered on the
+//! points where they differ. Section numbers refer to RFC 5348 unless
+//! stated.
+
+use super::{Feedback, FasterRestart, RateController, TfrcConfig, TfrcSpec, Variant};
+use crate::cc::equation::tfrc_rate;
+use crate::time::{SimDuration, SimTime};
+
+/// RFC 3390's initial window in bytes, min(4s, max(2s, 4380)) (§4.2 W_init).
+pub fn w_init(s: f64) -> f64 {
+    (4.0 * s).min((2.0 * s).max(4380.0))
+}
+
+#[derive(Clone, Debug)]
+pub struct TfrcSender {
+    cfg: TfrcConfig,
+    /// Allowed sending rate X.
+    x: f64,
+    /// X_Bps, the equation's rate (∞ while p = 0).
+    x_calc: f64,
+    /// X_recv_set (§4.3): recent receive rates with their arrival times.
+    /// RFC 3448 keeps one X_recv; its entry is the last element.
+    x_recv_set: Vec<(SimTime, f64)>,
+    /// Smoothed RTT R and its variation (for `RtoRule::Rfc6298`), seconds.
+    r: Option<f64>,
+    rttvar: f64,
+    p: f64,
+    /// Time last doubled in slow start (tld).
+    tld: Option<SimTime>,
+    /// Mean segment size s (§4.1), bytes.
+    s: f64,
+    got_feedback: bool,
+    nofeedback_at: SimTime,
+    /// Nothing was sent since the nofeedback timer was last set (§4.4).
+    idle_since_timer: bool,
+    /// §8.2.1 data-limited interval state.
+    not_limited1: SimTime,
+    not_limited2: SimTime,
+    t_new: SimTime,
+    t_next: SimTime,
+    data_limited: bool,
+    /// Faster Restart's X_fast_max.
+    x_fast_max: f64,
+    /// Data packets sent so far.
+    sent: u64,
+}
+
+impl TfrcSender {
+    /// A sender whose first packets will be `s0` bytes. Until feedback the
+    /// rate is one packet per second and the nofeedback timer 2 s (§4.2).
+    pub fn new(cfg: TfrcConfig, s0: u32, now: SimTime) -> Self {
+        let s = s0.max(1) as f64;
+        let x = match cfg.variant {
+            // Seed 003 §6.1: one packet per second "with the packet size
+            // modified", the nominal size with header correction.
+            Variant::N | Variant::N100 => cfg.nominal_s as f64 * s / (s + cfg.header as f64),
+            _ => s,
+        };
+        TfrcSender {
+            x,
+            x_calc: f64::INFINITY,
+            x_recv_set: vec![(SimTime::ZERO, f64::INFINITY)],
+            r: None,
+            rttvar: 0.0,
+            p: 0.0,
+            tld: None,
+            s,
+            got_feedback: false,
+            nofeedback_at: now + SimDuration::from_secs(2),
+            idle_since_timer: true,
+            not_limited1: SimTime::ZERO,
+            not_limited2: SimTime::ZERO,
+            t_new: SimTime::ZERO,
+            t_next: SimTime::ZERO,
+            data_limited: false,
+            x_fast_max: 0.0,
+            sent: 0,
+            cfg,
+        }
+    }
+
+    pub fn config(&self) -> &TfrcConfig {
+        &self.cfg
+    }
+    /// X_Bps (∞ before the first loss).
+    pub fn x_calc(&self) -> f64 {
+        self.x_calc
+    }
+    /// The receive rate the rate is limited by (max of X_recv_set).
+    pub fn x_recv(&self) -> f64 {
+        self.max_recv()
+    }
+    pub fn p(&self) -> f64 {
+        self.p
+    }
+    pub fn rtt(&self) -> Option<f64> {
+        self.r
+    }
+    pub fn s(&self) -> f64 {
+        self.s
+    }
+
+    /// The application's first unit is `bytes` long: before any packet went
+    /// out, s is this size rather than the configured default.
+    pub fn hint_segment(&mut self, bytes: u32) {
+        if self.sent == 0 {
+            self.s = bytes.max(1) as f64;
+        }
+    }
+
+    /// An RTT measured before data flows (DCCP handshake, §4.2): RFC 5348
+    /// starts at W_init/R at once; RFC 3448 keeps one packet per second.
+    pub fn on_handshake_rtt(&mut self, now: SimTime, rtt: SimDuration) {
+        let r = rtt.as_secs_f64().max(1e-6);
+        self.r = Some(r);
+        self.rttvar = r / 2.0;
+        if self.cfg.spec == TfrcSpec::Rfc5348 {
+            self.x = self.initial_rate(r);
+            self.tld = Some(now);
+        }
+    }
+
+    /// The slow-start floor and first rate: W_init/R (RFC 5348 §4.2,
+    /// "4 packets per RTT" for small packets), s/R for RFC 3448 (§4.3 step
+    /// 4 of RFC 3448, seed 003 Table 9: 1 packet per RTT), or the seed 003
+    /// variants' eqs. (7) and (13).
+    fn initial_rate(&self, r: f64) -> f64 {
+        let corr = self.s / (self.s + self.cfg.header as f64);
+        match self.cfg.variant {
+            Variant::N => 4380.0 / r * corr,
+            Variant::N100 => 4380.0 / self.cfg.nominal_rtt.as_secs_f64() * corr,
+            _ => match self.cfg.spec {
+                TfrcSpec::Rfc5348 => w_init(self.s) / r,
+                TfrcSpec::Rfc3448 => self.s / r,
+            },
+        }
+    }
+
+    /// The rate an idle sender keeps (RFC 5348 §4.4 recover_rate = W_init/R);
+    /// Faster Restart's 8 packets per RTT for small packets, i.e.
+    /// min(8s, max(2s, 4380))/R (seed 003 §8: "8 packets/RTT for small
+    /// packet size, … 4 packets for standard TFRC packet size").
+    fn recover_rate(&self, r: f64) -> f64 {
+        let base = self.initial_rate(r);
+        match self.cfg.faster_restart {
+            FasterRestart::Off => base,
+            _ => base.max((8.0 * self.s).min((2.0 * self.s).max(4380.0)) / r),
+        }
+    }
+
+    fn min_rate(&self) -> f64 {
+        self.s / self.cfg.t_mbi.as_secs_f64()
+    }
+
+    fn max_recv(&self) -> f64 {
+        self.x_recv_set.iter().map(|e| e.1).fold(0.0, f64::max)
+    }
+
+    /// The floor of seed 000's FR-MD: eight packets per RTT.
+    fn floor(&self, x: f64) -> f64 {
+        match (self.cfg.variant, self.r) {
+            (Variant::FrMd, Some(r)) => x.max(8.0 * self.s / r),
+            _ => x,
+        }
+    }
+
+    fn t_rto(&self, r: f64) -> f64 {
+        self.cfg.t_rto(r, self.rttvar)
+    }
+
+    /// The multiple of the receive rate the rate may reach in congestion
+    /// avoidance: 2 (§4.3), or Faster Restart's 4 (below X_fast_max for
+    /// the draft, always for seed 000's emulation).
+    fn ca_limit(&self, recv: f64) -> f64 {
+        match self.cfg.faster_restart {
+            FasterRestart::Off => 2.0 * recv,
+            FasterRestart::Emulated => 4.0 * recv,
+            FasterRestart::Draft => (2.0 * recv).max((4.0 * recv).min(self.x_fast_max)),
+        }
+    }
+
+    fn rearm(&mut self, now: SimTime) {
+        let r = self.r.unwrap_or(0.0);
+        let t = (4.0 * r).max(2.0 * self.s / self.x.max(1e-9));
+        let t = if self.r.is_none() { t.max(2.0) } else { t };
+        self.nofeedback_at = now + SimDuration::from_secs_f64(t.min(1e6));
+        self.idle_since_timer = true;
+    }
+
+    /// §4.3 step 4, the X update once recv_limit is known.
+    fn update_x(&mut self, now: SimTime, recv_limit: f64, r: f64) {
+        if self.p > 0.0 {
+            self.x_calc = tfrc_rate(self.cfg.equation_s(self.s), r, self.p, self.t_rto(r));
+            self.x = self.x_calc.min(recv_limit).max(self.min_rate());
+        } else if self.tld.is_none_or(|t| now.saturating_since(t).as_secs_f64() >= r) {
+            self.x = (2.0 * self.x).min(recv_limit).max(self.initial_rate(r));
+            self.tld = Some(now);
+        }
+        self.x = self.floor(self.x);
+    }
+
+    /// RFC 5348 §4.3 step 4's receive limit, including the data-limited
+    /// branches; RFC 3448 §4.3 uses 2·X_recv.
+    fn recv_limit(&mut self, now: SimTime, x_recv: f64, loss_up: bool) -> f64 {
+        if self.cfg.spec == TfrcSpec::Rfc3448 {
+            self.x_recv_set = vec![(now, x_recv)];
+            return if self.p > 0.0 { self.ca_limit(x_recv) } else { 2.0 * x_recv };
+        }
+        if self.data_limited {
+            if loss_up {
+                for e in &mut self.x_recv_set {
+                    e.1 /= 2.0;
+                }
+                self.maximize(now, 0.85 * x_recv);
+                return self.max_recv();
+            }
+            self.maximize(now, x_recv);
+        } else {
+            self.x_recv_set.push((now, x_recv));
+            let keep = SimDuration::from_secs_f64(2.0 * self.r.unwrap_or(0.0));
+            self.x_recv_set.retain(|e| e.0 + keep > now || e.0 == now);
+            let n = self.x_recv_set.len();
+            if n > 3 {
+                self.x_recv_set.drain(..n - 3);
+            }
+        }
+        let m = self.max_recv();
+        if self.p > 0.0 {
+            self.ca_limit(m)
+        } else {
+            2.0 * m
+        }
+    }
+
+    /// "Maximize X_recv_set" (§4.3): keep only the largest, stamped now.
+    fn maximize(&mut self, now: SimTime, x_recv: f64) {
+        self.x_recv_set.push((now, x_recv));
+        let m = self.x_recv_set.iter().map(|e| e.1).filter(|v| v.is_finite()).fold(0.0, f64::max);
+        self.x_recv_set = vec![(now, m)];
+    }
+
+    /// §8.2.1: was the interval this feedback covers data-limited?
+    fn classify_interval(&mut self, now: SimTime, t_recvdata: SimTime, r: f64) {
+        self.t_new = t_recvdata;
+        let t_old = SimTime(t_recvdata.0.saturating_sub(SimDuration::from_secs_f64(r).0));
+        self.t_next = now;
+        let inside = |t: SimTime| t > t_old && t <= t_recvdata;
+        self.data_limited = !(inside(self.not_limited1) || inside(self.not_limited2));
+        if self.not_limited1 <= self.t_new && self.not_limited2 > self.t_new {
+            self.not_limited1 = self.not_limited2;
+        }
+    }
+
+    /// Update_Limits of §4.4.
+    fn update_limits(&mut self, now: SimTime, limit: f64) {
+        let limit = limit.max(self.min_rate());
+        self.x_recv_set = vec![(now, limit / 2.0)];
+        let r = self.r.unwrap_or(1.0);
+        self.x_calc = tfrc_rate(self.cfg.equation_s(self.s), r, self.p, self.t_rto(r));
+        self.x = self.floor(self.x_calc.min(limit).max(self.min_rate()));
+    }
+}
+
+impl RateController for TfrcSender {
+    fn rate(&self) -> f64 {
+        self.x
+    }
+
+    fn on_packet_sent(&mut self, _now: SimTime, bytes: u32) {
+        // §4.1: s is the mean segment size; an EWMA with gain 1/4 follows
+        // codec changes within a few packets and is exact for CBR.
+        let b = bytes.max(1) as f64;
+        self.s = if self.sent == 0 { b } else { 0.75 * self.s + 0.25 * b };
+        self.sent += 1;
+        self.idle_since_timer = false;
+    }
+
+    fn on_rate_limited(&mut self, now: SimTime) {
+        if self.not_limited1 <= self.t_new {
+            self.not_limited1 = now;
+        } else if self.not_limited2 <= self.t_next {
+            self.not_limited2 = now;
+        }
+    }
+
+    fn on_feedback(&mut self, now: SimTime, fb: &Feedback) {
+        // Steps 1–3: RTT sample, smoothed R, t_RTO.
+        let sample = (now.saturating_since(fb.t_recvdata).as_secs_f64() - fb.t_delay.as_secs_f64()).max(1e-6);
+        let first_rtt = self.r.is_none();
+        let r = match self.r {
+            None => {
+                self.rttvar = sample / 2.0;
+                sample
+            }
+            Some(r) => {
+                self.rttvar = 0.75 * self.rttvar + 0.25 * (r - sample).abs();
+                self.cfg.q * r + (1.0 - self.cfg.q) * sample
+            }
+        };
+        self.r = Some(r);
+        let loss_up = fb.p > self.p;
+        self.p = fb.p;
+        self.got_feedback = true;
+        // Faster Restart: X_fast_max tracks the loss-free receive rate and
+        // halves at each loss event (seed 000 §2.2.4).
+        if loss_up {
+            self.x_fast_max /= 2.0;
+        } else {
+            self.x_fast_max = self.x_fast_max.max(fb.x_recv);
+        }
+        self.classify_interval(now, fb.t_recvdata, r);
+        if first_rtt && self.cfg.spec == TfrcSpec::Rfc5348 {
+            // §4.2: the first RTT measurement sets X = W_init/R.
+            self.x = self.floor(self.initial_rate(r));
+            self.tld = Some(now);
+            self.x_recv_set = vec![(now, f64::INFINITY)];
+        } else {
+            let limit = self.recv_limit(now, fb.x_recv, loss_up);
+            self.update_x(now, limit, r);
+        }
+        self.rearm(now);
+    }
+
+    fn nofeedback_at(&self) -> SimTime {
+        self.nofeedback_at
+    }
+
+    fn on_nofeedback(&mut self, now: SimTime) {
+        let idle = self.idle_since_timer;
+        match (self.cfg.spec, self.r) {
+            (_, None) => self.x = (self.x / 2.0).max(self.min_rate()),
+            (TfrcSpec::Rfc5348, Some(r)) => {
+                let recover = self.recover_rate(r);
+                let x_recv = self.max_recv();
+                let keep = (self.p > 0.0 && self.x_calc < recover) || (self.p == 0.0 && self.x < 2.0 * recover);
+                if keep && idle {
+                    // Don't halve: an idle sender keeps the recover rate.
+                } else if self.p == 0.0 {
+                    self.x = self.floor((self.x / 2.0).max(self.min_rate()));
+                } else if self.x_calc > 2.0 * x_recv {
+                    self.update_limits(now, x_recv);
+                } else {
+                    self.update_limits(now, self.x_calc / 2.0);
+                }
+            }
+            (TfrcSpec::Rfc3448, Some(r)) => {
+                // RFC 3448 §4.4: halve the cached X_recv unless an idle
+                // sender is already below 4 packets per RTT (so X never
+                // falls under 2 packets per RTT from idleness).
+                let x_recv = self.max_recv();
+                if !self.got_feedback {
+                    self.x = (self.x / 2.0).max(self.min_rate());
+                } else if !(idle && x_recv < 4.0 * self.s / r) {
+                    let nx = if self.x_calc > 2.0 * x_recv {
+                        (x_recv / 2.0).max(self.s / (2.0 * self.cfg.t_mbi.as_secs_f64()))
+                    } else {
+                        self.x_calc / 4.0
+                    };
+                    self.x_recv_set = vec![(now, nx)];
+                    let limit = if self.p > 0.0 { self.ca_limit(nx) } else { 2.0 * nx };
+                    let cap = if self.p > 0.0 { self.x_calc } else { self.x };
+                    self.x = self.floor(cap.min(limit).max(self.min_rate()));
+                }
+            }
+        }
+        self.rearm(now);
+    }
+}

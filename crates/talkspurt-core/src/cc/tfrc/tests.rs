@@ -1,0 +1,246 @@
+//! The TFRC rules against worked examples built from the RFCs by hand.
+
+use super::loss_history::LossHistory;
+use super::sender::{w_init, TfrcSender};
+use super::*;
+
+fn t_ms(ms: u64) -> SimTime {
+    SimTime(ms * 1_000_000)
+}
+
+/// Packets 0..=`last`, one every 10 ms, all but `lost` arriving; each loss
+/// its own event (R = 1 ms ≪ spacing).
+fn history(lost: &[u64], last: u64, small: bool, discount: bool) -> LossHistory {
+    let mut h = LossHistory::new(small, discount);
+    for seq in 0..=last {
+        if !lost.contains(&seq) {
+            h.on_packet(seq, t_ms(10 * seq), false, 0.001);
+        }
+    }
+    h
+}
+
+/// RFC 5348 §5.4 by hand. Losses at 100, 1100, 1180, 1250, 1310, 1360,
+/// 1400, 1430, 1450, 1460, highest received 1464: closed intervals (most
+/// recent first) 10, 20, 30, 40, 50, 60, 70, 80 (the 1000 one is the ninth,
+/// dropped), open I_0 = 1464 − 1460 + 1 = 5.
+/// Without I_0: (10+20+30+40 + 0.8·50 + 0.6·60 + 0.4·70 + 0.2·80)/6 = 220/6
+/// = 36.667; with I_0: (5+10+20+30 + 0.8·40 + 0.6·50 + 0.4·60 + 0.2·70)/6
+/// = 165/6 = 27.5. I_0 lowers the mean, so it is left out: p = 6/220.
+#[test]
+fn weights_and_open_interval() {
+    let lost = [100, 1100, 1180, 1250, 1310, 1360, 1400, 1430, 1450, 1460];
+    let h = history(&lost, 1464, false, true);
+    let m = h.i_mean().unwrap();
+    assert!((m - 220.0 / 6.0).abs() < 1e-9, "I_mean {m}");
+    assert!((h.p() - 6.0 / 220.0).abs() < 1e-12);
+    assert_eq!(h.intervals(), 9);
+}
+
+/// The open interval counts once it raises the mean, and history
+/// discounting (§5.5) then lowers the weight of the old intervals.
+/// Losses at 100, 200, 300: closed 100, 100.
+/// - highest 349: I_0 = 50; with I_0 (50+100+100)/3 = 83.3 < 100 → 100.
+/// - highest 599: I_0 = 300 > 2·100, DF = max(0.5, 200/300) = 2/3;
+///   with I_0: (300 + (100+100)·2/3)/(1 + 2·2/3) = 433.33/2.3333 = 185.714;
+///   without discounting (300+100+100)/3 = 166.667.
+/// - highest 2099: I_0 = 1800, DF = max(0.5, 200/1800) = 0.5:
+///   (1800 + 200·0.5)/(1 + 2·0.5) = 950.
+#[test]
+fn open_interval_and_discounting() {
+    let h = history(&[100, 200, 300], 349, false, true);
+    assert!((h.i_mean().unwrap() - 100.0).abs() < 1e-9);
+    let h = history(&[100, 200, 300], 599, false, true);
+    assert!((h.i_mean().unwrap() - 1300.0 / 7.0).abs() < 1e-9, "{:?}", h.i_mean());
+    let h = history(&[100, 200, 300], 599, false, false);
+    assert!((h.i_mean().unwrap() - 500.0 / 3.0).abs() < 1e-9);
+    let h = history(&[100, 200, 300], 2099, false, true);
+    assert!((h.i_mean().unwrap() - 950.0).abs() < 1e-9);
+}
+
+/// §5.5: the discount in force when an interval closes stays with the
+/// older ones. Losses at 100, 200 (closed: 100), then I_0 grows to 400
+/// (DF = 0.5) and a loss at 600 closes it: closed 400 (DF 1), 100 (DF 0.5).
+/// Highest 610, I_0 = 11: without I_0 (400 + 100·0.5)/(1 + 0.5) = 300;
+/// with I_0 (11 + 400 + 50)/(1 + 1 + 0.5) = 184.4 → 300.
+#[test]
+fn discount_persists() {
+    let h = history(&[100, 200, 600], 610, false, true);
+    assert!((h.i_mean().unwrap() - 300.0).abs() < 1e-9, "{:?}", h.i_mean());
+}
+
+/// Losses within one RTT of an event's first loss belong to it (§5.2);
+/// a burst is one event. R = 50 ms, packets 10 ms apart: losses at 100,
+/// 101, 102 are one event; the next at 200 starts another: I_1 = 100.
+#[test]
+fn burst_is_one_event() {
+    let mut h = LossHistory::new(false, true);
+    let mut events = 0;
+    for seq in 0..=220u64 {
+        if [100, 101, 102, 200].contains(&seq) {
+            continue;
+        }
+        events += u32::from(h.on_packet(seq, t_ms(10 * seq), false, 0.05).new_event);
+    }
+    assert_eq!(events, 2);
+    assert_eq!(h.intervals(), 2);
+    // Closed 100; open 220 − 200 + 1 = 21 lowers the mean: I_mean = 100.
+    assert!((h.i_mean().unwrap() - 100.0).abs() < 1e-9);
+}
+
+/// TFRC-SP (RFC 4828 §4.4): in an interval shorter than two RTTs each
+/// lost packet counts. R = 50 ms, packets 10 ms apart: a burst of 3 losses
+/// at 100–102, next event at 108 (80 ms later, < 2R): that interval is
+/// 8 packets / 3 losses = 2.667 instead of 8.
+#[test]
+fn small_packets_short_interval() {
+    let run = |small| {
+        let mut h = LossHistory::new(small, false);
+        for seq in 0..=300u64 {
+            if ![100, 101, 102, 108].contains(&seq) {
+                h.on_packet(seq, t_ms(10 * seq), false, 0.05);
+            }
+        }
+        h
+    };
+    // Closed interval only (the open one, 193, is far above it and raises
+    // the mean): compare via a fresh event right after.
+    let plain = run(false);
+    let sp = run(true);
+    // With I_0 = 193 and one closed interval: max((193+I_1)/2, I_1).
+    assert!((plain.i_mean().unwrap() - (193.0 + 8.0) / 2.0).abs() < 1e-9, "{:?}", plain.i_mean());
+    assert!((sp.i_mean().unwrap() - (193.0 + 8.0 / 3.0) / 2.0).abs() < 1e-9, "{:?}", sp.i_mean());
+}
+
+/// A CE mark is a loss event (RFC 5348 §5) though the packet arrived.
+#[test]
+fn ce_mark_is_a_loss() {
+    let mut h = LossHistory::new(false, true);
+    for seq in 0..50u64 {
+        let up = h.on_packet(seq, t_ms(10 * seq), seq == 20, 0.001);
+        assert_eq!(up.new_event, seq == 20);
+    }
+    assert!((h.i_mean().unwrap() - 30.0).abs() < 1e-9);
+}
+
+fn fb(t_recvdata_ms: u64, x_recv: f64, p: f64) -> Feedback {
+    Feedback { t_recvdata: t_ms(t_recvdata_ms), t_delay: SimDuration::ZERO, x_recv, p }
+}
+
+/// Seed 003 Table 9, initial slow start: RFC 3448 starts at 1 packet/s and
+/// its first feedback gives max(min(2X, 2X_recv), s/R) = 1 packet per RTT;
+/// RFC 5348 gives W_init/R = 4 packets per RTT for small packets.
+#[test]
+fn initial_rates() {
+    let s = 160;
+    let mut a = TfrcSender::new(TfrcConfig { spec: TfrcSpec::Rfc3448, ..TfrcConfig::default() }, s, SimTime::ZERO);
+    assert_eq!(a.rate(), 160.0);
+    a.on_packet_sent(SimTime::ZERO, s);
+    a.on_feedback(t_ms(100), &fb(0, 160.0, 0.0)); // R = 100 ms
+    assert!((a.rate() - 1600.0).abs() < 1e-6, "{}", a.rate());
+    let mut b = TfrcSender::new(TfrcConfig::default(), s, SimTime::ZERO);
+    b.on_packet_sent(SimTime::ZERO, s);
+    b.on_feedback(t_ms(100), &fb(0, 160.0, 0.0));
+    assert!((b.rate() - w_init(160.0) / 0.1).abs() < 1e-6 && w_init(160.0) == 640.0);
+}
+
+/// §4.3 step 4: in slow start X doubles at most once per RTT, limited by
+/// 2·X_recv; with p > 0, X = min(X_Bps, 2·max X_recv_set).
+#[test]
+fn slow_start_and_equation() {
+    let s = 1000;
+    let mut x = TfrcSender::new(TfrcConfig::default(), s, SimTime::ZERO);
+    x.on_packet_sent(SimTime::ZERO, s);
+    x.on_rate_limited(SimTime(1));
+    // R = 0.1: X = W_init/R = min(4000, max(2000, 4380))/0.1.
+    x.on_feedback(t_ms(100), &fb(0, 1000.0, 0.0));
+    assert!((x.rate() - 40_000.0).abs() < 1e-6);
+    // One RTT later, receive rate 40 kB/s, sender not data-limited.
+    x.on_rate_limited(t_ms(150));
+    x.on_feedback(t_ms(200), &fb(100, 40_000.0, 0.0));
+    assert!((x.rate() - 80_000.0).abs() < 1e-6, "{}", x.rate());
+    // 50 ms later: no doubling within an RTT.
+    x.on_rate_limited(t_ms(240));
+    x.on_feedback(t_ms(250), &fb(150, 80_000.0, 0.0));
+    assert!((x.rate() - 80_000.0).abs() < 1e-6, "{}", x.rate());
+    // A loss: p = 0.01, R stays 0.1 s: X_Bps = 1000/(0.1·√(0.02/3) + 0.4·3√(0.03/8)·0.01·1.0032).
+    x.on_rate_limited(t_ms(300));
+    x.on_feedback(t_ms(350), &fb(250, 80_000.0, 0.01));
+    let want = crate::cc::equation::tfrc_rate(1000.0, 0.1, 0.01, 0.4);
+    assert!((x.rate() - want).abs() / want < 1e-9, "{} vs {want}", x.rate());
+}
+
+/// §4.4 with an idle sender: an RFC 5348 sender whose rate is below twice
+/// the recover rate keeps it across nofeedback expiries; RFC 3448 halves
+/// X_recv unless it is below 4 packets per RTT.
+#[test]
+fn idle_nofeedback() {
+    let s = 160;
+    let mut x = TfrcSender::new(TfrcConfig::default(), s, SimTime::ZERO);
+    x.on_packet_sent(SimTime::ZERO, s);
+    x.on_feedback(t_ms(100), &fb(0, 160.0, 0.0)); // X = 6400 B/s = 4 pkt/RTT
+    let before = x.rate();
+    for k in 1..=5 {
+        let at = x.nofeedback_at();
+        assert!(at <= t_ms(100 + 1000 * k));
+        x.on_nofeedback(at); // idle since the timer was set
+    }
+    assert_eq!(x.rate(), before, "RFC 5348 keeps the recover rate while idle");
+    // Not idle: the timer halves it.
+    x.on_packet_sent(x.nofeedback_at(), s);
+    x.on_nofeedback(x.nofeedback_at());
+    assert!((x.rate() - before / 2.0).abs() < 1e-9);
+
+    let mut y = TfrcSender::new(TfrcConfig { spec: TfrcSpec::Rfc3448, ..TfrcConfig::default() }, s, SimTime::ZERO);
+    y.on_packet_sent(SimTime::ZERO, s);
+    y.on_feedback(t_ms(100), &fb(0, 16_000.0, 0.0)); // X = max(min(320, 32000), 1600) = 1600
+    assert!((y.rate() - 1600.0).abs() < 1e-9);
+    // X_recv 16 000 B/s = 10 packets per RTT ≥ 4: halved to 8000, X = min(X, 2·8000).
+    y.on_nofeedback(y.nofeedback_at());
+    assert!((y.x_recv() - 8000.0).abs() < 1e-9, "{}", y.x_recv());
+}
+
+/// Seed 000's FR-MD: never below 8 packets per RTT. Seed 003's N100: the
+/// first rate is 43800·s/(s+H) whatever the RTT.
+#[test]
+fn seed_variants() {
+    let s = 60;
+    let cfg = TfrcConfig { variant: Variant::FrMd, faster_restart: FasterRestart::Emulated, ..TfrcConfig::default().small_packets(40) };
+    let mut x = TfrcSender::new(cfg, s, SimTime::ZERO);
+    x.on_packet_sent(SimTime::ZERO, s);
+    x.on_feedback(t_ms(300), &fb(0, 1.0, 0.0)); // R = 0.3
+    assert!(x.rate() >= 8.0 * 60.0 / 0.3 - 1e-9, "{}", x.rate());
+    x.on_nofeedback(x.nofeedback_at());
+    x.on_packet_sent(x.nofeedback_at(), s);
+    x.on_nofeedback(x.nofeedback_at());
+    assert!(x.rate() >= 8.0 * 60.0 / 0.3 - 1e-9, "{}", x.rate());
+
+    let cfg = TfrcConfig { variant: Variant::N100, ..TfrcConfig::default().small_packets(36) };
+    let mut n = TfrcSender::new(cfg, 172, SimTime::ZERO);
+    n.on_handshake_rtt(SimTime::ZERO, SimDuration::from_millis(900));
+    assert!((n.rate() - 43_800.0 * 172.0 / 208.0).abs() < 1e-6);
+}
+
+/// Faster Restart in congestion avoidance: the rate may reach 4·X_recv
+/// below X_fast_max (draft) and always (seed 000's emulation); 2·X_recv
+/// without it.
+#[test]
+fn faster_restart_limits() {
+    let run = |fr| {
+        let cfg = TfrcConfig { faster_restart: fr, ..TfrcConfig::default() };
+        let mut x = TfrcSender::new(cfg, 1000, SimTime::ZERO);
+        x.on_packet_sent(SimTime::ZERO, 1000);
+        x.on_rate_limited(SimTime(1));
+        x.on_feedback(t_ms(100), &fb(0, 1000.0, 0.0));
+        x.on_rate_limited(t_ms(150));
+        x.on_feedback(t_ms(200), &fb(100, 100_000.0, 0.0)); // X_fast_max = 100 kB/s
+        x.on_rate_limited(t_ms(250));
+        x.on_feedback(t_ms(300), &fb(200, 10_000.0, 0.0001)); // loss: X_fast_max 50 kB/s
+        x.on_rate_limited(t_ms(350));
+        x.on_feedback(t_ms(400), &fb(300, 10_000.0, 0.0001));
+        x.rate()
+    };
+    assert!((run(FasterRestart::Off) - 20_000.0).abs() < 1e-6);
+    assert!((run(FasterRestart::Draft) - 40_000.0).abs() < 1e-6);
+    assert!((run(FasterRestart::Emulated) - 40_000.0).abs() < 1e-6);
+}

@@ -1,0 +1,305 @@
+//! The CCID 2 sender (RFC 4341 §5): sends while the packets in flight
+//! (`pipe`) are fewer than cwnd, learns from Ack Vectors which packets
+//! arrived, declares a packet lost when three packets sent after it were
+//! acknowledged, halves the window at most once per window of data, and
+//! falls back to one packet on a retransmission timeout. Nothing is
+//! retransmitted: DCCP is unreliable.
+
+use super::{Ccid2Config, PKT};
+use crate::cc::classic::Classic;
+use crate::cc::reno::Aimd;
+use crate::cc::{AckSample, WindowController};
+use crate::net::wire::{DccpHeader, DccpType, Header, IPV4_HEADER, UDP_HEADER};
+use crate::net::{Ecn, Packet, NO_APP};
+use crate::time::SimTime;
+use crate::transport::dccp_conn::Client;
+use crate::transport::rtt::RttEstimator;
+use crate::transport::send_buffer::SendBuffer;
+use crate::transport::{AppUnit, Endpoint, FlowAddr, Sample, SenderEndpoint, SeriesBuf};
+use std::collections::VecDeque;
+
+/// Packets acknowledged after a packet before it counts as lost (RFC 4341
+/// §5, NUMDUPACK).
+pub const NUMDUPACK: usize = 3;
+
+/// RFC 4341 §5 / RFC 3390: an initial window of min(4, max(2, 4380/s))
+/// packets of `s` bytes; 4 for voice-sized packets.
+pub fn initial_window(s: u32) -> u64 {
+    (4380 / s.max(1) as u64).clamp(2, 4)
+}
+
+/// One packet sent and not yet acknowledged or declared lost.
+#[derive(Clone, Copy, Debug)]
+struct Sent {
+    seq: u64,
+    at: SimTime,
+    acked: bool,
+}
+
+/// Counters for the tables.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ccid2Stats {
+    pub packets_sent: u64,
+    pub sender_drops: u64,
+    pub losses: u64,
+    pub congestion_events: u64,
+    pub timeouts: u64,
+    pub acks: u64,
+}
+
+#[derive(Debug)]
+pub struct Ccid2Sender {
+    addr: FlowAddr,
+    cfg: Ccid2Config,
+    conn: Client,
+    cc: Classic<Aimd>,
+    rtt: RttEstimator,
+    buf: SendBuffer,
+    greedy: bool,
+    seq: u64,
+    /// Outstanding packets in sequence order.
+    out: VecDeque<Sent>,
+    /// Packets in flight: sent, not acknowledged, not lost.
+    pipe: u64,
+    /// No new congestion event for losses at or below this sequence number
+    /// (one window reduction per window of data, RFC 4341 §5).
+    recover: Option<u64>,
+    rto_at: SimTime,
+    last_send: SimTime,
+    /// Segment bytes of the last packet (the restart window's s).
+    last_seg: u32,
+    /// The Ack Ratio the receiver was last told, and the one to tell it.
+    ack_ratio_told: u16,
+    series: SeriesBuf,
+    pub stats: Ccid2Stats,
+}
+
+impl Ccid2Sender {
+    pub fn new(addr: FlowAddr, cfg: Ccid2Config, series: bool) -> Self {
+        let iw = initial_window(cfg.packet);
+        Ccid2Sender {
+            addr,
+            conn: Client::new(cfg.handshake),
+            cc: Classic::new(Aimd::default(), PKT, iw * PKT),
+            rtt: RttEstimator::new(cfg.rtt),
+            buf: SendBuffer::new(cfg.send_buffer),
+            greedy: false,
+            seq: 0,
+            out: VecDeque::new(),
+            pipe: 0,
+            recover: None,
+            rto_at: SimTime::NEVER,
+            last_send: SimTime::ZERO,
+            last_seg: cfg.packet,
+            ack_ratio_told: cfg.ack_ratio,
+            series: SeriesBuf::new(series),
+            stats: Ccid2Stats::default(),
+            cfg,
+        }
+    }
+
+    /// Congestion window in packets.
+    pub fn cwnd(&self) -> u64 {
+        self.cc.cwnd() / PKT
+    }
+    pub fn pipe(&self) -> u64 {
+        self.pipe
+    }
+
+    fn packet(&self, size: u32, app_seq: u32, hdr: DccpHeader) -> Packet {
+        Packet {
+            flow: self.addr.flow,
+            dir: self.addr.dir,
+            ecn: Ecn::NotEct,
+            dst: self.addr.peer,
+            size,
+            app_seq,
+            hdr: Header::Dccp(Box::new(hdr)),
+        }
+    }
+
+    /// RFC 4341 §6.1.2: Ack Ratio at most ⌈cwnd/2⌉, so a small window still
+    /// gets two acknowledgements per round trip.
+    fn wanted_ack_ratio(&self) -> u16 {
+        let half = self.cwnd().div_ceil(2).max(1);
+        (self.cfg.ack_ratio as u64).min(half) as u16
+    }
+
+    fn record(&mut self, now: SimTime) {
+        self.series.record(now, "cwnd", self.cwnd() as f64);
+        let ss = self.cc.ssthresh();
+        self.series.record(now, "ssthresh", if ss == u64::MAX { f64::NAN } else { (ss / PKT) as f64 });
+        self.series.record(now, "pipe", self.pipe as f64);
+    }
+
+    fn has_data(&self) -> bool {
+        self.greedy || !self.buf.is_empty()
+    }
+
+    fn on_ack(&mut self, now: SimTime, h: &DccpHeader) {
+        self.stats.acks += 1;
+        let received = |s: u64| h.received.iter().any(|&(a, b)| s >= a && s < b);
+        let mut newly = 0u64;
+        for p in self.out.iter_mut().filter(|p| !p.acked && received(p.seq)) {
+            p.acked = true;
+            newly += 1;
+            if p.seq == h.ack {
+                // No retransmissions, so every sample is unambiguous.
+                let r = self.rtt.on_sample(p.at, now);
+                self.cc.on_rtt_sample(now, r);
+            }
+        }
+        self.pipe -= newly.min(self.pipe);
+        // RFC 4341 §5: lost once NUMDUPACK later packets are acknowledged.
+        let mut later_acked = 0usize;
+        let mut lost = Vec::new();
+        for p in self.out.iter().rev() {
+            if p.acked {
+                later_acked += 1;
+            } else if later_acked >= NUMDUPACK {
+                lost.push(p.seq);
+            }
+        }
+        for seq in &lost {
+            self.on_lost(now, *seq);
+        }
+        while self.out.front().is_some_and(|p| p.acked || lost.contains(&p.seq)) {
+            self.out.pop_front();
+        }
+        if newly > 0 {
+            let ack = AckSample {
+                now,
+                acked: newly * PKT,
+                flight: self.pipe * PKT,
+                rtt: None,
+                srtt: self.rtt.srtt_or_initial(),
+                min_rtt: self.rtt.min_rtt(),
+                delivered: 0,
+                recovery: false,
+            };
+            self.cc.on_ack(&ack);
+            self.rto_at = if self.out.is_empty() { SimTime::NEVER } else { now + self.rtt.rto() };
+        }
+        self.record(now);
+    }
+
+    /// A loss (or ECN mark) halves cwnd once per window (RFC 4341 §5).
+    fn on_lost(&mut self, now: SimTime, seq: u64) {
+        self.stats.losses += 1;
+        self.pipe = self.pipe.saturating_sub(1);
+        if self.recover.is_some_and(|r| seq <= r) {
+            return;
+        }
+        self.stats.congestion_events += 1;
+        // Halve cwnd: ssthresh from the window itself, not FlightSize.
+        self.cc.on_congestion_event(now, self.cc.cwnd());
+        self.cc.set_cwnd(self.cc.ssthresh());
+        self.recover = Some(self.seq.saturating_sub(1));
+    }
+}
+
+impl Endpoint for Ccid2Sender {
+    fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
+        let Header::Dccp(h) = &pkt.hdr else { return };
+        match h.ptype {
+            DccpType::Response => {
+                if let Some(r) = self.conn.on_response(now) {
+                    self.rtt.on_sample(SimTime(now.0.saturating_sub(r.0)), now);
+                }
+            }
+            DccpType::Ack | DccpType::DataAck if !h.received.is_empty() => self.on_ack(now, h),
+            _ => {}
+        }
+    }
+
+    fn handle_timeout(&mut self, now: SimTime) {
+        if !self.conn.is_open() {
+            self.conn.on_timeout(now);
+            return;
+        }
+        if now >= self.rto_at {
+            // RFC 4341 §5 (TCP's RFC 6298 §5): every outstanding packet is
+            // presumed lost, the window falls to one packet.
+            self.stats.timeouts += 1;
+            self.cc.on_rto(now, self.cc.cwnd());
+            self.out.clear();
+            self.pipe = 0;
+            self.recover = Some(self.seq.saturating_sub(1));
+            self.rtt.back_off();
+            self.rto_at = SimTime::NEVER;
+            self.record(now);
+        }
+    }
+
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        if let Some(t) = self.conn.poll(now, self.cfg.request_timeout) {
+            let mut h = DccpHeader::new(t, self.seq);
+            self.seq += 1;
+            let size = IPV4_HEADER + h.wire_len();
+            h.ack = 0;
+            return Some(self.packet(size, NO_APP, h));
+        }
+        if !self.conn.is_open() || !self.has_data() || self.pipe * PKT >= self.cc.cwnd() {
+            return None;
+        }
+        // RFC 5681 §4.1 via RFC 4341 §5: after an idle period longer than
+        // the RTO the window restarts from the initial window.
+        if self.out.is_empty() && self.stats.packets_sent > 0 && now.saturating_since(self.last_send) > self.rtt.rto() {
+            let iw = initial_window(self.last_seg) * PKT;
+            self.cc.on_idle_restart(now, iw);
+        }
+        let u = match self.buf.pop() {
+            Some(u) => u,
+            None => AppUnit { app_seq: NO_APP, payload: self.cfg.packet, overhead: 0 },
+        };
+        let seg = u.payload + u.overhead.saturating_sub(IPV4_HEADER + UDP_HEADER);
+        if self.stats.packets_sent == 0 {
+            // The initial window from the first packet's real size.
+            self.cc.set_cwnd(initial_window(seg) * PKT);
+        }
+        let mut h = DccpHeader::new(DccpType::Data, self.seq);
+        let want = self.wanted_ack_ratio();
+        if want != self.ack_ratio_told {
+            h.ack_ratio = want;
+            self.ack_ratio_told = want;
+        }
+        self.out.push_back(Sent { seq: self.seq, at: now, acked: false });
+        self.seq += 1;
+        self.pipe += 1;
+        self.last_send = now;
+        self.last_seg = seg;
+        self.stats.packets_sent += 1;
+        if self.rto_at == SimTime::NEVER {
+            self.rto_at = now + self.rtt.rto();
+        }
+        self.series.record(now, "send_buffer", self.buf.len() as f64);
+        let size = IPV4_HEADER + h.wire_len() + seg;
+        Some(self.packet(size, u.app_seq, h))
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        if !self.conn.is_open() {
+            return self.conn.timeout();
+        }
+        (self.rto_at != SimTime::NEVER).then_some(self.rto_at)
+    }
+
+    fn take_series(&mut self) -> Vec<Sample> {
+        self.series.take()
+    }
+}
+
+impl SenderEndpoint for Ccid2Sender {
+    fn send(&mut self, now: SimTime, unit: AppUnit) -> Result<(), AppUnit> {
+        let r = self.buf.push(unit);
+        if r.is_err() {
+            self.stats.sender_drops += 1;
+            self.series.record(now, "dropped", self.stats.sender_drops as f64);
+        }
+        r
+    }
+
+    fn set_greedy(&mut self, on: bool) {
+        self.greedy = on;
+    }
+}

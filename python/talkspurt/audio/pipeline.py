@@ -1,0 +1,146 @@
+"""Per-call audio of a run: build each call's trace, render it, score it;
+calls in parallel processes."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy as np
+
+from . import codecs as audio_codecs
+from .config import PATH, AudioConfig, AudioError
+from .render import CallTrace, Rendered, render
+from .score import score
+from .speech import SpeechSource, speech_files, write_wav
+
+if TYPE_CHECKING:
+    from ..results import Results
+
+COLUMNS = ["pesq_mos", "pesq_min", "pesq_raw", "pesq_segments", "audio_frames", "audio_missing",
+           "audio_concealed", "audio_fec"]
+OPUS_BITRATE = {"nb": 12000, "wb": 20000}  # RFC 7587 §3.1.1, top of the speech ranges
+INT_COLUMNS = ("call", "pesq_segments", "audio_frames", "audio_missing", "audio_concealed", "audio_fec")
+
+
+def codec_spec(cfg: AudioConfig, table_codec: str, table_frame_ms: float) -> audio_codecs.CodecSpec:
+    """The real codec for a call of `table_codec`, under `cfg`."""
+    name = cfg.codec or table_codec
+    if name == "Opus":
+        fs = 16000 if cfg.mode == "wb" else 8000
+        frame_ms = table_frame_ms if table_frame_ms in (10.0, 20.0) else 20.0
+        bitrate = cfg.bitrate or OPUS_BITRATE[cfg.mode]
+        return audio_codecs.opus_spec(fs, frame_ms, bitrate, cfg.fec, cfg.dtx, cfg.loss_perc)
+    if name == "L16":
+        return audio_codecs.l16_spec(16000 if cfg.mode == "wb" else 8000, table_frame_ms)
+    if name == "G.711" and not cfg.conceal:
+        name = "G.711-noPLC"
+    return audio_codecs.resolve(name, cfg.law)
+
+
+def _trace(packets, call_row, frame_ms: float) -> CallTrace:
+    p = packets
+    col = lambda k: p[k].to_numpy(dtype=float, na_value=np.nan)  # noqa: E731
+    return CallTrace(
+        talkspurt=p["talkspurt"].to_numpy(dtype=np.int64),
+        frames=p["frames"].to_numpy(dtype=np.int64),
+        t_generated=col("t_generated"), t_arrived=col("t_arrived"), t_played=col("t_played"),
+        start_s=float(call_row["start_s"]), stop_s=float(call_row["stop_s"]), frame_s=frame_ms / 1000,
+    )
+
+
+def speech_source(cfg: AudioConfig, call: int, files, fs: int) -> SpeechSource:
+    """Call `call`'s speech: the files from file `call` mod n on, at `fs`."""
+    return SpeechSource(files, fs, active_only=cfg.fill == "active", start=call)
+
+
+def _one(args) -> tuple[dict[str, Any], Optional[Rendered]]:
+    cfg, call, spec_args, trace, files, keep = args
+    spec = codec_spec(cfg, *spec_args)
+    source = speech_source(cfg, call, files, spec.fs)
+    r = render(trace, spec, source, conceal=cfg.conceal)
+    row = score(r, mode=cfg.mode, segment_s=cfg.segment, max_segments=cfg.max_segments, stoi=cfg.stoi)
+    row["call"] = call
+    return row, (r if keep else None)
+
+
+def _jobs(results: "Results", cfg: AudioConfig, calls: Optional[list[int]], keep: bool):
+    packets = results.packets
+    if packets is None:
+        raise AudioError(f"{PATH}: the audio needs the per-packet table; run with [run] trace = true")
+    table = results.calls
+    n = len(table)
+    wanted = list(range(n)) if calls is None else calls
+    for c in wanted:
+        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < n:
+            raise AudioError(f"call: got {c!r}; expected a call index from 0 to {n - 1}")
+    from .. import codecs as table_codecs
+
+    frame_ms = {c["name"]: float(c["frame_ms"]) for c in table_codecs()}
+    files = speech_files(cfg.speech)
+    groups = dict(tuple(packets.groupby("call", sort=True, observed=True)))
+    jobs = []
+    for c in wanted:
+        row = table.iloc[int(c)]
+        codec = str(row["codec"])
+        codec_spec(cfg, codec, frame_ms[codec])  # fail early, in this process
+        p = groups.get(int(c))
+        if p is None:
+            p = packets.iloc[0:0]
+        p = p.sort_values("seq")
+        jobs.append((cfg, int(c), (codec, frame_ms[codec]), _trace(p, row, frame_ms[codec]), files, keep))
+    return jobs
+
+
+def score_audio(results: "Results", config: Optional[AudioConfig | dict] = None, *,
+          calls: Optional[list[int]] = None, wav_dir: Optional[str | os.PathLike] = None):
+    """Score calls of `results` on real speech: a DataFrame with one row per
+    call (`call` and the audio columns of docs/results.md).
+
+    `config` is an `AudioConfig` or an `audio` table; `calls` a list of call
+    indices (default all); `wav_dir` writes `call<N>_reference.wav` and
+    `call<N>_degraded.wav` there (the folder must not hold them already).
+    """
+    import pandas as pd
+
+    from .config import parse
+
+    cfg = config if isinstance(config, AudioConfig) else parse(config or {})
+    jobs = _jobs(results, cfg, calls, wav_dir is not None)
+    if wav_dir is not None:
+        d = Path(wav_dir)
+        if d.exists() and not d.is_dir():
+            raise AudioError(f"wav folder {str(d)!r} exists and is not a folder")
+        clash = [f for _, c, *_ in jobs for f in (d / f"call{c}_reference.wav", d / f"call{c}_degraded.wav")
+                 if f.exists()]
+        if clash:
+            raise AudioError(f"{clash[0]} exists; choose another folder (files are never overwritten)")
+    workers = cfg.workers or os.cpu_count() or 1
+    if workers > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as ex:
+            out = list(ex.map(_one, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
+    else:
+        out = [_one(j) for j in jobs]
+    if wav_dir is not None:
+        Path(wav_dir).mkdir(parents=True, exist_ok=True)
+    rows = []
+    for row, r in out:
+        rows.append(row)
+        if r is not None:
+            write_wav(Path(wav_dir) / f"call{row['call']}_reference.wav", r.reference, r.fs)
+            write_wav(Path(wav_dir) / f"call{row['call']}_degraded.wav", r.degraded, r.fs)
+    cols = ["call"] + COLUMNS + (["stoi"] if cfg.stoi else [])
+    df = pd.DataFrame(rows, columns=cols)
+    for k in INT_COLUMNS:
+        df[k] = df[k].astype("int64")
+    return df
+
+
+def with_audio(results: "Results", cfg: AudioConfig) -> None:
+    """Add the audio columns to `results.calls` (the `[analysis] audio` metric)."""
+    df = score_audio(results, cfg)
+    calls = results.calls
+    merged = calls.merge(df, on="call", how="left")
+    results._frames["calls"] = merged

@@ -1,0 +1,155 @@
+"""What the listener gets: a call's packet fates applied to its encoded speech.
+
+Readings (docs/models/audio.md):
+
+- A packet of `frames` table-codec frames generated (packetization
+  complete) at t_generated carries the speech of [t_generated − frames·F,
+  t_generated], F the table codec's frame. Talkspurts are filled with
+  consecutive speech from the source; silences are zero (the sent signal).
+- The receiver plays a talkspurt at generation time + the talkspurt's
+  offset (`t_played − t_generated` of its played packets), so playout-delay
+  changes between talkspurts shift whole talkspurts.
+- Frames before a talkspurt's first played frame are silent: nothing tells
+  the decoder a talkspurt began. From that frame on, every frame whose
+  packet was not played (lost, late, dropped) is concealed by the decoder,
+  up to the talkspurt's last frame. A talkspurt with nothing played is
+  silent.
+- Opus in-band FEC rebuilds a missing frame from the next frame's packet
+  when that packet arrived before the missing frame's playout time.
+- A talkspurt that starts before the previous one's playout ended (an
+  adaptive buffer shrinking its delay by more than the silence) overwrites
+  the overlap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from .codecs import CodecSpec
+from .speech import SpeechSource
+
+
+@dataclass
+class CallTrace:
+    """One call's packets, in sequence order (columns of the packets table)."""
+
+    talkspurt: np.ndarray
+    frames: np.ndarray
+    t_generated: np.ndarray
+    t_arrived: np.ndarray
+    t_played: np.ndarray
+    start_s: float
+    stop_s: float
+    frame_s: float  # the table codec's frame duration
+
+
+@dataclass
+class Rendered:
+    fs: int
+    reference: np.ndarray  # the sent speech on the generation timeline
+    degraded: np.ndarray  # the played signal on the playout timeline
+    aligned: np.ndarray  # the decoded signal with the offsets undone (for STOI)
+    spurts: list  # (ref_start, ref_end, deg_start or None) in samples, per talkspurt
+    frames_total: int
+    frames_missing: int  # not played (lost, late, dropped), anywhere in the call
+    frames_concealed: int
+    frames_fec: int
+
+
+def _frames_of(trace: CallTrace, fs: int, frame: int, audio_frame_s: float):
+    """Lay the audio codec's frames on each talkspurt's packets.
+
+    Per audio frame: talkspurt, reference sample index, whether every
+    packet it overlaps was played, the latest arrival among them, and the
+    index of its last packet. When the audio frame equals the run's codec
+    frame (the default) each frame lies in exactly one packet.
+    """
+    n = len(trace.frames)
+    dur = trace.frames * trace.frame_s
+    t_start = trace.t_generated - dur - trace.start_s
+    played = ~np.isnan(trace.t_played)
+    arrived = np.where(np.isnan(trace.t_arrived), np.inf, trace.t_arrived)
+    spurt, start, ok, arr, last = [], [], [], [], []
+    bounds = np.flatnonzero(np.diff(trace.talkspurt)) + 1 if n else []
+    for idx in np.split(np.arange(n), bounds):
+        if len(idx) == 0:
+            continue
+        s0 = t_start[idx[0]]
+        edges = np.cumsum(dur[idx])  # packet ends, relative to the talkspurt start
+        count = int(np.ceil(edges[-1] / audio_frame_s - 1e-9))
+        for k in range(count):
+            a, b = k * audio_frame_s, min((k + 1) * audio_frame_s, edges[-1])
+            first = int(np.searchsorted(edges, a, side="right"))
+            lastp = int(np.searchsorted(edges, b - 1e-12, side="left"))
+            cover = idx[first:lastp + 1]
+            spurt.append(trace.talkspurt[idx[0]])
+            start.append(int(round((s0 + a) * fs)))
+            ok.append(bool(played[cover].all()))
+            arr.append(float(arrived[cover].max()))
+            last.append(int(cover[-1]))
+    return (np.array(spurt, dtype=np.int64), np.array(start, dtype=np.int64), np.array(ok, dtype=bool),
+            np.array(arr), np.array(last, dtype=np.int64))
+
+
+def render(trace: CallTrace, spec: CodecSpec, source: SpeechSource, *, conceal: bool = True) -> Rendered:
+    fs, frame = spec.fs, spec.frame
+    spurt, start, ok_all, arr, pkt = _frames_of(trace, fs, frame, spec.frame_ms / 1000)
+    length = int(round((trace.stop_s - trace.start_s) * fs)) + frame
+    if len(start):
+        length = max(length, int(start.max()) + frame)
+    ref = np.zeros(length)
+    for s0 in start:  # talkspurts' frames are consecutive; fill them in order
+        ref[s0:s0 + frame] = source.take(frame)
+
+    offsets = trace.t_played - trace.t_generated  # NaN where not played
+    max_off = np.nanmax(offsets) if np.isfinite(offsets).any() else 0.0
+    codec = spec.make()
+    hold = getattr(codec, "delay", 0)
+    deg = np.zeros(length + int(round(max_off * fs)) + 2 * frame + hold)
+    aligned = np.zeros(length + 2 * frame + hold)
+    spurts = []
+    concealed = fec = 0
+    enc_bits = [codec.encode(ref[s0:s0 + frame]) for s0 in start]
+    bounds = np.flatnonzero(np.diff(spurt)) + 1
+    for idx in np.split(np.arange(len(spurt)), bounds):
+        if len(idx) == 0:
+            continue
+        ok = ok_all[idx]
+        r0, r1 = int(start[idx[0]]), int(start[idx[-1]]) + frame
+        spurt_offsets = offsets[pkt[idx]][np.isfinite(offsets[pkt[idx]])]
+        if not ok.any() or len(spurt_offsets) == 0:
+            spurts.append((r0, r1, None))
+            continue
+        off = int(round(spurt_offsets[0] * fs))
+        first = int(np.argmax(ok))
+        pieces = []
+        for n, f in enumerate(idx[first:], start=first):
+            if ok[n]:
+                out = codec.decode(enc_bits[f])
+            else:
+                out = None
+                if conceal and getattr(codec, "fec", False) and n + 1 < len(idx):
+                    g = idx[n + 1]
+                    due = trace.start_s + (start[f] + off) / fs
+                    if arr[g] <= due:  # the next frame's packet is there in time
+                        out = codec.decode_fec(enc_bits[g])
+                        fec += 1
+                if out is None and conceal:
+                    out = codec.decode(None)
+                    concealed += 1
+                elif out is None:
+                    out = np.zeros(frame)
+            pieces.append(out)
+        if hasattr(codec, "flush"):
+            pieces.append(codec.flush())
+        sig = np.concatenate(pieces)
+        a0 = int(start[idx[first]])
+        aligned[a0:a0 + len(sig)] = sig
+        d0 = a0 + off
+        deg[d0:d0 + len(sig)] = sig
+        spurts.append((r0, r1, r0 + off))
+    missing = int((~ok_all).sum())
+    return Rendered(fs, ref, deg, aligned, spurts, len(spurt), missing, concealed, fec)

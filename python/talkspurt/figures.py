@@ -1,0 +1,291 @@
+"""Figures of the seeds' kinds, drawn with matplotlib (docs/figures.md).
+
+- `quality_vs_parameter`: median and quartiles of R and loss against a
+  swept key path, one line per combination of the other axes (seed 000
+  Figs 5.1–5.6);
+- `call_panels`: one call over time — on/off pattern, packet send / arrival
+  / playout delays with losses marked, sending and delivered rate, sender
+  wait, windowed impairments (seed 000 Figs 5.7–5.8);
+- `ptime_rate_loss`: ptime, sending rate and loss per second over time,
+  per call (seed 001);
+- `delay_jitter_cdfs` and `burst_histograms`: CDFs of one-way delay and of
+  |D(i−1, i)| (RFC 3550 §6.4.1), histograms of back-to-back lost and
+  received run lengths (seed 004).
+
+Every function returns a `matplotlib.figure.Figure`; `figures_for`
+chooses the ones a results folder supports; `save_figures` writes PNG and
+SVG. The Agg backend is used, so no display is needed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+WINDOW_S = 1.0  # time-series bins (seed 001 plots per-second values)
+MAX_LINES = 8
+
+_UNITS = {  # unit → (quantity, factor to the display unit)
+    "ns": ("ms", 1e-6), "us": ("ms", 1e-3), "ms": ("ms", 1.0), "s": ("ms", 1e3), "min": ("ms", 6e4),
+    "bps": ("kb/s", 1e-3), "kbps": ("kb/s", 1.0), "Mbps": ("kb/s", 1e3), "Gbps": ("kb/s", 1e6),
+    "b/s": ("kb/s", 1e-3), "kb/s": ("kb/s", 1.0), "Mb/s": ("kb/s", 1e3), "Gb/s": ("kb/s", 1e6),
+    "B": ("B", 1.0), "kB": ("B", 1e3), "KB": ("B", 1e3), "MB": ("B", 1e6), "p": ("packets", 1.0),
+}
+_NUM = re.compile(r"^\s*([-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)\s*([A-Za-z/]+)\s*$")
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def numeric_axis(values: Sequence[Any]) -> tuple[Optional[np.ndarray], str]:
+    """Swept values as numbers for an x axis: plain numbers as they are,
+    quantities with a unit ("25ms", "300kbps") in one display unit (ms,
+    kb/s, B). (None, "") when the values are not all numeric."""
+    out, unit = [], None
+    for v in values:
+        if isinstance(v, bool):
+            return None, ""
+        if isinstance(v, (int, float, np.integer, np.floating)):
+            if unit not in (None, ""):
+                return None, ""
+            unit = ""
+            out.append(float(v))
+            continue
+        m = _NUM.match(str(v))
+        if not m or m.group(2) not in _UNITS:
+            return None, ""
+        q, f = _UNITS[m.group(2)]
+        if unit not in (None, q):
+            return None, ""
+        unit = q
+        out.append(float(m.group(1)) * f)
+    return np.array(out), unit or ""
+
+
+def quality_vs_parameter(calls, axis: str, others: Sequence[str] = (),
+                         metrics: Sequence[tuple[str, str]] = (("r", "R (G.107)"), ("loss_total", "loss (%)"))):
+    """Median and quartiles over every call of every replication at each
+    value of `axis`; one line per combination of the `others` axes."""
+    plt = _plt()
+    fig, axes = plt.subplots(1, len(metrics), figsize=(5.2 * len(metrics), 3.8), squeeze=False)
+    xs_all = list(dict.fromkeys(calls[axis].tolist()))
+    num, unit = numeric_axis(xs_all)
+    pos = dict(zip(xs_all, num)) if num is not None else {v: i for i, v in enumerate(xs_all)}
+    groups = calls.groupby(list(others), sort=False, observed=True) if others else [((), calls)]
+    for ax, (col, label) in zip(axes[0], metrics):
+        for i, (key, g) in enumerate(groups):
+            if i >= MAX_LINES:
+                break
+            key = key if isinstance(key, tuple) else (key,)
+            stats = g.groupby(axis, sort=False, observed=True)[col].quantile([0.25, 0.5, 0.75]).unstack()
+            stats = stats.reindex([v for v in xs_all if v in stats.index])
+            scale = 100.0 if col.startswith("loss") else 1.0
+            x = np.array([pos[v] for v in stats.index])
+            order = np.argsort(x)
+            q1, med, q3 = (stats[q].to_numpy()[order] * scale for q in (0.25, 0.5, 0.75))
+            name = ", ".join(f"{o}={k}" for o, k in zip(others, key)) or "all calls"
+            ax.errorbar(x[order], med, yerr=[med - q1, q3 - med], marker="o", capsize=3, label=name)
+        ax.set_xlabel(f"{axis} ({unit})" if unit else axis)
+        ax.set_ylabel(label)
+        if num is None:
+            ax.set_xticks(list(pos.values()), [str(v) for v in pos], rotation=30)
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(f"Median and quartiles vs {axis}")
+    fig.tight_layout()
+    return fig
+
+
+def _call_packets(packets, call: int):
+    p = packets[packets.call == call]
+    t0 = float(p.t_generated.min())
+    return p, t0
+
+
+def call_panels(packets, call: int = 0):
+    """One call over time (seed 000 Figs 5.7–5.8)."""
+    plt = _plt()
+    p, t0 = _call_packets(packets, call)
+    t = p.t_generated.to_numpy() - t0
+    fig, ax = plt.subplots(5, 1, figsize=(9, 10), sharex=True)
+    ax[0].eventplot([t], lineoffsets=0.5, linelengths=0.8, linewidths=0.5)
+    ax[0].set_ylabel("speech on")
+    ax[0].set_yticks([])
+    ms = 1e3
+    ax[1].plot(t, (p.t_sent - p.t_generated) * ms, ".", ms=2, label="sent")
+    ax[1].plot(t, (p.t_arrived - p.t_generated) * ms, ".", ms=2, label="arrived")
+    ax[1].plot(t, (p.t_played - p.t_generated) * ms, ".", ms=2, label="played")
+    lost = p.fate.astype(str) != "played"
+    if lost.any():
+        ax[1].plot(t[lost.to_numpy()], np.zeros(int(lost.sum())), "x", ms=3, color="red", label="not played")
+    ax[1].set_ylabel("time since\ngeneration (ms)")
+    ax[1].legend(fontsize=7, ncol=4)
+    bins = np.arange(0.0, max(t.max(), WINDOW_S) + WINDOW_S, WINDOW_S)
+    sent = np.histogram(p.t_sent.dropna() - t0, bins, weights=p.payload_bytes[p.t_sent.notna()])[0] * 8e-3
+    got = np.histogram(p.t_arrived.dropna() - t0, bins, weights=p.payload_bytes[p.t_arrived.notna()])[0] * 8e-3
+    ax[2].step(bins[:-1], sent / WINDOW_S, where="post", label="sent")
+    ax[2].step(bins[:-1], got / WINDOW_S, where="post", label="delivered")
+    ax[2].set_ylabel("payload\nrate (kb/s)")
+    ax[2].legend(fontsize=7)
+    ax[3].plot(t, (p.t_sent - p.t_generated) * ms, lw=0.8)
+    ax[3].set_ylabel("sender wait\n(ms)")
+    ax[4].plot(t, p.window_loss * 100.0, lw=0.8, label="loss in window (%)")
+    ax[4].plot(t, p.window_ie, lw=0.8, label="Ie,eff of window")
+    ax[4].set_ylabel("impairments")
+    ax[4].legend(fontsize=7)
+    ax[4].set_xlabel("time since the call's first packet (s)")
+    for a in ax:
+        a.grid(alpha=0.3)
+    fig.suptitle(f"Call {call} over time")
+    fig.tight_layout()
+    return fig
+
+
+def ptime_rate_loss(packets, calls, frame_ms: dict[str, float]):
+    """ptime, sending rate and loss per second, per call (seed 001)."""
+    plt = _plt()
+    fig, ax = plt.subplots(3, 1, figsize=(9, 7), sharex=True)
+    for c in calls.call.tolist()[:MAX_LINES]:
+        p, t0 = _call_packets(packets, c)
+        codec = str(calls.loc[calls.call == c, "codec"].iloc[0])
+        t = p.t_generated.to_numpy() - t0
+        ax[0].step(t, p.frames * frame_ms.get(codec, np.nan), where="post", lw=0.8, label=f"call {c}")
+        bins = np.arange(0.0, max(t.max(), WINDOW_S) + WINDOW_S, WINDOW_S)
+        sent = p.t_sent.notna().to_numpy()
+        rate = np.histogram(t[sent], bins, weights=p.payload_bytes.to_numpy()[sent])[0] * 8e-3 / WINDOW_S
+        n = np.histogram(t, bins)[0]
+        lost = np.histogram(t[(p.fate.astype(str) != "played").to_numpy()], bins)[0]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ax[2].step(bins[:-1], np.where(n > 0, lost / n * 100.0, np.nan), where="post", lw=0.8)
+        ax[1].step(bins[:-1], rate, where="post", lw=0.8)
+    ax[0].set_ylabel("ptime (ms)")
+    ax[1].set_ylabel("sending rate\n(kb/s payload)")
+    ax[2].set_ylabel("loss per s (%)")
+    ax[2].set_xlabel("time since the call's first packet (s)")
+    ax[0].legend(fontsize=7, ncol=4)
+    for a in ax:
+        a.grid(alpha=0.3)
+    fig.suptitle("ptime, rate and loss over time")
+    fig.tight_layout()
+    return fig
+
+
+def delay_jitter_cdfs(packets, calls):
+    """CDFs of one-way delay and of |D(i−1, i)| per call (seed 004)."""
+    plt = _plt()
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.8))
+    for c in calls.call.tolist()[:MAX_LINES]:
+        p = packets[(packets.call == c) & packets.t_arrived.notna()].sort_values("t_arrived")
+        d = ((p.t_arrived - p.t_generated) * 1e3).to_numpy()
+        if len(d) == 0:
+            continue
+        ys = np.arange(1, len(d) + 1) / len(d)
+        ax[0].step(np.sort(d), ys, where="post", lw=0.9, label=f"call {c}")
+        # RFC 3550 §6.4.1: D(i−1, i) = difference of transit times of
+        # successive packets in arrival order.
+        j = np.abs(np.diff(d))
+        if len(j):
+            ax[1].step(np.sort(j), np.arange(1, len(j) + 1) / len(j), where="post", lw=0.9)
+    ax[0].set_xlabel("one-way delay (ms)")
+    ax[1].set_xlabel("|D(i−1, i)| (ms)")
+    ax[1].set_xscale("symlog", linthresh=1.0)
+    for a in ax:
+        a.set_ylabel("CDF")
+        a.grid(alpha=0.3)
+    ax[0].legend(fontsize=7)
+    fig.suptitle("Delay and jitter distributions")
+    fig.tight_layout()
+    return fig
+
+
+def burst_histograms(bursts):
+    """Back-to-back lost and received run lengths over all calls (seed 004)."""
+    plt = _plt()
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
+    for a, kind in zip(ax, ("lost", "received")):
+        b = bursts[bursts.kind.astype(str) == kind].groupby("length")["runs"].sum()
+        if len(b):
+            a.bar(b.index.to_numpy(), b.to_numpy(), width=0.9)
+            a.set_yscale("log")
+        a.set_xlabel(f"{kind} run length (packets)")
+        a.set_ylabel("runs")
+        a.grid(alpha=0.3)
+    fig.suptitle("Back-to-back run lengths")
+    fig.tight_layout()
+    return fig
+
+
+def figures_for(results) -> list[tuple[str, str, Any]]:
+    """(file stem, caption, figure) for everything `results` supports: a
+    `Results` (one run) or a `SweepResults`."""
+    from . import codecs
+    from .store import SweepResults
+
+    out: list[tuple[str, str, Any]] = []
+    if isinstance(results, SweepResults):
+        calls = results.calls
+        varied = [a for a in results.axes if calls[a].nunique(dropna=True) > 1] if calls is not None else []
+        for a in varied:
+            others = [o for o in varied if o != a][:2]
+            out.append((f"quality_vs_{_stem(a)}", f"R and loss vs {a}: median and quartiles over calls and "
+                        f"replications; lines: {', '.join(others) or 'all calls'}",
+                        quality_vs_parameter(calls, a, others)))
+        runs = results.runs
+        first = runs[runs.complete].iloc[0].run if runs.complete.any() else None
+        if first is None:
+            return out
+        from .store import load as _load
+
+        single = _load(results.directory / "runs" / first)
+        label = f" (run {first}, point 0)"
+    else:
+        single, label = results, ""
+    frame = {c["name"]: c["frame_ms"] for c in codecs()}
+    if single.packets is not None and len(single.packets):
+        calls = single.calls
+        c0 = int(calls.call.iloc[0])
+        out.append((f"call_{c0}_panels", f"Call {c0} over time{label}", call_panels(single.packets, c0)))
+        out.append(("ptime_rate_loss", f"ptime, rate and loss per second{label}",
+                    ptime_rate_loss(single.packets, calls, frame)))
+        out.append(("delay_jitter_cdfs", f"Delay and |D(i−1,i)| CDFs{label}", delay_jitter_cdfs(single.packets, calls)))
+    if single.bursts is not None and len(single.bursts):
+        out.append(("burst_histograms", f"Back-to-back run lengths{label}", burst_histograms(single.bursts)))
+    return out
+
+
+def _stem(axis: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", axis).strip("_")
+
+
+def save_figures(source, directory, formats: Sequence[str] = ("png", "svg"), overwrite: bool = False) -> list[Path]:
+    """Write every figure of a results folder (or results object) as files."""
+    from .store import load
+
+    res = load(source) if isinstance(source, (str, Path)) else source
+    figs = figures_for(res)
+    d = Path(directory)
+    targets = [d / f"{stem}.{fmt}" for stem, _, _ in figs for fmt in formats]
+    clash = [t for t in targets if t.exists()]
+    if clash and not overwrite:
+        raise FileExistsError(f"{clash[0]} exists; choose another folder or pass --force to replace figures")
+    d.mkdir(parents=True, exist_ok=True)
+    plt = _plt()
+    written = []
+    for stem, _, fig in figs:
+        for fmt in formats:
+            f = d / f"{stem}.{fmt}"
+            tmp = d / f".{stem}.{fmt}.tmp"
+            fig.savefig(tmp, format=fmt, dpi=110)
+            tmp.replace(f)
+            written.append(f)
+        plt.close(fig)
+    return written

@@ -1,0 +1,311 @@
+"""The results store of a sweep: one Parquet dataset, partitioned by run.
+
+```
+OUT/sweep.json                 manifest: sweep, base scenario, axes, every run
+OUT/runs/<run>/calls.parquet   one folder per run, named by its key
+               groups.parquet, links.parquet, traffic.parquet, bursts.parquet,
+               talkspurts.parquet, packets.parquet (trace on), series.parquet
+               (series on), manifest.json (the run's, as `talkspurt run -o`)
+OUT/.tmp/                      runs being written
+```
+
+Every table file carries the run's identity and swept parameters as
+columns — `run`, `point`, `replication`, `seed` and one column per swept
+key path (`links[1].delay`) — so `read_parquet("OUT/runs/*/calls.parquet")`
+in DuckDB or polars gives the whole sweep as is.
+
+A run is written into `.tmp/` and renamed into `runs/<run>` when complete,
+so `runs/` holds only complete runs: a sweep killed at any moment restarts
+where it stopped (runs present are skipped), with nothing lost or
+duplicated. The key is the hash of the run's normalized scenario, seed
+included (`sweep.run_key`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, Optional
+
+FORMAT = "talkspurt-sweep/1"
+RUN_TABLES = ("calls", "groups", "links", "traffic", "bursts", "talkspurts", "packets", "series")
+IDENTITY = ("run", "point", "replication", "seed")
+
+
+def axis_kind(values: list[Any]) -> str:
+    """Column type of a swept key path: int, float, bool or str (values
+    that are tables or lists are stored as their JSON text)."""
+    if all(isinstance(v, bool) for v in values):
+        return "bool"
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return "int"
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return "float"
+    return "str"
+
+
+def axis_value(v: Any, kind: str) -> Any:
+    if kind == "float":
+        return float(v)
+    if kind == "str" and not isinstance(v, str):
+        return json.dumps(v, sort_keys=True)
+    return v
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    m = os.umask(0)
+    os.umask(m)
+    return m
+
+
+def _arrow(name: str, columns: Optional[dict[str, tuple]]):
+    """A table of the core's column buffers as Arrow, without pandas (the
+    sweep's per-run overhead): numeric buffers are wrapped, not copied."""
+    import numpy as np
+    import pyarrow as pa
+
+    from .results import ORDERED
+
+    if columns is None:
+        return None
+    arrays, names = [], []
+    for col, c in columns.items():
+        kind = c[0]
+        if kind == "str":
+            a = pa.array(c[1], pa.string())
+        elif kind == "cat":
+            raw = np.frombuffer(c[1], dtype="<u4").astype(np.int32)
+            codes = pa.array(raw, mask=raw < 0)  # u32::MAX: no category (NaN R has no band)
+            a = pa.DictionaryArray.from_arrays(codes, pa.array(c[2], pa.string()), ordered=col in ORDERED)
+        else:
+            a = pa.array(np.frombuffer(c[1], dtype=kind))
+        arrays.append(a)
+        names.append(col)
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+def _table_of(res, name: str):
+    import pyarrow as pa
+
+    raw = getattr(res, "_raw", {})
+    if name in raw and name not in getattr(res, "_frames", {}):
+        return _arrow(name, raw[name])
+    df = res._get(name)
+    return None if df is None else pa.Table.from_pandas(df, preserve_index=False)
+
+
+def write_run(out: Path, task: dict[str, Any], res) -> bool:
+    """Write one run's tables into `out/runs/<run>` atomically. Returns False
+    when the run was already there (written by another attempt)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    run_id = task["run"]
+    final = out / "runs" / run_id
+    if final.exists():
+        return False
+    tmp_root = out / ".tmp"
+    tmp_root.mkdir(exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f"{run_id}.", dir=tmp_root))
+    try:
+        os.chmod(tmp, 0o777 & ~_umask())
+        for name in RUN_TABLES:
+            t = _table_of(res, name)
+            if t is None:
+                continue
+            n = t.num_rows
+            ident = {
+                "run": pa.array([run_id] * n, pa.string()),
+                "point": pa.array(np.full(n, task["point"], dtype=np.int64)),
+                "replication": pa.array(np.full(n, task["replication"], dtype=np.int64)),
+                "seed": pa.array(np.full(n, task["seed"], dtype=np.uint64)),
+            }
+            for path, kind in task["axes"].items():
+                v = axis_value(task["params"].get(path), kind) if path in task["params"] else None
+                typ = {"int": pa.int64(), "float": pa.float64(), "bool": pa.bool_(), "str": pa.string()}[kind]
+                ident[path] = pa.array([v] * n, typ)
+            cols = list(ident.values()) + t.columns
+            names = list(ident) + [c for c in t.column_names]
+            # No column statistics and no dictionary pages: with ~90 columns
+            # they cost 3x the rest of the write (bench/sweep.py), and a
+            # run's file is read whole. Categories survive through the
+            # Arrow schema stored in the file.
+            pq.write_table(pa.Table.from_arrays(cols, names=names), tmp / f"{name}.parquet",
+                           write_statistics=False, use_dictionary=False)
+        (tmp / "manifest.json").write_text(json.dumps(res.manifest, indent=1, default=str) + "\n")
+        try:
+            os.rename(tmp, final)
+        except OSError:
+            if final.exists():  # another attempt finished first: same key, same results
+                shutil.rmtree(tmp, ignore_errors=True)
+                return False
+            raise
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return True
+
+
+def prepare(out: Path, manifest: dict[str, Any], force: bool) -> set[str]:
+    """Create or reopen the store. Returns the keys of runs already complete.
+
+    A folder holding the same sweep (same run keys) is resumed; a folder
+    holding anything else is refused unless `force` (then its sweep is
+    replaced)."""
+    runs_dir = out / "runs"
+    if out.exists() and not out.is_dir():
+        raise FileExistsError(f"{out} exists and is not a directory")
+    existing = out / "sweep.json"
+    if out.is_dir() and any(out.iterdir()):
+        same = False
+        if existing.is_file():
+            try:
+                old = json.loads(existing.read_text())
+                same = old.get("format") == FORMAT and [r["run"] for r in old["runs"]] == [
+                    r["run"] for r in manifest["runs"]]
+            except (ValueError, KeyError, TypeError):
+                same = False
+        if not same:
+            if not force:
+                what = "another sweep" if existing.is_file() else "other files"
+                raise FileExistsError(f"output {out} holds {what}; choose a new directory or pass --force to replace it")
+            for child in out.iterdir():
+                shutil.rmtree(child) if child.is_dir() else child.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    runs_dir.mkdir(exist_ok=True)
+    shutil.rmtree(out / ".tmp", ignore_errors=True)  # partial runs of a killed sweep
+    if not existing.is_file():
+        _atomic_write_text(existing, json.dumps(manifest, indent=1, default=str) + "\n")
+    return {p.name for p in runs_dir.iterdir() if p.is_dir()}
+
+
+def finish(out: Path, extra: dict[str, Any]) -> None:
+    """Record the end of a sweep (wall time, executor) in the manifest."""
+    m = json.loads((out / "sweep.json").read_text())
+    m.setdefault("sessions", []).append(extra)
+    _atomic_write_text(out / "sweep.json", json.dumps(m, indent=1, default=str) + "\n")
+    shutil.rmtree(out / ".tmp", ignore_errors=True)
+
+
+class SweepResults:
+    """A sweep read back: one DataFrame per table over every complete run,
+    with `run`, `point`, `replication`, `seed` and the swept key paths as
+    columns; `runs` lists every planned run and whether it is complete."""
+
+    def __init__(self, directory: Path, manifest: dict[str, Any]):
+        self.directory = directory
+        self.manifest = manifest
+        self._frames: dict[str, Any] = {}
+
+    @property
+    def axes(self) -> list[str]:
+        return list(self.manifest["axes"])
+
+    @property
+    def runs(self):
+        import pandas as pd
+
+        done = {p.name for p in (self.directory / "runs").iterdir()} if (self.directory / "runs").is_dir() else set()
+        rows = []
+        for r in self.manifest["runs"]:
+            row = {k: r[k] for k in IDENTITY}
+            for a, kind in self.manifest["axes"].items():
+                row[a] = axis_value(r["params"][a], kind) if a in r["params"] else None
+            row["complete"] = r["run"] in done
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def table(self, name: str):
+        if name not in RUN_TABLES:
+            raise KeyError(f"{name!r}: expected one of {', '.join(RUN_TABLES)}")
+        if name not in self._frames:
+            self._frames[name] = _read_table(self.directory, name, [r["run"] for r in self.manifest["runs"]])
+        return self._frames[name]
+
+    def __getattr__(self, name: str):
+        if name in RUN_TABLES:
+            return self.table(name)
+        raise AttributeError(name)
+
+    def __repr__(self) -> str:
+        done = sum(1 for _ in (self.directory / "runs").iterdir())
+        return f"<SweepResults {self.directory}: {done}/{len(self.manifest['runs'])} runs, axes {self.axes}>"
+
+
+def _read_table(d: Path, name: str, order: list[str]):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .results import _reordered
+
+    seen: set[str] = set()
+    files = []
+    for run in order:  # manifest order: points, then replications
+        f = d / "runs" / run / f"{name}.parquet"
+        if run not in seen and f.is_file():
+            files.append(f)
+        seen.add(run)
+    if not files:
+        return None
+    t = pa.concat_tables([pq.read_table(f) for f in files], promote_options="permissive")
+    return _reordered(t.unify_dictionaries().to_pandas())
+
+
+def load(directory: str | os.PathLike) -> Any:
+    """Read results: a sweep's store (`talkspurt sweep -o DIR`) as
+    `SweepResults`, or one run's folder (`talkspurt run -o DIR`) as `Results`."""
+    d = Path(directory)
+    if (d / "sweep.json").is_file():
+        m = json.loads((d / "sweep.json").read_text())
+        if m.get("format") != FORMAT:
+            raise ValueError(f"{d}/sweep.json: format {m.get('format')!r}; expected {FORMAT!r}")
+        return SweepResults(d, m)
+    from .results import Results
+
+    if (d / "manifest.json").is_file():
+        return Results.load(d)
+    raise FileNotFoundError(f"{d} holds neither sweep.json nor manifest.json; expected a folder written by "
+                            "talkspurt sweep or talkspurt run -o")
+
+
+def manifest_for(sweep, runs, versions: dict[str, Any]) -> dict[str, Any]:
+
+    axes = {}
+    values: dict[str, list[Any]] = {}
+    for r in runs:
+        for k, v in r.params.items():
+            values.setdefault(k, []).append(v)
+    for a in sweep.axes:
+        axes[a] = axis_kind(values.get(a, []))
+    return {
+        "format": FORMAT,
+        "sweep": sweep.spec(),
+        "base": sweep.base,
+        "source": sweep.origin,
+        "axes": axes,
+        "runs": [{"run": r.run_id, "point": r.point, "replication": r.replication, "seed": r.seed,
+                  "params": r.params} for r in runs],
+        "versions": versions,
+    }
+
+
+def task_for(r, out: Path, axes: dict[str, str], trace: Optional[bool]) -> dict[str, Any]:
+    return {"run": r.run_id, "point": r.point, "replication": r.replication, "seed": r.seed,
+            "params": r.params, "scenario_json": r.scenario_json, "out": str(out), "axes": axes,
+            "trace": trace}

@@ -1,0 +1,281 @@
+"""Parameter sweeps: a `[sweep]` table expands one scenario into many runs.
+
+```toml
+[sweep]
+replications = 5                        # runs per point, seeds derived below
+grid = { "links[1].delay" = ["25ms", "50ms", "100ms"], "calls[0].codec" = ["G.711", "G.729"] }
+zip = { "links[1].rate" = ["300kbps", "600kbps"], "calls[0].count" = [4, 8] }
+list = [ { "links[1].loss.p" = 0.0 }, { "links[1].loss.p" = 0.01 } ]
+```
+
+- `grid`: every combination of the axes' values (Cartesian product);
+- `zip`: axes of equal length varied together (the i-th values at once);
+- `list`: explicit points, each a table of key path → value;
+- the three combine as a product: points = grid × zip × list (an absent
+  kind counts as one point with no overrides); a key path may appear in one
+  kind only.
+
+Replication r of every point runs with seed `derive_seed(run.seed, r)`:
+replication 0 keeps the scenario's seed, so a one-replication sweep point
+equals `talkspurt run` with the same overrides; the same replication uses
+the same seed at every point (common random numbers, which make
+differences between points less noisy; docs/sweeps.md).
+
+A sweep may also live in its own file: `[sweep] scenario = "base.toml"`
+names the base scenario (relative to the sweep file) and the file holds
+nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional, Union
+
+from ._core import ScenarioError
+from . import overrides as _ov
+from .scenario import ScenarioLike, _error, load_scenario, read_scenario_file
+
+SWEEP_KEYS = ("scenario", "replications", "grid", "zip", "list")
+MAX_RUNS = 1_000_000
+
+
+def derive_seed(base: int, replication: int) -> int:
+    """Seed of replication `replication` (0 keeps `base`): SplitMix64's
+    output function on `base + r·golden gamma`, the standard way to derive
+    independent 64-bit seeds from one (Steele, Lea & Flood, OOPSLA 2014)."""
+    if replication == 0:
+        return base
+    z = (base + replication * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return z ^ (z >> 31)
+
+
+@dataclass
+class RunSpec:
+    """One run of a sweep: the point's overrides, replication and seed, the
+    resolved scenario (JSON text the core accepts) and its key."""
+
+    index: int
+    point: int
+    replication: int
+    seed: int
+    params: dict[str, Any]
+    scenario_json: str = field(repr=False)
+    run_id: str = ""
+
+
+@dataclass
+class Sweep:
+    base: dict[str, Any]
+    grid: dict[str, list[Any]]
+    zip: dict[str, list[Any]]
+    list: list[dict[str, Any]]
+    replications: int
+    origin: str = ""
+
+    @property
+    def axes(self) -> list[str]:
+        """Swept key paths, in the order they appear (grid, zip, list)."""
+        seen: dict[str, None] = {}
+        for k in itertools.chain(self.grid, self.zip, *[p.keys() for p in self.list]):
+            seen.setdefault(k, None)
+        return list(seen)
+
+    def points(self) -> list[dict[str, Any]]:
+        grid = [dict(zip(self.grid, combo)) for combo in itertools.product(*self.grid.values())] or [{}]
+        n = len(next(iter(self.zip.values()))) if self.zip else 0
+        zipped = [{k: v[i] for k, v in self.zip.items()} for i in range(n)] or [{}]
+        listed = [dict(p) for p in self.list] or [{}]
+        return [{**g, **z, **p} for g in grid for z in zipped for p in listed]
+
+    def spec(self) -> dict[str, Any]:
+        return {"replications": self.replications, "grid": self.grid, "zip": self.zip, "list": self.list}
+
+    def runs(self) -> list[RunSpec]:
+        """Every run, validated (a bad value fails here, naming its key path,
+        before anything runs), with its key: the SHA-256 of the normalized
+        scenario as run (seed included)."""
+        from . import _core
+        from .scenario import to_json
+
+        base_seed = _validated_seed(self.base)
+        out: list[RunSpec] = []
+        for p, params in enumerate(self.points()):
+            doc = json.loads(json.dumps(self.base))
+            _ov.apply(doc, params)
+            for r in range(self.replications):
+                seed = derive_seed(base_seed, r)
+                doc.setdefault("run", {})["seed"] = seed
+                normalized = _core.validate(to_json(doc))
+                run_id = run_key(normalized)
+                out.append(RunSpec(len(out), p, r, seed, params, normalized, run_id))
+        return out
+
+
+def run_key(normalized_json: str) -> str:
+    """The run's key: SHA-256 of its normalized scenario in canonical JSON."""
+    canon = json.dumps(json.loads(normalized_json), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canon.encode()).hexdigest()[:20]
+
+
+def _validated_seed(doc: Mapping[str, Any]) -> int:
+    from . import _core
+    from .scenario import to_json
+
+    norm = json.loads(_core.validate(to_json(doc)))
+    return int(norm["run"]["seed"])
+
+
+def _axis_values(path: str, v: Any) -> list[Any]:
+    if not isinstance(v, list) or not v:
+        raise _error(path, json.dumps(v) if not isinstance(v, list) else "[]", "a non-empty list of values")
+    return v
+
+
+def parse(doc: Mapping[str, Any], origin: Union[str, os.PathLike, None] = None) -> Sweep:
+    """The `[sweep]` table of `doc` and the base scenario (`doc` without it,
+    or the file `[sweep] scenario` names)."""
+    raw = doc.get("sweep")
+    if not isinstance(raw, Mapping):
+        raise _error("sweep", "no [sweep] table" if raw is None else json.dumps(raw, default=str),
+                     "a [sweep] table with grid, zip or list axes (docs/sweeps.md)")
+    for k in raw:
+        if k not in SWEEP_KEYS:
+            raise _error(f"sweep.{k}", "unknown key", f"one of the keys {', '.join(SWEEP_KEYS)}")
+    base = {k: v for k, v in doc.items() if k != "sweep"}
+    if "scenario" in raw:
+        ref = raw["scenario"]
+        if not isinstance(ref, str) or not ref:
+            raise _error("sweep.scenario", json.dumps(ref), "a path to the base scenario file")
+        if base:
+            raise _error(sorted(base)[0], "a scenario key beside [sweep] scenario = …",
+                         "either a [sweep] table in a scenario file or a sweep file naming its scenario")
+        p = Path(ref)
+        if origin is not None and not p.is_absolute():
+            p = Path(origin).parent / p
+        if not p.is_file():
+            raise _error("sweep.scenario", json.dumps(ref), "a path to an existing scenario file (relative to the sweep file)")
+        base = read_scenario_file(p)
+        base.pop("sweep", None)
+    reps = raw.get("replications", 1)
+    if not isinstance(reps, int) or isinstance(reps, bool) or not 1 <= reps <= 100_000:
+        raise _error("sweep.replications", json.dumps(reps), "an integer from 1 to 100000")
+    grid, zipped, listed = raw.get("grid", {}), raw.get("zip", {}), raw.get("list", [])
+    for name, t in (("grid", grid), ("zip", zipped)):
+        if not isinstance(t, Mapping):
+            raise _error(f"sweep.{name}", json.dumps(t, default=str), "a table of key path = [values]")
+    if not isinstance(listed, list) or not all(isinstance(p, Mapping) for p in listed):
+        raise _error("sweep.list", json.dumps(listed, default=str), "a list of tables of key path = value")
+    owner: dict[str, str] = {}
+    for name, keys in (("grid", list(grid)), ("zip", list(zipped)),
+                       ("list", sorted({k for p in listed for k in p}))):
+        for k in keys:
+            where = f"sweep.{name}.{k}" if name != "list" else f"sweep.list[].{k}"
+            try:
+                _ov.parse_path(k)
+            except ScenarioError as e:
+                raise _error(where, json.dumps(k), e.allowed) from None
+            if k in owner and owner[k] != name:
+                raise _error(where, f"also in sweep.{owner[k]}", "each key path in one of grid, zip or list")
+            owner[k] = name
+    g = {k: _axis_values(f"sweep.grid.{k}", v) for k, v in grid.items()}
+    z = {k: _axis_values(f"sweep.zip.{k}", v) for k, v in zipped.items()}
+    lens = {len(v) for v in z.values()}
+    if len(lens) > 1:
+        sizes = ", ".join(f"{k}: {len(v)}" for k, v in z.items())
+        raise _error("sweep.zip", f"axes of different lengths ({sizes})", "zip axes of equal length")
+    points = max(1, _prod(len(v) for v in g.values())) * max(1, lens.pop() if lens else 1) * max(1, len(listed))
+    if points * reps > MAX_RUNS:
+        raise _error("sweep", f"{points * reps} runs", f"at most {MAX_RUNS} runs")
+    return Sweep(base=base, grid=g, zip=z, list=[dict(p) for p in listed], replications=reps,
+                 origin=str(origin) if origin is not None else "")
+
+
+def _prod(xs) -> int:
+    out = 1
+    for x in xs:
+        out *= x
+    return out
+
+
+def load_sweep(source: Union[ScenarioLike, Path], extra: Optional[Mapping[str, Any]] = None) -> Sweep:
+    """Read a sweep from a file (its `[sweep]` table) or a mapping;
+    `extra` overrides (`--set`) apply to the base scenario."""
+    origin = None
+    if isinstance(source, (str, os.PathLike)) and Path(os.fspath(source)).is_file():
+        origin = Path(os.fspath(source))
+        doc = read_scenario_file(origin)
+    else:
+        doc = load_scenario(source)
+    sw = parse(doc, origin)
+    if extra:
+        _ov.apply(sw.base, extra)
+    return sw
+
+
+def sweep(
+    source: Union[ScenarioLike, Sweep],
+    output: Union[str, os.PathLike],
+    *,
+    overrides: Optional[Mapping[str, Any]] = None,
+    executor: Any = "local",
+    workers: Optional[int] = None,
+    trace: Optional[bool] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+    force: bool = False,
+):
+    """Run every run of a sweep into the results store `output`; return it
+    read back (`store.SweepResults`).
+
+    `source` is a file with a `[sweep]` table (or a sweep file naming its
+    scenario), a mapping, or a `Sweep`. `overrides` apply to the base
+    scenario; `executor` is "local" (a process pool of `workers`, default
+    one per core), "dask" (a LocalCluster), "dask://host:port" or a
+    `distributed.Client`; `trace=False` skips the per-packet tables;
+    `progress(done, total)` is called as runs complete. Runs already in
+    `output` (same keys) are skipped: an interrupted sweep resumes.
+    """
+    import platform
+    import sys
+    import time
+    from datetime import datetime, timezone
+
+    from . import _core, executors, store
+
+    sw = source if isinstance(source, Sweep) else load_sweep(source, overrides)
+    if isinstance(source, Sweep) and overrides:
+        _ov.apply(sw.base, overrides)
+    executors.parse_executor(executor)  # a bad executor fails before any work
+    runs = sw.runs()
+    versions = {"talkspurt": _core.__version__, "python": sys.version.split()[0], "platform": platform.platform()}
+    manifest = store.manifest_for(sw, runs, versions)
+    out = Path(output)
+    done = store.prepare(out, manifest, force)
+    todo, seen = [], set(done)
+    for r in runs:
+        if r.run_id not in seen:
+            seen.add(r.run_id)
+            todo.append(store.task_for(r, out, manifest["axes"], trace))
+    unique = len({r.run_id for r in runs})
+    started = datetime.now(timezone.utc)
+    t0 = time.perf_counter()
+    if progress:
+        progress(unique - len(todo), unique)
+    offset = unique - len(todo)
+    stats = executors.run_tasks(todo, executor, workers,
+                                (lambda d, t: progress(offset + d, unique)) if progress else None)
+    store.finish(out, {"started_utc": started.isoformat(timespec="seconds"), "wall_time_s": time.perf_counter() - t0,
+                       "executor": executor if isinstance(executor, str) else type(executor).__name__,
+                       "workers": workers, "runs_executed": len(todo), "runs_resumed": unique - len(todo),
+                       **stats.summary()})
+    return store.load(out)
+
+
+__all__ = ["Sweep", "RunSpec", "derive_seed", "load_sweep", "parse", "run_key", "sweep", "ScenarioError"]
