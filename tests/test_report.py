@@ -142,3 +142,22 @@ def test_numeric_axis_reads_units():
     assert unit == "kb/s" and list(x) == [300.0, 1000.0]
     assert numeric_axis(["G.711", "G.729"]) == (None, "")
     assert numeric_axis(["1ms", "300kbps"]) == (None, "")
+
+
+def test_call_panels_draw_a_dccp_senders_rate_and_send_buffer():
+    # seed 000 Figs 5.7–5.8: X, X_recv and the send buffer beside the packets.
+    from talkspurt.figures import call_panels
+
+    sc = small_scenario(duration="10s", transport='{ kind = "dccp", ccid = 4, send_buffer = "5p" }')
+    res = talkspurt.run(sc.replace("seed = 3", "seed = 3\nseries = true"))
+    fig = call_panels(res.packets, 1, res.series)
+    labels = [a.get_ylabel() for a in fig.axes]
+    assert "allowed rate\n(kb/s)" in labels and "send buffer\n(packets)" in labels
+    ax = fig.axes[labels.index("allowed rate\n(kb/s)")]
+    x = next(l for l in ax.get_lines() if l.get_label() == "X (allowed)")
+    s = res.series
+    want = s[(s.flow == 1) & (s.side == "sender") & (s.name == "x_bps")].value.to_numpy() * 1e-3
+    np.testing.assert_allclose(x.get_ydata(), want)
+    # UDP records no series: the five packet panels only
+    plain = talkspurt.run(small_scenario(duration="5s"))
+    assert len(call_panels(plain.packets, 0, plain.series).axes) == 5

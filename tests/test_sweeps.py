@@ -269,3 +269,55 @@ def test_run_and_validate_use_a_sweep_files_base():
     assert len(v["calls"]) == 3 and v["links"][3]["delay"] == "25ms"
     r = cli("validate", str(ROOT / "scenarios" / "seeds" / "004" / "cbr.toml"))
     assert r.returncode == 0 and '"sweep"' not in r.stdout
+
+
+LABELLED = """
+[sweep]
+grid = { "links[1].delay" = ["10ms", "40ms"] }
+list = [
+  { label = "UDP", "calls[0].transport" = { kind = "udp" } },
+  { label = "TFRC SP", "calls[0].transport" = { kind = "dccp", ccid = 4, send_buffer = "5p" } },
+]
+"""
+
+
+def test_list_points_name_themselves_with_label(tmp_path):
+    # `label` is the point's name, not a key path: it is a column of the
+    # store and never reaches the scenario.
+    res = talkspurt.sweep(sweep_file(tmp_path, sweep=LABELLED), tmp_path / "out", workers=1, trace=False)
+    c = res.calls
+    assert "label" in res.axes and set(c.label) == {"UDP", "TFRC SP"}
+    assert set(c[c.label == "TFRC SP"].transport) == {"dccp-ccid4"}
+    assert set(c[c.label == "UDP"].transport) == {"udp"}
+
+
+@pytest.mark.parametrize("listed, path", [
+    ([{"label": "a", "run.seed": 1}, {"run.seed": 2}], "sweep.list[1].label"),
+    ([{"label": "", "run.seed": 1}], "sweep.list[0].label"),
+    ([{"label": 3, "run.seed": 1}], "sweep.list[0].label"),
+    ([{"label": "a", "run.seed": 1}, {"label": "a", "run.seed": 2}], "sweep.list[].label"),
+])
+def test_bad_labels_name_the_point(listed, path):
+    doc = talkspurt.load_scenario(small_scenario())
+    doc["sweep"] = {"list": listed}
+    with pytest.raises(talkspurt.ScenarioError) as e:
+        parse(doc).runs()
+    assert e.value.path == path, str(e.value)
+
+
+def test_distinct_axes_folds_axes_that_pair_one_to_one():
+    from talkspurt.figures import distinct_axes
+
+    calls = pd.DataFrame({
+        "d": ["10ms", "40ms"] * 4,
+        "calls[0].codec": ["G.711"] * 4 + ["G.729"] * 4,
+        "calls[1].codec": ["G.711"] * 4 + ["G.729"] * 4,  # zipped with calls[0].codec
+        "calls[0].transport": ['{"kind":"udp"}', '{"kind":"udp"}', '{"kind":"tcp"}', '{"kind":"tcp"}'] * 2,
+        "label": ["UDP", "UDP", "TCP", "TCP"] * 2,
+        "run.duration": ["5s"] * 8,  # not varied
+    })
+    axes = ["d", "calls[0].codec", "calls[1].codec", "calls[0].transport", "label", "run.duration"]
+    assert distinct_axes(calls, axes) == ["d", "calls[0].codec", "label"]
+    # an axis that splits further than another is kept
+    calls.loc[0, "calls[1].codec"] = "GSM-FR"
+    assert distinct_axes(calls, axes) == ["d", "calls[0].codec", "calls[1].codec", "label"]

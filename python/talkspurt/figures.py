@@ -27,6 +27,7 @@ import numpy as np
 
 WINDOW_S = 1.0  # time-series bins (seed 001 plots per-second values)
 MAX_LINES = 8
+MAX_ROWS = 4
 
 _UNITS = {  # unit → (quantity, factor to the display unit)
     "ns": ("ms", 1e-6), "us": ("ms", 1e-3), "ms": ("ms", 1.0), "s": ("ms", 1e3), "min": ("ms", 6e4),
@@ -74,32 +75,44 @@ def numeric_axis(values: Sequence[Any]) -> tuple[Optional[np.ndarray], str]:
 def quality_vs_parameter(calls, axis: str, others: Sequence[str] = (),
                          metrics: Sequence[tuple[str, str]] = (("r", "R (G.107)"), ("loss_total", "loss (%)"))):
     """Median and quartiles over every call of every replication at each
-    value of `axis`; one line per combination of the `others` axes."""
+    value of `axis`; one line per combination of the `others` axes. With two
+    `others` whose first has at most MAX_ROWS values, each of its values gets
+    its own row of panels (seed 000 draws G.729 and G.711 apart), and the
+    second names the lines."""
     plt = _plt()
-    fig, axes = plt.subplots(1, len(metrics), figsize=(5.2 * len(metrics), 3.8), squeeze=False)
+    rows: list[tuple[str, Any]] = [("", calls)]
+    lines = list(others)
+    if len(others) == 2 and calls[others[0]].nunique(dropna=True) <= MAX_ROWS:
+        rows = [(f"{others[0]}={k}", g) for k, g in calls.groupby(others[0], sort=False, observed=True)]
+        lines = [others[1]]
+    fig, axes = plt.subplots(len(rows), len(metrics), figsize=(5.2 * len(metrics), 3.8 * len(rows)),
+                             squeeze=False)
     xs_all = list(dict.fromkeys(calls[axis].tolist()))
     num, unit = numeric_axis(xs_all)
     pos = dict(zip(xs_all, num)) if num is not None else {v: i for i, v in enumerate(xs_all)}
-    groups = calls.groupby(list(others), sort=False, observed=True) if others else [((), calls)]
-    for ax, (col, label) in zip(axes[0], metrics):
-        for i, (key, g) in enumerate(groups):
-            if i >= MAX_LINES:
-                break
-            key = key if isinstance(key, tuple) else (key,)
-            stats = g.groupby(axis, sort=False, observed=True)[col].quantile([0.25, 0.5, 0.75]).unstack()
-            stats = stats.reindex([v for v in xs_all if v in stats.index])
-            scale = 100.0 if col.startswith("loss") else 1.0
-            x = np.array([pos[v] for v in stats.index])
-            order = np.argsort(x)
-            q1, med, q3 = (stats[q].to_numpy()[order] * scale for q in (0.25, 0.5, 0.75))
-            name = ", ".join(f"{o}={k}" for o, k in zip(others, key)) or "all calls"
-            ax.errorbar(x[order], med, yerr=[med - q1, q3 - med], marker="o", capsize=3, label=name)
-        ax.set_xlabel(f"{axis} ({unit})" if unit else axis)
-        ax.set_ylabel(label)
-        if num is None:
-            ax.set_xticks(list(pos.values()), [str(v) for v in pos], rotation=30)
-        ax.grid(alpha=0.3)
-    axes[0][0].legend(fontsize=8)
+    for (title, part), row in zip(rows, axes):
+        groups = part.groupby(lines, sort=False, observed=True) if lines else [((), part)]
+        for ax, (col, label) in zip(row, metrics):
+            for i, (key, g) in enumerate(groups):
+                if i >= MAX_LINES:
+                    break
+                key = key if isinstance(key, tuple) else (key,)
+                stats = g.groupby(axis, sort=False, observed=True)[col].quantile([0.25, 0.5, 0.75]).unstack()
+                stats = stats.reindex([v for v in xs_all if v in stats.index])
+                scale = 100.0 if col.startswith("loss") else 1.0
+                x = np.array([pos[v] for v in stats.index])
+                order = np.argsort(x)
+                q1, med, q3 = (stats[q].to_numpy()[order] * scale for q in (0.25, 0.5, 0.75))
+                name = ", ".join(f"{o}={k}" for o, k in zip(lines, key)) or "all calls"
+                ax.errorbar(x[order], med, yerr=[med - q1, q3 - med], marker="o", capsize=3, label=name)
+            ax.set_xlabel(f"{axis} ({unit})" if unit else axis)
+            ax.set_ylabel(label)
+            if title:
+                ax.set_title(title, fontsize=9)
+            if num is None:
+                ax.set_xticks(list(pos.values()), [str(v) for v in pos], rotation=30)
+            ax.grid(alpha=0.3)
+        row[0].legend(fontsize=8)
     fig.suptitle(f"Median and quartiles vs {axis}")
     fig.tight_layout()
     return fig
@@ -111,12 +124,17 @@ def _call_packets(packets, call: int):
     return p, t0
 
 
-def call_panels(packets, call: int = 0):
-    """One call over time (seed 000 Figs 5.7–5.8)."""
+def call_panels(packets, call: int = 0, series=None):
+    """One call over time (seed 000 Figs 5.7–5.8). With the run's `series`
+    (`[run] series = true`) the call's transport adds panels: a rate-based
+    sender's allowed rate X beside X_recv (seed 000 Fig. 5.7's rate plot),
+    a window-based one's cwnd, and the send buffer's occupancy."""
     plt = _plt()
     p, t0 = _call_packets(packets, call)
     t = p.t_generated.to_numpy() - t0
-    fig, ax = plt.subplots(5, 1, figsize=(9, 10), sharex=True)
+    extra = _transport_series(series, call)
+    n = 5 + len(extra)
+    fig, ax = plt.subplots(n, 1, figsize=(9, 2 * n), sharex=True)
     ax[0].eventplot([t], lineoffsets=0.5, linelengths=0.8, linewidths=0.5)
     ax[0].set_ylabel("speech on")
     ax[0].set_yticks([])
@@ -142,12 +160,44 @@ def call_panels(packets, call: int = 0):
     ax[4].plot(t, p.window_ie, lw=0.8, label="Ie,eff of window")
     ax[4].set_ylabel("impairments")
     ax[4].legend(fontsize=7)
-    ax[4].set_xlabel("time since the call's first packet (s)")
+    for a, (ylabel, lines) in zip(ax[5:], extra):
+        for name, (ts, vs) in lines.items():
+            a.step(ts - t0, vs, where="post", lw=0.8, label=name)
+        a.set_ylabel(ylabel)
+        a.legend(fontsize=7)
+    ax[-1].set_xlabel("time since the call's first packet (s)")
     for a in ax:
         a.grid(alpha=0.3)
     fig.suptitle(f"Call {call} over time")
     fig.tight_layout()
     return fig
+
+
+# Sender series drawn by call_panels: panel label → (series name, legend,
+# scale to the panel's unit). A call's flow number is its call index.
+_PANELS = [
+    ("allowed rate\n(kb/s)", [("x_bps", "X (allowed)", 1e-3), ("x_recv_bps", "X_recv limit", 1e-3),
+                               ("x_calc_bps", "X_calc", 1e-3)]),
+    ("cwnd", [("cwnd", "cwnd", 1.0), ("ssthresh", "ssthresh", 1.0)]),
+    ("send buffer\n(packets)", [("send_buffer", "occupancy", 1.0)]),
+]
+
+
+def _transport_series(series, call: int) -> list[tuple[str, dict[str, tuple[Any, Any]]]]:
+    if series is None or not len(series):
+        return []
+    mine = series[(series.flow == call) & (series.side.astype(str) == "sender")]
+    out = []
+    for ylabel, names in _PANELS:
+        lines = {}
+        for name, legend, scale in names:
+            r = mine[mine.name.astype(str) == name]
+            v = r.value.to_numpy(dtype=float) * scale
+            if len(r) and np.isfinite(v).any():
+                lines[legend] = (r.t.to_numpy(dtype=float), np.where(np.isfinite(v), v, np.nan))
+        if lines:
+            out.append((ylabel, lines))
+    return out
 
 
 def ptime_rate_loss(packets, calls, frame_ms: dict[str, float]):
@@ -224,6 +274,27 @@ def burst_histograms(bursts):
     return fig
 
 
+def distinct_axes(calls, axes: Sequence[str]) -> list[str]:
+    """The swept axes that vary, one per partition of the runs: an axis whose
+    values pair one-to-one with an earlier one's (`calls[1].codec` zipped
+    with `calls[0].codec`, a transport table named by a list point's
+    `label`) draws nothing new. A `label` stands for its point's axes."""
+    order = sorted(axes, key=lambda a: a != "label")
+    kept: list[str] = []
+    for a in order:
+        if calls[a].nunique(dropna=True) <= 1:
+            continue
+        if any(_same_partition(calls[a], calls[k]) for k in kept):
+            continue
+        kept.append(a)
+    return sorted(kept, key=list(axes).index)
+
+
+def _same_partition(a, b) -> bool:
+    pairs = a.astype(str).str.cat(b.astype(str), sep="\x1f")
+    return pairs.nunique() == a.astype(str).nunique() == b.astype(str).nunique()
+
+
 def figures_for(results) -> list[tuple[str, str, Any]]:
     """(file stem, caption, figure) for everything `results` supports: a
     `Results` (one run) or a `SweepResults`."""
@@ -233,12 +304,18 @@ def figures_for(results) -> list[tuple[str, str, Any]]:
     out: list[tuple[str, str, Any]] = []
     if isinstance(results, SweepResults):
         calls = results.calls
-        varied = [a for a in results.axes if calls[a].nunique(dropna=True) > 1] if calls is not None else []
+        varied = distinct_axes(calls, results.axes) if calls is not None else []
+        metrics = [("r", "R (G.107)"), ("loss_total", "loss (%)")]
+        bound = ""
+        if calls is not None and "bound_r" in calls.columns and calls["bound_r"].notna().any():
+            # Seed 000 scores the per-talkspurt optimum (reduced E-model).
+            metrics.insert(1, ("bound_r", "R bound (optimal playout, reduced)"))
+            bound = ", R bound"
         for a in varied:
             others = [o for o in varied if o != a][:2]
-            out.append((f"quality_vs_{_stem(a)}", f"R and loss vs {a}: median and quartiles over calls and "
-                        f"replications; lines: {', '.join(others) or 'all calls'}",
-                        quality_vs_parameter(calls, a, others)))
+            out.append((f"quality_vs_{_stem(a)}", f"R{bound} and loss vs {a}: median and quartiles over calls "
+                        f"and replications; lines: {', '.join(others) or 'all calls'}",
+                        quality_vs_parameter(calls, a, others, metrics)))
         runs = results.runs
         first = runs[runs.complete].iloc[0].run if runs.complete.any() else None
         if first is None:
@@ -253,7 +330,7 @@ def figures_for(results) -> list[tuple[str, str, Any]]:
     if single.packets is not None and len(single.packets):
         calls = single.calls
         c0 = int(calls.call.iloc[0])
-        out.append((f"call_{c0}_panels", f"Call {c0} over time{label}", call_panels(single.packets, c0)))
+        out.append((f"call_{c0}_panels", f"Call {c0} over time{label}", call_panels(single.packets, c0, single.series)))
         out.append(("ptime_rate_loss", f"ptime, rate and loss per second{label}",
                     ptime_rate_loss(single.packets, calls, frame)))
         out.append(("delay_jitter_cdfs", f"Delay and |D(i−1,i)| CDFs{label}", delay_jitter_cdfs(single.packets, calls)))

@@ -109,7 +109,7 @@ class Sweep:
         out: list[RunSpec] = []
         for p, params in enumerate(self.points()):
             doc = json.loads(json.dumps(self.base))
-            _ov.apply(doc, params)
+            _ov.apply(doc, {k: v for k, v in params.items() if k != LABEL})
             for r in range(self.replications):
                 seed = derive_seed(base_seed, r)
                 doc.setdefault("run", {})["seed"] = seed
@@ -117,6 +117,25 @@ class Sweep:
                 run_id = run_key(normalized)
                 out.append(RunSpec(len(out), p, r, seed, params, normalized, run_id))
         return out
+
+
+# A list point may name itself: `label` is not a key path (no scenario has
+# a top-level `label`) but the point's name, stored as the `label` column,
+# so a figure's legend reads "TFRC SP" rather than a transport table.
+LABEL = "label"
+
+
+def _check_labels(listed: list) -> None:
+    labels = [p.get(LABEL) for p in listed if isinstance(p, Mapping)]
+    if not any(v is not None for v in labels):
+        return
+    for i, v in enumerate(labels):
+        if not isinstance(v, str) or not v.strip():
+            raise _error(f"sweep.list[{i}].{LABEL}", json.dumps(v),
+                         "a non-empty string in every list point once one point has a label")
+    dup = sorted({v for v in labels if labels.count(v) > 1})
+    if dup:
+        raise _error(f"sweep.list[].{LABEL}", json.dumps(dup[0]), "a label used by one list point only")
 
 
 def run_key(normalized_json: str) -> str:
@@ -173,9 +192,10 @@ def parse(doc: Mapping[str, Any], origin: Union[str, os.PathLike, None] = None) 
             raise _error(f"sweep.{name}", json.dumps(t, default=str), "a table of key path = [values]")
     if not isinstance(listed, list) or not all(isinstance(p, Mapping) for p in listed):
         raise _error("sweep.list", json.dumps(listed, default=str), "a list of tables of key path = value")
+    _check_labels(listed)
     owner: dict[str, str] = {}
     for name, keys in (("grid", list(grid)), ("zip", list(zipped)),
-                       ("list", sorted({k for p in listed for k in p}))):
+                       ("list", sorted({k for p in listed for k in p} - {LABEL}))):
         for k in keys:
             where = f"sweep.{name}.{k}" if name != "list" else f"sweep.list[].{k}"
             try:
