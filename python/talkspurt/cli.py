@@ -124,31 +124,11 @@ def _fail(msg: str) -> int:
 
 
 def _table(calls) -> str:
-    import pandas as pd
+    """The per-call summary of `calls`: a DataFrame, or columns as lists."""
+    from .summary import columns_from_frame, format_table
 
-    cols = [c for c, _ in SUMMARY if c in calls.columns]
-    df = calls[cols].copy()
-    for c in PERCENT & set(cols):
-        df[c] = df[c] * 100.0
-    note = ""
-    if len(df) > MAX_ROWS:
-        num = df.drop(columns=["call"]).groupby(["group", "codec", "transport"], observed=True).mean(numeric_only=True)
-        num.insert(0, "calls", calls.groupby(["group", "codec", "transport"], observed=True).size())
-        df = num.reset_index()
-        note = f"({len(calls)} calls: means per group; every call is in calls.parquet with -o)\n"
-    df = df.rename(columns=dict(SUMMARY))
-    foot = ""
-    if "emodel_extrapolated" in calls.columns and len(df) == len(calls):
-        ext = calls["emodel_extrapolated"].to_numpy(dtype=bool)
-        if ext.any():
-            # Mark, never hide, an R computed beyond G.107 Table 3's ranges.
-            df["R"] = [f"{r:.2f}{'*' if e else ''}" for r, e in zip(df["R"], ext)]
-            foot = "\n* R and MOS extrapolated beyond G.107's parameter ranges (calls.emodel_extrapolated)"
-    elif "emodel_extrapolated" in calls.columns and calls["emodel_extrapolated"].any():
-        n = int(calls["emodel_extrapolated"].sum())
-        foot = f"\n{n} of {len(calls)} calls have R and MOS extrapolated beyond G.107's ranges (calls.emodel_extrapolated)"
-    with pd.option_context("display.width", 200, "display.max_columns", 40):
-        return note + df.to_string(index=False, float_format=lambda x: f"{x:.2f}") + foot
+    cols = calls if isinstance(calls, dict) else columns_from_frame(calls)
+    return format_table(cols, SUMMARY, PERCENT, MAX_ROWS)
 
 
 def _check_output(out: Path, force: bool) -> Optional[str]:
@@ -233,7 +213,7 @@ def _run(args: argparse.Namespace) -> int:
             bar.close()
     if not args.quiet:
         m = res.manifest
-        _print(_table(res.calls))
+        _print(_table(res.summary_columns()))
         _print(f"seed {m['seed']}, {m['voice_packets']} voice packets, {m['events']} events, "
                f"{m['wall_time_s']:.2f} s")
     if out is not None:

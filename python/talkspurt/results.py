@@ -116,6 +116,15 @@ class Results:
             self._frames[name] = _frame(self._raw.get(name))
         return self._frames[name]
 
+    def summary_columns(self) -> dict[str, list[Any]]:
+        """The calls table as Python lists, read straight from the core's
+        columns while no DataFrame has been built (no pandas import)."""
+        from .summary import columns_from_frame, columns_from_raw
+
+        if "calls" not in self._frames and self._raw.get("calls") is not None:
+            return columns_from_raw(self._raw["calls"])
+        return columns_from_frame(self.calls)
+
     @classmethod
     def load(cls, directory: str | os.PathLike) -> "Results":
         """Read results written by `save` (or `talkspurt run -o`)."""
@@ -154,10 +163,12 @@ class Results:
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
         try:
             _public_mode(tmp)
+            from .store import _table_of, write_parquet
+
             for name in TABLES:
-                df = self._get(name)
-                if df is not None:
-                    df.to_parquet(tmp / f"{name}.parquet", engine="pyarrow", index=False)
+                t = _table_of(self, name)  # the core's buffers, no pandas round trip
+                if t is not None:
+                    write_parquet(t, tmp / f"{name}.parquet")
             (tmp / "manifest.json").write_text(json.dumps(self.manifest, indent=2, default=str) + "\n")
             if target.exists():
                 old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))

@@ -90,8 +90,15 @@ def _arrow(name: str, columns: Optional[dict[str, tuple]]):
             a = pa.array(c[1], pa.string())
         elif kind == "cat":
             raw = np.frombuffer(c[1], dtype="<u4").astype(np.int32)
+            cats = list(c[2])
+            order = ORDERED.get(col)
+            if order is not None and set(cats) <= set(order):
+                # The same categories, in quality order (as the DataFrame has them).
+                remap = np.array([order.index(x) for x in cats] + [-1], dtype=np.int32)
+                raw = remap[np.where((raw >= 0) & (raw < len(cats)), raw, len(cats))]
+                cats = list(order)
             codes = pa.array(raw, mask=raw < 0)  # u32::MAX: no category (NaN R has no band)
-            a = pa.DictionaryArray.from_arrays(codes, pa.array(c[2], pa.string()), ordered=col in ORDERED)
+            a = pa.DictionaryArray.from_arrays(codes, pa.array(cats, pa.string()), ordered=col in ORDERED)
         else:
             a = pa.array(np.frombuffer(c[1], dtype=kind))
         arrays.append(a)
@@ -109,12 +116,27 @@ def _table_of(res, name: str):
     return None if df is None else pa.Table.from_pandas(df, preserve_index=False)
 
 
+def write_parquet(table, path: Path) -> None:
+    """One table as Parquet, the way every result file is written: no column
+    statistics and no dictionary pages. With ~90 columns they cost 3x the
+    rest of the write (bench/sweep.py), and a result file is read whole.
+    Categories survive through the Arrow schema stored in the file."""
+    import pyarrow.parquet as pq
+
+    import pyarrow as pa
+
+    # Categorical columns keep dictionary encoding, which stores their whole
+    # category list (unobserved bands included) for readers without our
+    # ordering, such as a plain pandas.read_parquet.
+    cats = [f.name for f in table.schema if pa.types.is_dictionary(f.type)]
+    pq.write_table(table, path, write_statistics=False, use_dictionary=cats or False)
+
+
 def write_run(out: Path, task: dict[str, Any], res) -> bool:
     """Write one run's tables into `out/runs/<run>` atomically. Returns False
     when the run was already there (written by another attempt)."""
     import numpy as np
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     run_id = task["run"]
     final = out / "runs" / run_id
@@ -142,12 +164,7 @@ def write_run(out: Path, task: dict[str, Any], res) -> bool:
                 ident[path] = pa.array([v] * n, typ)
             cols = list(ident.values()) + t.columns
             names = list(ident) + [c for c in t.column_names]
-            # No column statistics and no dictionary pages: with ~90 columns
-            # they cost 3x the rest of the write (bench/sweep.py), and a
-            # run's file is read whole. Categories survive through the
-            # Arrow schema stored in the file.
-            pq.write_table(pa.Table.from_arrays(cols, names=names), tmp / f"{name}.parquet",
-                           write_statistics=False, use_dictionary=False)
+            write_parquet(pa.Table.from_arrays(cols, names=names), tmp / f"{name}.parquet")
         (tmp / "manifest.json").write_text(json.dumps(res.manifest, indent=1, default=str) + "\n")
         try:
             os.rename(tmp, final)

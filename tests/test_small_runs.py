@@ -1,0 +1,45 @@
+"""Small runs stay small (issue 14, target 5): `talkspurt run` prints its
+table without importing pandas, and the table it prints from the core's raw
+columns is the one the DataFrame gives."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import talkspurt
+from talkspurt.cli import MAX_ROWS, PERCENT, SUMMARY
+from talkspurt.summary import columns_from_frame, columns_from_raw, format_table
+from conftest import ROOT, small_scenario
+
+
+def test_cli_run_prints_without_pandas_or_numpy():
+    code = ("import sys; from talkspurt.cli import main; "
+            f"rc = main(['run', {str(ROOT / 'scenarios' / 'quickstart.toml')!r}]); "
+            "print('IMPORTED', sorted(m for m in ('pandas', 'numpy', 'pyarrow') if m in sys.modules), rc)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "IMPORTED [] 0" in r.stdout, r.stdout[-500:]
+    assert "R_cr_opt" in r.stdout
+
+
+def _both(res):
+    raw = columns_from_raw(res._raw["calls"])
+    framed = columns_from_frame(res.calls)
+    return (format_table(raw, SUMMARY, PERCENT, MAX_ROWS), format_table(framed, SUMMARY, PERCENT, MAX_ROWS))
+
+
+def test_raw_and_frame_tables_agree_per_call_and_per_group():
+    res = talkspurt.run(small_scenario(duration="4s"))
+    a, b = _both(res)
+    assert a == b and len(a.splitlines()) == 1 + len(res.calls)
+    # above MAX_ROWS calls: means per group, with the group's call count
+    many = talkspurt.run(small_scenario(duration="2s").replace("count = 3", "count = 25", 1))
+    a, b = _both(many)
+    assert a == b and a.startswith("(25 calls: means per group")
+    body = a.splitlines()
+    header = body[1].split()
+    assert header[:4] == ["group", "codec", "transport", "calls"]
+    row = dict(zip(header, body[2].split()))
+    assert row["calls"] == "25"
+    assert float(row["loss%"]) == round(100 * many.calls.loss_total.mean(), 2)
