@@ -23,6 +23,25 @@ def test_cli_run_prints_without_pandas_or_numpy():
     assert "R_cr_opt" in r.stdout
 
 
+def test_cli_run_writes_results_without_pandas(tmp_path):
+    # Parquet needs pyarrow, not pandas: the core's buffers become Arrow
+    # arrays directly, and a plain pandas reader gets every category back.
+    import pandas as pd
+
+    out = tmp_path / "out"
+    code = ("import sys; from talkspurt.cli import main; "
+            f"rc = main(['run', {str(ROOT / 'scenarios' / 'quickstart.toml')!r}, '-q', '-o', {str(out)!r}]); "
+            "print('IMPORTED', 'pandas' in sys.modules, rc)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "IMPORTED False 0" in r.stdout, (r.stdout[-500:], r.stderr[-2000:])
+    back = pd.read_parquet(out / "calls.parquet")
+    res = talkspurt.run(ROOT / "scenarios" / "quickstart.toml")
+    pd.testing.assert_frame_equal(back, res.calls, check_dtype=False)
+    assert back.band.cat.ordered and list(back.band.cat.categories)[0] == "Not recommended"
+    packets = pd.read_parquet(out / "packets.parquet")
+    pd.testing.assert_frame_equal(packets, res.packets, check_dtype=False)
+
+
 def _both(res):
     raw = columns_from_raw(res._raw["calls"])
     framed = columns_from_frame(res.calls)
