@@ -222,21 +222,18 @@ impl RedCfg {
         }
     }
 
-    /// min_th < max_th, with ns-2's automatic values where not given (they
-    /// depend on the link's rate); `path` is the queue table's key path.
+    /// min_th < max_th, with ns-2's automatic min_th where not given (it
+    /// depends on the link's rate); an automatic max_th (3·min_th) is
+    /// always above. `path` is the queue table's key path.
     pub fn check(&self, rate_bps: u64, path: &str, err: impl Fn(&str, String) -> ScenarioError) -> Result<(), ScenarioError> {
+        let Some(max) = self.max_th else { return Ok(()) };
         let ptc = rate_bps as f64 / (8.0 * self.mean_packet as f64);
         let min = self.min_th.unwrap_or_else(|| (0.005 * ptc / 2.0).max(5.0));
-        let max = self.max_th.unwrap_or(3.0 * min);
         if min < max {
             return Ok(());
         }
-        if self.max_th.is_some() {
-            let what = if self.min_th.is_some() { "" } else { ", ns-2's automatic value for this link" };
-            Err(err(&format!("{path}.max_th"), format!("a threshold above min_th ({min}{what})")))
-        } else {
-            Err(err(&format!("{path}.min_th"), format!("a threshold below max_th ({max})")))
-        }
+        let what = if self.min_th.is_some() { "" } else { ", ns-2's automatic value for this link" };
+        Err(err(&format!("{path}.max_th"), format!("a threshold above min_th ({min}{what})")))
     }
 }
 
