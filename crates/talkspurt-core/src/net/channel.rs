@@ -1,5 +1,6 @@
-//! One direction of a link: a FIFO transmitter with a drop-tail queue, a
-//! serialization rate, a propagation delay and an optional random loss.
+//! One direction of a link: a transmitter with a queue (drop-tail, RED,
+//! CoDel, FQ-CoDel or PIE, `queue.rs`), a serialization rate, a
+//! propagation delay and an optional random loss.
 //!
 //! For a FIFO, when each packet starts and finishes serializing is fixed
 //! the moment it is accepted: it starts at `max(now, busy_until)`. So the
@@ -7,13 +8,21 @@
 //! accepted packets, and the number still waiting at any instant is the
 //! number whose start lies in the future. This is exact (not an
 //! approximation) for drop-tail FIFO and halves the events per hop.
-//! Serialization time is exact to the nanosecond, rounded up.
+//! Serialization time is exact to the nanosecond, rounded up. RED decides
+//! on arrival too, so it uses the same lazy FIFO.
+//!
+//! CoDel, FQ-CoDel and PIE hold their packets (`enqueue`/`dequeue`): the
+//! world calls `dequeue` when the transmitter frees (the `wake` times these
+//! methods return), and the discipline picks, drops or marks there.
 
+use super::codel::{CoDel, CoDelOut, CoDelQueue, TimedFifo};
+use super::fq_codel::FqCoDel;
 use super::loss::LossModel;
-use super::packet::{NodeId, Packet};
-#[cfg(test)]
-use super::packet::Ecn;
-use super::queue::QueueLimit;
+use super::packet::{Ecn, NodeId, Packet};
+use super::pie::{PieQueue, PieVerdict};
+use super::queue::{Discipline, QueueLimit, Verdict};
+use super::red::Red;
+use crate::rng::Rng;
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -34,6 +43,52 @@ pub struct ChannelStats {
     pub busy_ns: u64,
     /// Most packets ever waiting (excluding the one on the wire).
     pub max_queue_len: u64,
+    /// Early drops by the AQM (RED, CoDel, PIE), not counted in
+    /// `queue_drops` (which are limit overflows).
+    pub aqm_drops: u64,
+    /// Packets marked CE instead of dropped.
+    pub ecn_marks: u64,
+    /// ∫ packets waiting dt: the sum of every packet's time in the queue,
+    /// served or dropped from it (Little: the time-average queue length is
+    /// this over the run's length).
+    pub queue_integral_ns: u128,
+}
+
+/// A queue that holds its packets (CoDel, FQ-CoDel, PIE).
+#[derive(Debug)]
+enum Held {
+    CoDel(CoDelQueue),
+    FqCoDel(FqCoDel),
+    Pie(PieQueue),
+}
+
+impl Held {
+    fn len(&self) -> usize {
+        match self {
+            Held::CoDel(q) => q.fifo.len(),
+            Held::FqCoDel(q) => q.len(),
+            Held::Pie(q) => q.fifo.len(),
+        }
+    }
+}
+
+/// The outcome of `enqueue` on a holding queue.
+#[derive(Debug, PartialEq)]
+pub struct Enqueued {
+    /// A packet dropped (the arrival, or another one on FQ-CoDel overflow).
+    pub dropped: Option<Packet>,
+    /// Schedule a `dequeue` at this time (the transmitter had no pending one).
+    pub wake: Option<SimTime>,
+}
+
+/// The outcome of `dequeue`.
+#[derive(Debug, PartialEq)]
+pub struct Dequeued {
+    /// The packet put on the wire, when it reaches the far end, and
+    /// whether it is lost on the wire.
+    pub sent: Option<(Packet, SimTime, bool)>,
+    /// Call `dequeue` again at this time.
+    pub wake: Option<SimTime>,
 }
 
 #[derive(Debug)]
@@ -53,6 +108,12 @@ pub struct Channel {
     /// Bytes of packets in `pending` (waiting, after purge).
     pending_bytes: u64,
     pub stats: ChannelStats,
+    red: Option<Box<Red>>,
+    held: Option<Box<Held>>,
+    /// A `dequeue` is scheduled (holding queues).
+    wake_pending: bool,
+    /// Queue series (time, name, value), when asked for.
+    pub series: Option<Vec<(SimTime, &'static str, f64)>>,
 }
 
 /// What happened to an offered packet.
@@ -87,7 +148,50 @@ impl Channel {
             pending: VecDeque::new(),
             pending_bytes: 0,
             stats: ChannelStats::default(),
+            red: None,
+            held: None,
+            wake_pending: false,
+            series: None,
         }
+    }
+
+    /// Use discipline `d`; `rng` is the queue's own stream (RED, PIE).
+    pub fn with_discipline(mut self, d: &Discipline, rng: Rng) -> Self {
+        let limit = self.limit;
+        match d {
+            Discipline::DropTail => {}
+            Discipline::Red(p) => self.red = Some(Box::new(Red::new(p, self.rate_bps, self.delay, rng))),
+            Discipline::CoDel(p) => {
+                self.held = Some(Box::new(Held::CoDel(CoDelQueue { fifo: TimedFifo::default(), codel: CoDel::new(p) })))
+            }
+            Discipline::FqCoDel(p) => self.held = Some(Box::new(Held::FqCoDel(FqCoDel::new(p, limit)))),
+            Discipline::Pie(p) => self.held = Some(Box::new(Held::Pie(PieQueue::new(p, limit, rng)))),
+        }
+        self
+    }
+
+    /// Record queue length and sojourn time series.
+    pub fn with_series(mut self, on: bool) -> Self {
+        self.series = on.then(Vec::new);
+        self
+    }
+
+    #[inline]
+    fn record(&mut self, t: SimTime, name: &'static str, v: f64) {
+        if let Some(s) = &mut self.series {
+            s.push((t, name, v));
+        }
+    }
+
+    /// Whether the channel holds packets (use `enqueue`/`dequeue`, not `offer`).
+    #[inline]
+    pub fn holds_packets(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// The RED state, if the discipline is RED.
+    pub fn red(&self) -> Option<&Red> {
+        self.red.as_deref()
     }
 
     /// Forget packets that have started serializing by `now`: they are on
@@ -108,28 +212,64 @@ impl Channel {
         self.pending.len()
     }
 
-    pub fn offer(&mut self, now: SimTime, pkt: &Packet) -> Offer {
+    /// Packets waiting in a holding queue.
+    pub fn held_len(&self) -> usize {
+        self.held.as_ref().map_or(0, |h| h.len())
+    }
+
+    /// Offer a packet to a drop-tail or RED queue (lazy FIFO). RED may
+    /// mark it CE.
+    pub fn offer(&mut self, now: SimTime, pkt: &mut Packet) -> Offer {
+        debug_assert!(self.held.is_none());
         self.stats.offered += 1;
         self.purge(now);
         let start = self.busy_until.max(now);
+        let mut mark = false;
+        if let Some(red) = &mut self.red {
+            let q = if red.in_bytes() { self.pending_bytes } else { self.pending.len() as u64 };
+            let idle = (self.busy_until <= now).then(|| now - self.busy_until);
+            let v = red.arrive(q, idle, pkt.size, pkt.ecn != Ecn::NotEct);
+            let avg = red.avg;
+            self.record(now, "red_avg", avg);
+            match v {
+                Verdict::Drop => {
+                    self.stats.aqm_drops += 1;
+                    return Offer::Dropped;
+                }
+                Verdict::Mark => mark = true,
+                Verdict::Enqueue => {}
+            }
+        }
+        self.record(now, "queue", self.pending.len() as f64);
         if start > now {
-            // It would wait: the drop-tail limit applies (ns-2 DropTail
-            // semantics: the limit counts waiting packets).
-            let full = match self.limit {
-                QueueLimit::Packets(n) => self.pending.len() >= n as usize,
-                QueueLimit::Bytes(b) => self.pending_bytes + pkt.size as u64 > b,
-            };
-            if full {
+            // It would wait: the limit applies (ns-2 DropTail semantics:
+            // the limit counts waiting packets).
+            if self.limit.full(self.pending.len(), self.pending_bytes, pkt.size) {
                 self.stats.queue_drops += 1;
+                if let Some(red) = &mut self.red {
+                    red.forced_drop();
+                }
                 return Offer::Dropped;
             }
             self.pending.push_back((start, pkt.size));
             self.pending_bytes += pkt.size as u64;
             self.stats.max_queue_len = self.stats.max_queue_len.max(self.pending.len() as u64);
         }
-        let tx = SimDuration::transmission(pkt.size, self.rate_bps);
-        self.busy_until = start + tx;
+        if mark {
+            pkt.ecn = Ecn::Ce;
+            self.stats.ecn_marks += 1;
+        }
         let wait = (start - now).as_nanos();
+        self.stats.queue_integral_ns += wait as u128;
+        self.record(now, "sojourn_ms", wait as f64 * 1e-6);
+        self.transmit(start, wait, pkt.size)
+    }
+
+    /// Put a packet of `size` bytes on the wire at `start` after waiting
+    /// `wait` ns: serialization, statistics, wire loss.
+    fn transmit(&mut self, start: SimTime, wait: u64, size: u32) -> Offer {
+        let tx = SimDuration::transmission(size, self.rate_bps);
+        self.busy_until = start + tx;
         self.stats.served += 1;
         self.stats.wait_sum_ns += wait as u128;
         self.stats.wait_max_ns = self.stats.wait_max_ns.max(wait);
@@ -139,9 +279,85 @@ impl Channel {
             self.stats.link_losses += 1;
         } else {
             self.stats.delivered += 1;
-            self.stats.bytes_delivered += pkt.size as u64;
+            self.stats.bytes_delivered += size as u64;
         }
         Offer::Accepted { arrive: self.busy_until + self.delay, lost }
+    }
+
+    /// Hand a packet to a holding queue (CoDel, FQ-CoDel, PIE).
+    pub fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Enqueued {
+        self.stats.offered += 1;
+        let limit = self.limit;
+        let held = self.held.as_mut().expect("enqueue on a holding queue");
+        let before = held.len();
+        let dropped = match held.as_mut() {
+            Held::CoDel(q) => {
+                if limit.full(q.fifo.len(), q.fifo.bytes, pkt.size) {
+                    self.stats.queue_drops += 1;
+                    Some(pkt)
+                } else {
+                    q.fifo.push(pkt, now);
+                    None
+                }
+            }
+            Held::FqCoDel(q) => q.enqueue(now, pkt).map(|(p, enq)| {
+                self.stats.queue_drops += 1;
+                self.stats.queue_integral_ns += now.saturating_since(enq).as_nanos() as u128;
+                p
+            }),
+            Held::Pie(q) => match q.enqueue(now, pkt) {
+                (PieVerdict::Overflow, p) => {
+                    self.stats.queue_drops += 1;
+                    p
+                }
+                (PieVerdict::Drop, p) => {
+                    self.stats.aqm_drops += 1;
+                    p
+                }
+                (PieVerdict::Mark, _) => {
+                    self.stats.ecn_marks += 1;
+                    None
+                }
+                (PieVerdict::Enqueue, _) => None,
+            },
+        };
+        let len = held.len();
+        self.stats.max_queue_len = self.stats.max_queue_len.max(len as u64);
+        self.record(now, "queue", before as f64);
+        let wake = (len > 0 && !self.wake_pending).then(|| {
+            self.wake_pending = true;
+            self.busy_until.max(now)
+        });
+        Enqueued { dropped, wake }
+    }
+
+    /// The transmitter is free at `now`: the discipline picks the next
+    /// packet; packets it drops on the way are appended to `dropped`.
+    pub fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Dequeued {
+        debug_assert!(now >= self.busy_until);
+        let held = self.held.as_mut().expect("dequeue on a holding queue");
+        let mut out = CoDelOut::default();
+        let got = match held.as_mut() {
+            Held::CoDel(q) => q.codel.dequeue(now, &mut q.fifo, &mut out),
+            Held::FqCoDel(q) => q.dequeue(now, &mut out),
+            Held::Pie(q) => q.dequeue(now),
+        };
+        let more = held.len() > 0;
+        self.stats.ecn_marks += out.marks;
+        self.stats.aqm_drops += out.dropped.len() as u64;
+        for (p, enq) in out.dropped {
+            self.stats.queue_integral_ns += now.saturating_since(enq).as_nanos() as u128;
+            dropped.push(p);
+        }
+        let sent = got.map(|(p, enq)| {
+            let wait = now.saturating_since(enq).as_nanos();
+            self.stats.queue_integral_ns += wait as u128;
+            self.record(now, "sojourn_ms", wait as f64 * 1e-6);
+            let Offer::Accepted { arrive, lost } = self.transmit(now, wait, p.size) else { unreachable!() };
+            (p, arrive, lost)
+        });
+        self.wake_pending = more;
+        Dequeued { sent, wake: more.then_some(self.busy_until) }
     }
 }
 
@@ -164,14 +380,14 @@ mod tests {
         let mut c = ch(QueueLimit::Packets(10));
         let t0 = SimTime::ZERO;
         let ms = |x: u64| SimTime(x * 1_000_000);
-        assert_eq!(c.offer(t0, &pkt(125)), Offer::Accepted { arrive: ms(11), lost: false });
-        assert_eq!(c.offer(t0, &pkt(125)), Offer::Accepted { arrive: ms(12), lost: false });
-        assert_eq!(c.offer(t0, &pkt(250)), Offer::Accepted { arrive: ms(14), lost: false });
+        assert_eq!(c.offer(t0, &mut pkt(125)), Offer::Accepted { arrive: ms(11), lost: false });
+        assert_eq!(c.offer(t0, &mut pkt(125)), Offer::Accepted { arrive: ms(12), lost: false });
+        assert_eq!(c.offer(t0, &mut pkt(250)), Offer::Accepted { arrive: ms(14), lost: false });
         assert_eq!(c.queue_len(t0), 2);
         // At 1 ms the second packet starts: one left waiting.
         assert_eq!(c.queue_len(ms(1)), 1);
         // Idle again after 4 ms: a new packet goes straight on the wire.
-        assert_eq!(c.offer(ms(5), &pkt(125)), Offer::Accepted { arrive: ms(16), lost: false });
+        assert_eq!(c.offer(ms(5), &mut pkt(125)), Offer::Accepted { arrive: ms(16), lost: false });
         assert_eq!(c.stats.wait_sum_ns, 3_000_000);
     }
 
@@ -179,13 +395,13 @@ mod tests {
     fn drop_tail_limit_counts_waiting_packets_only() {
         // Limit 2: one on the wire plus two waiting are accepted; the 4th drops.
         let mut c = ch(QueueLimit::Packets(2));
-        let r: Vec<_> = (0..4).map(|_| c.offer(SimTime::ZERO, &pkt(125))).collect();
+        let r: Vec<_> = (0..4).map(|_| c.offer(SimTime::ZERO, &mut pkt(125))).collect();
         assert!(matches!(r[2], Offer::Accepted { .. }));
         assert_eq!(r[3], Offer::Dropped);
         // Byte limit 300: waiting bytes 250 + 125 > 300 drops.
         let mut c = ch(QueueLimit::Bytes(300));
-        c.offer(SimTime::ZERO, &pkt(125));
-        assert!(matches!(c.offer(SimTime::ZERO, &pkt(250)), Offer::Accepted { .. }));
-        assert_eq!(c.offer(SimTime::ZERO, &pkt(125)), Offer::Dropped);
+        c.offer(SimTime::ZERO, &mut pkt(125));
+        assert!(matches!(c.offer(SimTime::ZERO, &mut pkt(250)), Offer::Accepted { .. }));
+        assert_eq!(c.offer(SimTime::ZERO, &mut pkt(125)), Offer::Dropped);
     }
 }

@@ -1,10 +1,15 @@
-//! The network: nodes, link directions (channels) with queues and loss, and
+//! The network: nodes, link directions (channels) with queues (drop-tail,
+//! RED, CoDel, FQ-CoDel, PIE) and loss, and
 //! static routing. Knows nothing of transports beyond packet sizes.
 
 pub mod channel;
+pub mod codel;
+pub mod fq_codel;
 pub mod loss;
 pub mod packet;
+pub mod pie;
 pub mod queue;
+pub mod red;
 pub mod topology;
 pub mod wire;
 

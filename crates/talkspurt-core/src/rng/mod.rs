@@ -36,6 +36,8 @@ pub mod kind {
     pub const LINK_LOSS: u32 = 3;
     pub const TRAFFIC: u32 = 4;
     pub const TRANSPORT: u32 = 5;
+    /// A link direction's AQM (RED, PIE).
+    pub const QUEUE: u32 = 16;
 }
 
 #[derive(Clone, Debug)]

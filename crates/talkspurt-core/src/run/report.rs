@@ -38,6 +38,10 @@ fn links_table(w: &World) -> Table {
     );
     t.push("wait_max_ms", Column::F64(ch.iter().map(|c| c.stats.wait_max_ns as f64 * 1e-6).collect()));
     t.push("max_queue", Column::I64(ch.iter().map(|c| c.stats.max_queue_len as i64).collect()));
+    t.push("aqm_drops", Column::I64(ch.iter().map(|c| c.stats.aqm_drops as i64).collect()));
+    t.push("ecn_marks", Column::I64(ch.iter().map(|c| c.stats.ecn_marks as i64).collect()));
+    // Time-average packets waiting (Little: total time in queue / run).
+    t.push("queue_mean", Column::F64(ch.iter().map(|c| c.stats.queue_integral_ns as f64 / end_ns).collect()));
     t
 }
 
@@ -93,14 +97,19 @@ fn rate_columns(w: &World, t: &mut Table, flows: impl Iterator<Item = u32>) {
     t.push("loss_event_rate_mean", mean(|s| &s.p, 1.0));
 }
 
+/// Endpoint series, then queue series (side "link", `flow` = the row of
+/// the link direction in the links table).
 fn series_table(w: &World) -> Table {
     let s = &w.series;
+    let links = w.topo.channels.iter().enumerate().flat_map(|(i, c)| c.series.iter().flatten().map(move |x| (i as u32, x)));
     let mut t = Table::default();
-    t.push("flow", Column::U32(s.iter().map(|x| x.0).collect()));
-    t.push("side", Column::Str(s.iter().map(|x| if x.1 == Side::Sender { "sender" } else { "receiver" }.to_string()).collect()));
-    t.push("t", Column::F64(s.iter().map(|x| x.2.t.as_secs_f64()).collect()));
-    t.push("name", Column::Str(s.iter().map(|x| x.2.name.to_string()).collect()));
-    t.push("value", Column::F64(s.iter().map(|x| x.2.value).collect()));
+    let flow = s.iter().map(|x| x.0).chain(links.clone().map(|x| x.0));
+    t.push("flow", Column::U32(flow.collect()));
+    let side = s.iter().map(|x| if x.1 == Side::Sender { "sender" } else { "receiver" }).chain(links.clone().map(|_| "link"));
+    t.push("side", Column::Str(side.map(str::to_string).collect()));
+    t.push("t", Column::F64(s.iter().map(|x| x.2.t.as_secs_f64()).chain(links.clone().map(|x| x.1 .0.as_secs_f64())).collect()));
+    t.push("name", Column::Str(s.iter().map(|x| x.2.name.to_string()).chain(links.clone().map(|x| x.1 .1.to_string())).collect()));
+    t.push("value", Column::F64(s.iter().map(|x| x.2.value).chain(links.map(|x| x.1 .2)).collect()));
     t
 }
 

@@ -7,7 +7,7 @@ use crate::net::loss::LossModel;
 use crate::net::{Dir, NodeId, Topology};
 use crate::rng::{kind, Rng, StreamId};
 use crate::scenario::{
-    ChannelCfg, LossCfg, QueueCfg, Scenario, ScenarioError, SpeechCfg, StartCfg, TrafficKind, TransportCfg,
+    ChannelCfg, LossCfg, Scenario, ScenarioError, SpeechCfg, StartCfg, TrafficKind, TransportCfg,
 };
 use crate::sched::EventQueue;
 use crate::time::{SimDuration, SimTime};
@@ -19,13 +19,16 @@ use crate::trace::record::CallRecord;
 use crate::voice::{codec, SpeechModel, SpeechProcess, VoiceSource};
 
 fn channel(topo: &Topology, from: NodeId, to: NodeId, cfg: &ChannelCfg, seed: u64, run: u64, index: u32) -> Channel {
-    let QueueCfg::DropTail { limit } = cfg.queue;
+    let limit = cfg.queue.limit();
     let loss = match cfg.loss {
         LossCfg::None => LossModel::None,
         LossCfg::Bernoulli { p } => LossModel::Bernoulli { p, rng: Rng::stream(seed, run, StreamId::new(kind::LINK_LOSS, index)) },
     };
     let name = format!("{}->{}", topo.nodes[from as usize], topo.nodes[to as usize]);
+    let qrng = Rng::stream(seed, run, StreamId::new(kind::QUEUE, index));
     Channel::new(name, from, to, cfg.rate_bps, cfg.delay, limit, loss)
+        .with_discipline(&crate::scenario::queue::discipline(&cfg.queue), qrng)
+        .with_series(cfg.queue.series())
 }
 
 fn start_time(cfg: &StartCfg, stagger: SimDuration, i: u32, rng: &mut Rng) -> SimTime {
@@ -222,6 +225,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         end: gen_end + s.run.drain,
         series: Vec::new(),
         interval,
+        dropped: Vec::new(),
     };
     w.prime();
     Ok(w)

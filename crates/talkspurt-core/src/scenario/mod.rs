@@ -8,6 +8,7 @@
 //! | `doc.rs` | tables whose file shape differs from the model; serde shapes of other layers' configs |
 //! | `tcp.rs` | the TCP transport table |
 //! | `tfrc.rs` | the DCCP (CCID 3/4) and TFRC transport tables |
+//! | `queue.rs` | the AQM queue tables (RED, CoDel, FQ-CoDel, PIE) |
 //! | `fields.rs` | single values: units, ranges, names |
 //! | `units.rs` | quantities with units (parse and format) |
 //! | `de.rs`, `ser.rs` | the document reader (paths, tagged tables) and writer |
@@ -24,6 +25,7 @@ pub mod error;
 mod fields;
 pub mod model;
 pub mod parse;
+pub mod queue;
 mod ser;
 mod tcp;
 pub mod tfrc;

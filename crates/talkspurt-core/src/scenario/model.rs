@@ -185,7 +185,7 @@ pub struct RunCfg {
     #[serde(default = "defaults::yes")]
     pub trace: bool,
     /// Record per-endpoint time series (default false).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub series: bool,
     /// Optional human label.
     #[serde(default, deserialize_with = "fields::label", skip_serializing_if = "Option::is_none")]
@@ -220,7 +220,7 @@ pub struct ChannelCfg {
 #[serde(
     rename = "@kind default=droptail",
     deny_unknown_fields,
-    expecting = "a queue table, e.g. { kind = \"droptail\", limit = \"50p\" }"
+    expecting = "a queue table, e.g. { kind = \"droptail\", limit = \"50p\" } or { kind = \"red\" }"
 )]
 pub enum QueueCfg {
     /// FIFO with tail drop. The limit counts packets (or bytes) waiting,
@@ -230,12 +230,27 @@ pub enum QueueCfg {
     DropTail {
         #[serde(default = "defaults::queue_limit")]
         limit: QueueLimit,
+        /// Record the queue's length and sojourn series (default false).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        series: bool,
     },
+    /// RED (Floyd–Jacobson 1993, gentle, ns-2.35 defaults); keys in queue.rs.
+    #[serde(rename = "red")]
+    Red(super::queue::RedCfg),
+    /// CoDel (RFC 8289).
+    #[serde(rename = "codel")]
+    CoDel(super::queue::CoDelCfg),
+    /// FQ-CoDel (RFC 8290).
+    #[serde(rename = "fq_codel")]
+    FqCoDel(super::queue::FqCoDelCfg),
+    /// PIE (RFC 8033).
+    #[serde(rename = "pie")]
+    Pie(super::queue::PieCfg),
 }
 
 impl Default for QueueCfg {
     fn default() -> Self {
-        QueueCfg::DropTail { limit: defaults::queue_limit() }
+        QueueCfg::DropTail { limit: defaults::queue_limit(), series: false }
     }
 }
 

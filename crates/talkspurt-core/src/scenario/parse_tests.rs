@@ -83,7 +83,7 @@ packet = { kind = "exponential", mean = "500B" }
 "#;
 
 fn droptail(p: u32) -> QueueCfg {
-    QueueCfg::DropTail { limit: QueueLimit::Packets(p) }
+    QueueCfg::DropTail { limit: QueueLimit::Packets(p), series: false }
 }
 
 fn sym(a: &str, b: &str, rate_bps: u64, delay: SimDuration) -> LinkCfg {
@@ -116,7 +116,7 @@ fn full_expected() -> Scenario {
                 forward: bottleneck.clone(),
                 reverse: ChannelCfg {
                     rate_bps: 64_000,
-                    queue: QueueCfg::DropTail { limit: QueueLimit::Bytes(64_000) },
+                    queue: QueueCfg::DropTail { limit: QueueLimit::Bytes(64_000), series: false },
                     loss: LossCfg::None,
                     ..bottleneck
                 },
@@ -371,17 +371,68 @@ impl Gen {
             _ => DurationDist::Pareto { shape: shape + 1.0, mean },
         }
     }
+    fn queue(&mut self) -> QueueCfg {
+        use crate::scenario::queue::*;
+        let limit = if self.coin() {
+            QueueLimit::Packets(self.below(10_000_001) as u32)
+        } else {
+            QueueLimit::Bytes(self.below(10_000_000_001))
+        };
+        let series = self.coin();
+        match self.below(5) {
+            0 => QueueCfg::DropTail { limit, series },
+            1 => {
+                let min_th = self.coin().then(|| self.positive());
+                QueueCfg::Red(RedCfg {
+                    limit,
+                    min_th,
+                    max_th: min_th.map(|m| m + self.positive()),
+                    max_p: 1.0 - self.unit(),
+                    weight: self.coin().then(|| 0.5 - self.unit() / 4.0),
+                    gentle: self.coin(),
+                    wait: self.coin(),
+                    mode: if self.coin() { RedMode::Bytes } else { RedMode::Packets },
+                    mean_packet: 1 + self.below(65535) as u32,
+                    ecn: self.coin(),
+                    series,
+                })
+            }
+            2 => QueueCfg::CoDel(CoDelCfg {
+                limit,
+                target: self.dur(1),
+                interval: self.dur(1),
+                mtu: 1 + self.below(65535) as u32,
+                ecn: self.coin(),
+                series,
+            }),
+            3 => QueueCfg::FqCoDel(FqCoDelCfg {
+                limit,
+                target: self.dur(1),
+                interval: self.dur(1),
+                quantum: 1 + self.below(65535) as u32,
+                flows: 1 + self.below(65536) as u32,
+                ecn: self.coin(),
+                series,
+            }),
+            _ => QueueCfg::Pie(PieCfg {
+                limit,
+                target: self.dur(1),
+                t_update: self.dur(1),
+                alpha: self.positive(),
+                beta: self.positive(),
+                max_burst: self.dur(0),
+                ecn: self.coin(),
+                mark_ecnth: self.unit() * 0.999,
+                series,
+            }),
+        }
+    }
+
     fn channel(&mut self) -> ChannelCfg {
         ChannelCfg {
             rate_bps: 1 + self.below(units::MAX_RATE_BPS),
             delay: self.dur(0),
-            queue: QueueCfg::DropTail {
-                limit: if self.coin() {
-                    QueueLimit::Packets(self.below(10_000_001) as u32)
-                } else {
-                    QueueLimit::Bytes(self.below(10_000_000_001))
-                },
-            },
+            queue: self.queue(),
             loss: if self.coin() {
                 LossCfg::None
             } else {

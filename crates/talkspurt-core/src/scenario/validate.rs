@@ -1,5 +1,6 @@
 //! What no single value can check, run after the document is read: the
-//! link graph (distinct ends, one link per pair, a rate per direction),
+//! link graph (distinct ends, one link per pair, a rate per direction,
+//! RED thresholds in order),
 //! endpoints (named nodes, distinct, connected), codecs and ptime, playout
 //! depths, start windows, traffic kinds against their transport, the TCP
 //! table (controller tables, SACK, rto ordering, window ≥ one segment),
@@ -164,10 +165,15 @@ fn links(cx: &Ctx, docs: &[LinkDoc]) -> R<Vec<LinkCfg>> {
                 None if other_has_rate => return Err(cx.err(&format!("{p}.{name}.rate"), RATE_MISSING)),
                 None => return Err(cx.err(&format!("{p}.rate"), RATE_MISSING)),
             };
+            let qpath = if d.queue.is_some() { format!("{p}.{name}.queue") } else { format!("{p}.queue") };
+            let queue = d.queue.or_else(|| both.queue.clone()).unwrap_or_default();
+            if let QueueCfg::Red(r) = &queue {
+                r.check(rate_bps, &qpath, |path, allowed| cx.err(path, allowed))?;
+            }
             Ok(ChannelCfg {
                 rate_bps,
                 delay: d.delay.or(both.delay).unwrap_or(SimDuration::ZERO),
-                queue: d.queue.or_else(|| both.queue.clone()).unwrap_or_default(),
+                queue,
                 loss: d.loss.or_else(|| both.loss.clone()).unwrap_or_default(),
             })
         };

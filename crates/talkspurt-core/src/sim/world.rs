@@ -20,6 +20,8 @@ pub enum Side {
 pub enum Event {
     /// A packet reached the far end of a channel.
     Arrive { ch: u32, pkt: Packet },
+    /// A holding queue's transmitter is free (CoDel, FQ-CoDel, PIE).
+    Dequeue { ch: u32 },
     /// An endpoint timer; stale unless `gen` is the endpoint's current one.
     Timer { flow: u32, side: Side, gen: u32 },
     /// A voice source has a packet ready.
@@ -122,6 +124,8 @@ pub struct World {
     pub series: Vec<(u32, Side, Sample)>,
     /// Measurement interval of the traffic counters `*_interval`.
     pub interval: (SimTime, SimTime),
+    /// Scratch: packets a holding queue dropped during one dequeue.
+    pub dropped: Vec<Packet>,
 }
 
 impl World {
@@ -177,6 +181,7 @@ impl World {
                     self.forward(now, node, pkt);
                 }
             }
+            Event::Dequeue { ch } => self.dequeue(now, ch),
             Event::Timer { flow, side, gen } => {
                 let f = &mut self.flows[flow as usize];
                 let (deadline, g) = f.timers[side as usize];
@@ -293,11 +298,41 @@ impl World {
         }
         let ch = self.topo.next_channel(node, pkt.dst);
         debug_assert!(ch != crate::net::topology::NO_ROUTE, "builder checks reachability");
-        match self.topo.channels[ch as usize].offer(now, &pkt) {
+        let chan = &mut self.topo.channels[ch as usize];
+        if chan.holds_packets() {
+            let e = chan.enqueue(now, pkt);
+            if let Some(t) = e.wake {
+                self.q.schedule(t, Event::Dequeue { ch });
+            }
+            if let Some(p) = e.dropped {
+                self.lost(p, NetFate::QueueDrop, ch);
+            }
+            return;
+        }
+        let mut pkt = pkt;
+        match chan.offer(now, &mut pkt) {
             Offer::Accepted { arrive, lost: false } => self.q.schedule(arrive, Event::Arrive { ch, pkt }),
             // Lost on the wire: it used the link, and its fate is known now.
             Offer::Accepted { lost: true, .. } => self.lost(pkt, NetFate::LinkLoss, ch),
             Offer::Dropped => self.lost(pkt, NetFate::QueueDrop, ch),
+        }
+    }
+
+    /// A holding queue's transmitter is free: send its next packet.
+    fn dequeue(&mut self, now: SimTime, ch: u32) {
+        let mut dropped = std::mem::take(&mut self.dropped);
+        let d = self.topo.channels[ch as usize].dequeue(now, &mut dropped);
+        for p in dropped.drain(..) {
+            self.lost(p, NetFate::QueueDrop, ch);
+        }
+        self.dropped = dropped;
+        match d.sent {
+            Some((pkt, arrive, false)) => self.q.schedule(arrive, Event::Arrive { ch, pkt }),
+            Some((pkt, _, true)) => self.lost(pkt, NetFate::LinkLoss, ch),
+            None => {}
+        }
+        if let Some(t) = d.wake {
+            self.q.schedule(t, Event::Dequeue { ch });
         }
     }
 

@@ -56,6 +56,12 @@ impl Table {
             _ => panic!("no string column {name}"),
         }
     }
+    pub fn u32(&self, name: &str) -> &[u32] {
+        match self.get(name) {
+            Some(Column::U32(v)) => v,
+            _ => panic!("no u32 column {name}"),
+        }
+    }
     pub fn i64(&self, name: &str) -> &[i64] {
         match self.get(name) {
             Some(Column::I64(v)) => v,
