@@ -101,3 +101,21 @@ fn middle_rate_oscillations_and_losses() {
     let best = lost.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
     assert_eq!(best.0, ("patent", true), "patent + immediate feedback loses the least: {lost:?}");
 }
+
+/// Bad RTP keys name their path.
+#[test]
+fn bad_rtp_keys_name_the_key() {
+    let cases = [
+        ("adapt = { kind = \"patent\" }", "rtcp = { interval = \"fixed\", min_interval = \"5s\" }\n", "adapt = { kind = \"none\" }", "calls[0].feedback"),
+        ("", "rtcp = { interval = \"fixed\", min_interval = \"5s\" }\nfeedback = { mode = \"immediate\", limit = \"budget\", budget = 0.025 }\n", "", "calls[0].adapt"),
+        ("adapt = { kind = \"patent\" }", "", "adapt = { kind = \"busse1996\", lambda_u = 5, lambda_c = 4 }", "calls[0].adapt.lambda_c"),
+        ("adapt = { kind = \"patent\" }", "", "adapt = { kind = \"busse1996\", max_ptime = \"25ms\" }", "calls[0].adapt.max_ptime"),
+        ("adapt = { kind = \"patent\" }", "", "adapt = { kind = \"patent\", thresholds = [2, 4], ptimes = [\"20ms\", \"30ms\", \"90ms\"] }", "calls[0].adapt.ptimes[2]"),
+        ("adapt = { kind = \"patent\" }", "", "adapt = { kind = \"patent\", thresholds = [4, 2], ptimes = [\"20ms\", \"30ms\", \"40ms\"] }", "calls[0].adapt.thresholds[1]"),
+    ];
+    for (from, drop, to, path) in cases {
+        let text = G711.replace(drop, "").replace(from, to);
+        let e = from_toml_str(&text).expect_err(path);
+        assert_eq!(e.path, path, "{e}");
+    }
+}
