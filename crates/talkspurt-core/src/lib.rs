@@ -13,6 +13,7 @@
 pub mod cc;
 pub mod net;
 pub mod rng;
+pub mod rtp;
 pub mod scenario;
 pub mod sched;
 pub mod sim;

@@ -367,7 +367,7 @@ mod tests {
     use crate::net::packet::{Dir, Header, NO_APP};
 
     fn pkt(size: u32) -> Packet {
-        Packet { flow: 0, dir: Dir::Forward, ecn: Ecn::NotEct, dst: 1, size, app_seq: NO_APP, hdr: Header::Datagram }
+        Packet { flow: 0, dir: Dir::Forward, ecn: Ecn::NotEct, dst: 1, size, app_seq: NO_APP, hdr: Header::Datagram, app: Default::default() }
     }
 
     fn ch(limit: QueueLimit) -> Channel {

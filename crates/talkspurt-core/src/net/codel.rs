@@ -220,7 +220,7 @@ mod tests {
     use crate::net::packet::{Dir, Header, NO_APP};
 
     fn pkt(ecn: Ecn) -> Packet {
-        Packet { flow: 0, dir: Dir::Forward, ecn, dst: 1, size: 1500, app_seq: NO_APP, hdr: Header::Datagram }
+        Packet { flow: 0, dir: Dir::Forward, ecn, dst: 1, size: 1500, app_seq: NO_APP, hdr: Header::Datagram, app: Default::default() }
     }
 
     /// A standing queue (every packet has waited 50 ms) served one packet

@@ -182,7 +182,7 @@ mod tests {
     use crate::net::packet::{Dir, Ecn, Header, NO_APP};
 
     fn pkt(flow: u32, size: u32) -> Packet {
-        Packet { flow, dir: Dir::Forward, ecn: Ecn::NotEct, dst: 1, size, app_seq: NO_APP, hdr: Header::Datagram }
+        Packet { flow, dir: Dir::Forward, ecn: Ecn::NotEct, dst: 1, size, app_seq: NO_APP, hdr: Header::Datagram, app: Default::default() }
     }
 
     /// A sparse flow's packet is served before a backlogged flow's queue

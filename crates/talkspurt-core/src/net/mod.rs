@@ -14,5 +14,5 @@ pub mod topology;
 pub mod wire;
 
 pub use channel::{Channel, ChannelStats, Offer};
-pub use packet::{Dir, Ecn, FlowId, Header, NodeId, Packet, NO_APP};
+pub use packet::{AppHeader, Dir, Ecn, FlowId, Header, NodeId, Packet, NO_APP};
 pub use topology::Topology;

@@ -2,7 +2,7 @@
 //! belong to, the IP ECN field, and a transport header the network never
 //! reads (`wire`).
 
-pub use super::wire::{Header, SackBlocks, TcpFlags, TcpHeader};
+pub use super::wire::{AppHeader, Header, SackBlocks, TcpFlags, TcpHeader};
 
 pub type NodeId = u32;
 pub type FlowId = u32;
@@ -48,4 +48,6 @@ pub struct Packet {
     /// Index of the application unit carried in its flow's record, or NO_APP.
     pub app_seq: u32,
     pub hdr: Header,
+    /// The application's header inside the payload (RTP, RTCP).
+    pub app: AppHeader,
 }

@@ -36,6 +36,8 @@ pub mod kind {
     pub const LINK_LOSS: u32 = 3;
     pub const TRAFFIC: u32 = 4;
     pub const TRANSPORT: u32 = 5;
+    /// RTP sessions: initial sequence number, timestamp, SSRC, RTCP timers.
+    pub const RTP: u32 = 6;
     /// A link direction's AQM (RED, PIE).
     pub const QUEUE: u32 = 16;
 }

@@ -1,7 +1,11 @@
 //! Scenario → World: nodes and channels, routes, flows with their endpoints,
 //! voice calls and traffic sources, each random component on its own stream.
 
-use crate::sim::world::{Call, Flow, Owner, TrafficApp, TrafficCounters, TrafficFeed, World};
+use crate::sim::world::{Call, Flow, Owner, RtpCall, TrafficApp, TrafficCounters, TrafficFeed, World};
+use crate::rtp::{AvpfConfig, FbLimit, FbMode, RtcpConfig, RtpReceiver, RtpSender, Schedule};
+use crate::scenario::rtp::{AdaptCfg, FbLimitName, FbModeName, IntervalKind};
+use crate::voice::adapt::{Adapter, Busse1996, BusseCfg, Patent, PatentCfg};
+use crate::voice::Codec;
 use crate::net::channel::Channel;
 use crate::net::loss::LossModel;
 use crate::net::{Dir, NodeId, Topology};
@@ -87,6 +91,78 @@ fn endpoints(
     })
 }
 
+/// Seed 001 Table 3's table for the codec, where it has one.
+pub fn patent_table(c: &Codec) -> Option<PatentCfg> {
+    match c.name {
+        n if n.starts_with("G.711") => Some(PatentCfg::g711()),
+        n if n.starts_with("G.729") => Some(PatentCfg::g729()),
+        _ => None,
+    }
+}
+
+/// busse1996's ptime range: 10 ms (or the frame) up to seed 001's maximum
+/// (30 ms for G.711, 80 ms otherwise), unless given.
+pub fn busse_range(c: &Codec, min: Option<SimDuration>, max: Option<SimDuration>) -> (SimDuration, SimDuration) {
+    let lo = min.unwrap_or(c.frame.max(codec::PTIME_MIN));
+    let top = if c.name.starts_with("G.711") { SimDuration::from_millis(30) } else { codec::PTIME_MAX };
+    (lo, max.unwrap_or(top))
+}
+
+fn ms(d: SimDuration) -> u32 {
+    (d.as_nanos() / 1_000_000) as u32
+}
+
+/// The call's adaptation, starting from `ptime`.
+fn adapter(cfg: &AdaptCfg, c: &Codec, ptime: SimDuration) -> Adapter {
+    match cfg {
+        AdaptCfg::None => Adapter::None,
+        AdaptCfg::Patent { thresholds, ptimes } => {
+            let table = match (thresholds, ptimes) {
+                (t, Some(p)) => PatentCfg {
+                    thresholds: t.clone().unwrap_or_default().iter().map(|x| x / 100.0).collect(),
+                    ptimes: p.iter().map(|d| ms(*d)).collect(),
+                    step: 10,
+                },
+                _ => patent_table(c).expect("validated: a table exists"),
+            };
+            Adapter::Patent(Patent::new(table, ms(ptime)))
+        }
+        AdaptCfg::Busse1996 { alpha, lambda_u, lambda_c, min_ptime, max_ptime } => {
+            let (lo, hi) = busse_range(c, *min_ptime, *max_ptime);
+            let mut b = BusseCfg::new(ms(lo), ms(hi));
+            b.alpha = *alpha;
+            b.lambda_u = lambda_u / 100.0;
+            b.lambda_c = lambda_c / 100.0;
+            Adapter::Busse1996(Busse1996::new(b, ms(ptime)))
+        }
+    }
+}
+
+/// The call's RTCP configuration; the session bandwidth defaults to the
+/// codec at the starting ptime with the call's header overhead (§6.2).
+fn rtcp_config(grp: &crate::scenario::CallGroupCfg, c: &Codec, ptime: SimDuration) -> Option<RtcpConfig> {
+    let r = grp.rtcp.as_ref()?;
+    let frames = ptime.as_nanos() / c.frame.as_nanos();
+    let bytes = frames as f64 * c.frame_bytes as f64 + grp.overhead_bytes as f64;
+    let session_bps = r.session_bw.map_or(bytes * 8.0 / ptime.as_secs_f64(), |b| b as f64);
+    let schedule = match r.interval {
+        IntervalKind::Fixed => Schedule::Fixed(r.min_interval),
+        IntervalKind::Rfc3550 => Schedule::Rfc3550 { min: r.min_interval, reduced_min: r.reduced_min, reconsideration: r.reconsideration },
+    };
+    let feedback = grp.feedback.as_ref().map(|f| AvpfConfig {
+        mode: match f.mode {
+            FbModeName::Immediate => FbMode::Immediate,
+            FbModeName::Early => FbMode::Early,
+        },
+        t_rr_interval: f.t_rr_interval,
+        limit: match f.limit {
+            FbLimitName::Budget => FbLimit::Budget { fraction: f.budget },
+            FbLimitName::Rfc4585 => FbLimit::Rfc4585,
+        },
+    });
+    Some(RtcpConfig { schedule, fraction: r.fraction, session_bps, cname_len: r.cname as u8, feedback })
+}
+
 fn route_check(topo: &Topology, a: NodeId, b: NodeId, path: &str) -> Result<(), ScenarioError> {
     if !topo.reachable(a, b) || !topo.reachable(b, a) {
         return Err(ScenarioError::new(
@@ -162,6 +238,17 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             let (snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series, &format!("calls[{g}].transport"))?;
             let framer = matches!(grp.transport, TransportCfg::Tcp(_)).then(StreamFramer::default);
             flows.push(Flow::new(src, dst, snd, rcv, Owner::Call(ci)));
+            let rtcp_cfg = rtcp_config(grp, c, ptime);
+            let (pt, clock_rate) = codec::rtp_format(c);
+            let tx = RtpSender::new(pt, clock_rate, rtcp_cfg.as_ref(), start, Rng::stream(seed, run, StreamId::new(kind::RTP, 2 * ci)));
+            let rx = RtpReceiver::new(clock_rate, rtcp_cfg.as_ref(), start, Rng::stream(seed, run, StreamId::new(kind::RTP, 2 * ci + 1)));
+            let rtcp_flow = rtcp_cfg.as_ref().map(|_| {
+                let f = flows.len() as u32;
+                let (s, r) = (udp::UdpSender::new(FlowAddr { flow: f, peer: dst, dir: Dir::Forward }, 1), udp::UdpReceiver::default());
+                flows.push(Flow::new(src, dst, Sender::Udp(s), Receiver::Udp(r), Owner::Rtcp(ci)));
+                f
+            });
+            let rtp = RtpCall { tx, rx, rtcp_flow, clock_rate };
             let expect = expected_packets(stop.saturating_since(start), ptime, &grp.speech);
             calls.push(Call {
                 flow,
@@ -173,6 +260,10 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 start,
                 stop,
                 framer,
+                rtp,
+                adapt: adapter(&grp.adapt, c, ptime),
+                ptime_log: vec![(start, ms(ptime))],
+                pending_fpp: None,
             });
         }
     }

@@ -309,6 +309,16 @@ pub struct CallGroupCfg {
     pub transport: TransportCfg,
     #[serde(default = "defaults::playout", with = "PlayoutDef")]
     pub playout: PlayoutCfg,
+    /// RTCP reports (RFC 3550) on the reverse path (default: none; every
+    /// call still carries RTP headers). Keys: scenario/rtp.rs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtcp: Option<super::rtp::RtcpCfg>,
+    /// RTCP feedback (RFC 4585 AVPF Generic NACKs); needs `rtcp`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feedback: Option<super::rtp::FeedbackCfg>,
+    /// Sender adaptation driven by RTCP (default none); needs `rtcp`.
+    #[serde(default)]
+    pub adapt: super::rtp::AdaptCfg,
     /// E-model advantage factor A (ITU-T G.107 §7.6; Table 3 allows 0–20,
     /// e.g. 10 for cellular, 20 for satellite hops). Default 0. Values up
     /// to 40 are accepted (seed 003) and flagged as extrapolated.

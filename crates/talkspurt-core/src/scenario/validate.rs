@@ -298,6 +298,7 @@ fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net) -> R<()> {
         _ => {}
     }
     start(cx, p, &c.start)?;
+    rtp(cx, p, c, k, ptime)?;
     match &mut c.transport {
         TransportCfg::Tcp(t) => tcp(cx, &format!("{p}.transport"), t)?,
         TransportCfg::Dccp(d) => rate(cx, &format!("{p}.transport"), d, true)?,
@@ -473,6 +474,65 @@ fn tcp(cx: &Ctx, p: &str, t: &mut TcpConfig) -> R<()> {
             true,
             ("a number", |x: f64| x.to_string()),
         )?;
+    }
+    Ok(())
+}
+
+/// RTP keys: feedback and adaptation need RTCP; adaptation parameters in
+/// order and within the codec's ptimes.
+fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: SimDuration) -> R<()> {
+    use super::rtp::AdaptCfg;
+    if c.rtcp.is_none() {
+        if c.feedback.is_some() {
+            return Err(cx.err(&format!("{p}.feedback"), "no feedback without RTCP: add rtcp = { interval = \"rfc3550\" } (or \"fixed\") to the call"));
+        }
+        if c.adapt != AdaptCfg::None {
+            return Err(cx.err(&format!("{p}.adapt"), "kind = \"none\" without RTCP: an adaptive sender needs rtcp = { … } to hear reports"));
+        }
+    }
+    let check = |key: &str, d: SimDuration| {
+        codec::check_ptime(k, d).map(|_| ()).map_err(|a| cx.err(&format!("{p}.adapt.{key}"), a))
+    };
+    match &c.adapt {
+        AdaptCfg::None => {}
+        AdaptCfg::Patent { thresholds, ptimes } => {
+            let t = thresholds.clone().unwrap_or_default();
+            if let Some(pt) = ptimes {
+                for (i, d) in pt.iter().enumerate() {
+                    check(&format!("ptimes[{i}]"), *d)?;
+                }
+                if pt.len() != t.len() + 1 {
+                    return Err(cx.err(&format!("{p}.adapt.ptimes"), format!("one ptime more than thresholds ({} ptimes for {} thresholds)", t.len() + 1, t.len())));
+                }
+                if pt.windows(2).any(|w| w[0] > w[1]) {
+                    return Err(cx.err(&format!("{p}.adapt.ptimes"), "ptimes in ascending order"));
+                }
+            } else if thresholds.is_some() || super::build::patent_table(k).is_none() {
+                return Err(cx.err(&format!("{p}.adapt.ptimes"), format!("a ptime table: seed 001 Table 3 covers G.711 and G.729 only, {} needs ptimes = [...] and thresholds = [...]", k.name)));
+            }
+            for (i, w) in t.windows(2).enumerate() {
+                if w[0] >= w[1] {
+                    return Err(cx.err(&format!("{p}.adapt.thresholds[{}]", i + 1), format!("thresholds in increasing order (more than {})", w[0])));
+                }
+            }
+            if let Some(i) = t.iter().position(|x| !(0.0..=100.0).contains(x)) {
+                return Err(cx.err(&format!("{p}.adapt.thresholds[{i}]"), "a loss percentage between 0 and 100"));
+            }
+        }
+        AdaptCfg::Busse1996 { lambda_u, lambda_c, min_ptime, max_ptime, .. } => {
+            cx.order(&format!("{p}.adapt"), ("lambda_u", *lambda_u), ("lambda_c", *lambda_c), true, ("a loss percentage", |x: f64| format!("{x}")))?;
+            let (lo, hi) = super::build::busse_range(k, *min_ptime, *max_ptime);
+            if min_ptime.is_some() {
+                check("min_ptime", lo)?;
+            }
+            if max_ptime.is_some() {
+                check("max_ptime", hi)?;
+            }
+            cx.order(&format!("{p}.adapt"), ("min_ptime", lo), ("max_ptime", hi), true, ("a duration", dur))?;
+            if ptime < lo || ptime > hi {
+                return Err(cx.err(&format!("{p}.ptime"), format!("a ptime within adapt's range {} to {}", dur(lo), dur(hi))));
+            }
+        }
     }
     Ok(())
 }

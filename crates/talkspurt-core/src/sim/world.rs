@@ -1,7 +1,10 @@
 //! The world: topology, flows (sender/receiver endpoint pairs), the
 //! applications driving them, and the event loop. Only `run` moves time.
 
-use crate::net::{Dir, NodeId, Offer, Packet, Topology, NO_APP};
+use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
+use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Offer, Packet, Topology, NO_APP};
+use crate::rtp::{RtpReceiver, RtpSender};
+use crate::voice::adapt::Adapter;
 use crate::sched::EventQueue;
 use crate::time::SimTime;
 use crate::traffic::{StreamAction, StreamApp, TrafficSource};
@@ -35,6 +38,20 @@ pub enum Event {
 pub enum Owner {
     Call(u32),
     Traffic(u32),
+    /// The RTCP "port" of a call (RFC 3550 §11): compound packets both
+    /// ways; its timers are the call's RTP sessions' (sender side: the RTP
+    /// sender's SRs, receiver side: the receiver's RRs and feedback).
+    Rtcp(u32),
+}
+
+/// A call's RTP sessions and the RTCP flow between them.
+#[derive(Debug)]
+pub struct RtpCall {
+    pub tx: RtpSender,
+    pub rx: RtpReceiver,
+    pub rtcp_flow: Option<u32>,
+    /// Payload clock rate (Hz) for the timestamps.
+    pub clock_rate: u32,
 }
 
 #[derive(Debug)]
@@ -68,6 +85,14 @@ pub struct Call {
     /// Over a byte stream: the frames' ends, as the reader's framing sees
     /// them (None over datagrams).
     pub framer: Option<StreamFramer>,
+    pub rtp: RtpCall,
+    /// The sender's adaptation, fed every `RtcpEvent`.
+    pub adapt: Adapter,
+    /// (time, ptime ms) at the start and after every change.
+    pub ptime_log: Vec<(SimTime, u32)>,
+    /// Frames per packet the adaptation chose, applied once the packet
+    /// being filled is out (its completion event is already scheduled).
+    pub pending_fpp: Option<u32>,
 }
 
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -136,6 +161,11 @@ impl World {
                 self.q.schedule(t, Event::Voice { call: i as u32 });
             }
         }
+        for c in 0..self.calls.len() as u32 {
+            let now = self.calls[c as usize].start;
+            self.rtcp_service(now, c, Side::Sender);
+            self.rtcp_service(now, c, Side::Receiver);
+        }
         for (i, t) in self.traffic.iter().enumerate() {
             if let Some(at) = t.source.next_time() {
                 self.q.schedule(at, Event::Traffic { src: i as u32 });
@@ -189,6 +219,15 @@ impl World {
                     return; // superseded
                 }
                 f.timers[side as usize].0 = SimTime::NEVER;
+                if let Owner::Rtcp(c) = f.owner {
+                    let rtp = &mut self.calls[c as usize].rtp;
+                    match side {
+                        Side::Sender => rtp.tx.handle_timeout(now),
+                        Side::Receiver => rtp.rx.handle_timeout(now),
+                    }
+                    self.rtcp_service(now, c, side);
+                    return;
+                }
                 match side {
                     Side::Sender => f.sender.handle_timeout(now),
                     Side::Receiver => f.receiver.handle_timeout(now),
@@ -202,19 +241,29 @@ impl World {
         let call = &mut self.calls[ci as usize];
         let vp = call.source.emit();
         debug_assert_eq!(vp.t_gen, now);
+        if let Some(k) = call.pending_fpp.take() {
+            call.source.set_frames_per_packet(k);
+        }
         let wire = vp.payload + call.overhead;
         let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
-        let unit = AppUnit { app_seq: seq, payload: vp.payload, overhead: call.overhead };
+        let span = call.codec.frame.mul(vp.frames as u64);
+        let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.clock_rate) as u32;
+        let hdr = call.rtp.tx.packetize(SimTime(now.0 - span.as_nanos()), samples);
+        let unit = AppUnit { app_seq: seq, payload: vp.payload, overhead: call.overhead, rtp: Some(hdr) };
         let flow = call.flow;
         if let Some(t) = call.source.next_ready() {
             self.q.schedule(t, Event::Voice { call: ci });
         }
         let before = self.flows[flow as usize].sender.queued_bytes();
+        let call = &mut self.calls[ci as usize];
         if self.flows[flow as usize].sender.send(now, unit).is_err() {
-            self.calls[ci as usize].rec.set_fate(seq, NetFate::SenderDrop, NO_WHERE);
-        } else if let Some(fr) = &mut self.calls[ci as usize].framer {
-            let after = self.flows[flow as usize].sender.queued_bytes();
-            fr.wrote(after - before, seq);
+            call.rec.set_fate(seq, NetFate::SenderDrop, NO_WHERE);
+        } else {
+            call.rtp.tx.sent(vp.payload);
+            if let Some(fr) = &mut call.framer {
+                let after = self.flows[flow as usize].sender.queued_bytes();
+                fr.wrote(after - before, seq, Some(hdr));
+            }
         }
         self.service(now, flow, Side::Sender);
     }
@@ -229,7 +278,7 @@ impl World {
                 app.counters.sent_pkts += 1;
                 app.counters.sent_bytes += bytes as u64;
                 // A stream transport carries the packet's bytes as payload.
-                let unit = AppUnit { app_seq: NO_APP, payload: bytes, overhead: 0 };
+                let unit = AppUnit { app_seq: NO_APP, payload: bytes, overhead: 0, rtp: None };
                 let _ = sender.send(now, unit);
             }
             TrafficFeed::Stream(a) => match a.fire(now) {
@@ -345,8 +394,74 @@ impl World {
         }
     }
 
+    /// Send what a call's RTP session queued on its RTCP flow (UDP) and
+    /// re-arm the session's timer.
+    fn rtcp_service(&mut self, now: SimTime, c: u32, side: Side) {
+        let call = &mut self.calls[c as usize];
+        let Some(flow) = call.rtp.rtcp_flow else { return };
+        let f = &self.flows[flow as usize];
+        let (src, dst) = (f.src, f.dst);
+        let mut out = Vec::new();
+        let want = match side {
+            Side::Sender => {
+                while let Some(r) = call.rtp.tx.poll_transmit() {
+                    out.push((r, Dir::Forward, dst, src));
+                }
+                call.rtp.tx.poll_timeout()
+            }
+            Side::Receiver => {
+                while let Some(r) = call.rtp.rx.poll_transmit() {
+                    out.push((r, Dir::Reverse, src, dst));
+                }
+                call.rtp.rx.poll_timeout()
+            }
+        }
+        .unwrap_or(SimTime::NEVER);
+        for (r, dir, to, from) in out {
+            let size = IPV4_HEADER + UDP_HEADER + r.wire_len();
+            let pkt = Packet { flow, dir, ecn: Ecn::NotEct, dst: to, size, app_seq: NO_APP, hdr: Header::Datagram, app: AppHeader::Rtcp(Box::new(r)) };
+            self.forward(now, from, pkt);
+        }
+        let slot = &mut self.flows[flow as usize].timers[side as usize];
+        if want != slot.0 {
+            slot.0 = want;
+            slot.1 = slot.1.wrapping_add(1);
+            if want != SimTime::NEVER {
+                let gen = slot.1;
+                self.q.schedule(want.max(now), Event::Timer { flow, side, gen });
+            }
+        }
+    }
+
+    fn deliver_rtcp(&mut self, now: SimTime, c: u32, pkt: &Packet) {
+        let AppHeader::Rtcp(r) = &pkt.app else { return };
+        let call = &mut self.calls[c as usize];
+        match pkt.dir {
+            Dir::Forward => {
+                call.rtp.rx.handle_rtcp(now, r);
+                self.rtcp_service(now, c, Side::Receiver);
+            }
+            Dir::Reverse => {
+                call.rtp.tx.handle_rtcp(now, r);
+                while let Some(ev) = call.rtp.tx.poll_event() {
+                    if let Some(ms) = call.adapt.on_event(&ev) {
+                        // From the next packet on (whole frames, validated).
+                        let k = (ms as u64 * 1_000_000 / call.codec.frame.as_nanos()) as u32;
+                        call.pending_fpp = Some(k);
+                        call.ptime_log.push((now, ms));
+                    }
+                }
+                self.rtcp_service(now, c, Side::Sender);
+            }
+        }
+    }
+
     fn deliver(&mut self, now: SimTime, pkt: Packet) {
         let fi = pkt.flow;
+        if let Owner::Rtcp(c) = self.flows[fi as usize].owner {
+            self.deliver_rtcp(now, c, &pkt);
+            return;
+        }
         let side = match pkt.dir {
             Dir::Forward => Side::Receiver,
             Dir::Reverse => Side::Sender,
@@ -362,11 +477,20 @@ impl World {
                             let call = &mut self.calls[c as usize];
                             if d.app_seq != NO_APP {
                                 call.rec.arrived(d.app_seq, d.at);
+                                if let Some(h) = d.rtp {
+                                    call.rtp.rx.on_rtp(d.at, &h);
+                                }
                             } else if let Some(fr) = &mut call.framer {
-                                let rec = &mut call.rec;
-                                fr.delivered(d.bytes as u64, |seq| rec.arrived(seq, d.at));
+                                let (rec, rx) = (&mut call.rec, &mut call.rtp.rx);
+                                fr.delivered(d.bytes as u64, |seq, h| {
+                                    rec.arrived(seq, d.at);
+                                    if let Some(h) = h {
+                                        rx.on_rtp(d.at, &h);
+                                    }
+                                });
                             }
                         }
+                        Owner::Rtcp(_) => {}
                         Owner::Traffic(t) => {
                             let k = &mut self.traffic[t as usize].counters;
                             k.recv_pkts += 1;
@@ -380,5 +504,8 @@ impl World {
             }
         }
         self.service(now, fi, side);
+        if let (Side::Receiver, Owner::Call(c)) = (side, self.flows[fi as usize].owner) {
+            self.rtcp_service(now, c, Side::Receiver);
+        }
     }
 }

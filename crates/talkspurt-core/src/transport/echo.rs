@@ -44,6 +44,7 @@ impl Endpoint for EchoSender {
             size: u.payload + u.overhead,
             app_seq: u.app_seq,
             hdr: Header::Echo { seq, sent: now },
+            app: u.rtp.into(),
         })
     }
     fn take_series(&mut self) -> Vec<Sample> {
@@ -75,7 +76,7 @@ impl EchoReceiver {
 impl Endpoint for EchoReceiver {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         if let Header::Echo { seq, sent } = pkt.hdr {
-            self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: pkt.size, at: now });
+            self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: pkt.size, at: now, rtp: pkt.app.rtp() });
             self.acks.push_back(Packet {
                 flow: self.addr.flow,
                 dir: self.addr.dir,
@@ -84,6 +85,7 @@ impl Endpoint for EchoReceiver {
                 size: self.ack_bytes,
                 app_seq: NO_APP,
                 hdr: Header::EchoAck { seq, echo_sent: sent },
+                app: Default::default(),
             });
         }
     }

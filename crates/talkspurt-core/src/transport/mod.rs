@@ -22,6 +22,7 @@ pub mod series;
 pub mod tfrc;
 pub mod udp;
 
+use crate::net::wire::RtpHeader;
 use crate::net::{Dir, FlowId, NodeId, Packet};
 use crate::time::SimTime;
 pub use series::{Sample, SeriesBuf};
@@ -45,6 +46,10 @@ pub struct AppUnit {
     pub payload: u32,
     /// Bytes of headers below the application (e.g. IP+UDP+RTP = 40).
     pub overhead: u32,
+    /// The RTP header the application wrote (its bytes are in `overhead`);
+    /// datagram transports carry it in the packet, byte streams in the
+    /// framing (`framing.rs`).
+    pub rtp: Option<RtpHeader>,
 }
 
 /// A unit delivered to the receiving application.
@@ -54,6 +59,8 @@ pub struct Delivery {
     /// Bytes on the wire of the packet that carried the unit.
     pub bytes: u32,
     pub at: SimTime,
+    /// The unit's RTP header as the packet carried it.
+    pub rtp: Option<RtpHeader>,
 }
 
 /// What a transport tells the application above it (polled after every

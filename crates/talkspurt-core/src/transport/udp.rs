@@ -32,6 +32,7 @@ impl Endpoint for UdpSender {
             size: u.payload + u.overhead,
             app_seq: u.app_seq,
             hdr: Header::Datagram,
+            app: u.rtp.into(),
         })
     }
 }
@@ -49,7 +50,7 @@ pub struct UdpReceiver {
 
 impl Endpoint for UdpReceiver {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
-        self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: pkt.size, at: now });
+        self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: pkt.size, at: now, rtp: pkt.app.rtp() });
     }
     fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
         None
@@ -71,7 +72,7 @@ mod tests {
     fn sends_immediately_and_bounds_buffer() {
         let addr = FlowAddr { flow: 3, peer: 9, dir: Dir::Forward };
         let mut s = UdpSender::new(addr, 2);
-        let u = |i| AppUnit { app_seq: i, payload: 160, overhead: 40 };
+        let u = |i| AppUnit { app_seq: i, payload: 160, overhead: 40, rtp: None };
         assert!(s.send(SimTime(0), u(0)).is_ok());
         assert!(s.send(SimTime(0), u(1)).is_ok());
         assert_eq!(s.send(SimTime(0), u(2)), Err(u(2)));

@@ -91,6 +91,20 @@ pub const CODECS: &[Codec] = &[
     c("Speex-NB-24.6", 20_000, 62, 10_000, "Speex-NB", None),
 ];
 
+/// RTP payload type and clock rate (RFC 3551 Table 4: PCMU 0, GSM 3,
+/// G723 4, G729 18, all 8000 Hz; the others take dynamic type 96, and
+/// AMR-NB (RFC 4867 §8.1) and narrowband Speex (RFC 5574 §6) run at 8000 Hz).
+pub fn rtp_format(codec: &Codec) -> (u8, u32) {
+    let pt = match codec.name {
+        n if n.starts_with("G.711") => 0,
+        "GSM-FR" => 3,
+        n if n.starts_with("G.723.1") => 4,
+        n if n.starts_with("G.729") => 18,
+        _ => 96,
+    };
+    (pt, 8000)
+}
+
 /// Look a codec up by its scenario name (exact match).
 pub fn lookup(name: &str) -> Option<&'static Codec> {
     CODECS.iter().find(|c| c.name == name)

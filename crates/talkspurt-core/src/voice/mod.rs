@@ -1,5 +1,6 @@
 //! Voice: codecs as traffic sources, speech activity, packetization.
 
+pub mod adapt;
 pub mod codec;
 pub mod source;
 pub mod speech;

@@ -6,9 +6,11 @@
 //! without options stays a few dozen bytes and owns no heap memory.
 
 pub mod dccp;
+pub mod rtp;
 pub mod tcp;
 
 pub use dccp::{DccpHeader, DccpType, TfrcHeader, TfrcOptions};
+pub use rtp::{Nack, ReportBlock, Rtcp, RtpHeader, SenderInfo, VoipMetrics};
 pub use tcp::{CcReport, SackBlocks, TcpFlags, TcpHeader, MAX_SACK_BLOCKS, TCP_HEADER};
 
 use crate::time::SimTime;
@@ -35,4 +37,33 @@ pub enum Header {
     Dccp(Box<DccpHeader>),
     /// The plain TFRC transport (RFC 5348 §3.2).
     Tfrc(Box<TfrcHeader>),
+}
+
+/// What the application wrote above the transport header: nothing the
+/// receiver reads (bulk data, control packets), an RTP header (RFC 3550
+/// §5.1) on a voice packet, or a compound RTCP packet (§6.1), which the
+/// world carries over UDP on the session's control "port" (§11: RTCP on
+/// the port after RTP's). RTP headers are inline (12 bytes, `Copy`); RTCP
+/// is boxed as its report lists are.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum AppHeader {
+    #[default]
+    None,
+    Rtp(RtpHeader),
+    Rtcp(Box<Rtcp>),
+}
+
+impl AppHeader {
+    pub fn rtp(&self) -> Option<RtpHeader> {
+        match self {
+            AppHeader::Rtp(h) => Some(*h),
+            _ => None,
+        }
+    }
+}
+
+impl From<Option<RtpHeader>> for AppHeader {
+    fn from(h: Option<RtpHeader>) -> Self {
+        h.map_or(AppHeader::None, AppHeader::Rtp)
+    }
 }

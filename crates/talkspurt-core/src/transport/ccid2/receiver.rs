@@ -57,7 +57,7 @@ impl Ccid2Receiver {
         h.seq = self.seq;
         self.seq += 1;
         let size = IPV4_HEADER + h.wire_len();
-        let p = Packet { flow: self.addr.flow, dir: self.addr.dir, ecn: Ecn::NotEct, dst: self.addr.peer, size, app_seq: NO_APP, hdr: Header::Dccp(Box::new(h)) };
+        let p = Packet { flow: self.addr.flow, dir: self.addr.dir, ecn: Ecn::NotEct, dst: self.addr.peer, size, app_seq: NO_APP, hdr: Header::Dccp(Box::new(h)), app: Default::default() };
         self.out.push_back(p);
     }
 
@@ -104,7 +104,7 @@ impl Endpoint for Ccid2Receiver {
             self.ack_ratio = h.ack_ratio;
         }
         let seg = pkt.size - IPV4_HEADER - h.wire_len();
-        self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: seg, at: now });
+        self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: seg, at: now, rtp: pkt.app.rtp() });
         self.received.insert(h.seq, h.seq + 1);
         self.highest = Some(self.highest.map_or(h.seq, |x| x.max(h.seq)));
         self.unacked += 1;

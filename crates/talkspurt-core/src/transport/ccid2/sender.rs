@@ -115,6 +115,7 @@ impl Ccid2Sender {
             size,
             app_seq,
             hdr: Header::Dccp(Box::new(hdr)),
+            app: Default::default(),
         }
     }
 
@@ -250,7 +251,7 @@ impl Endpoint for Ccid2Sender {
         }
         let u = match self.buf.pop() {
             Some(u) => u,
-            None => AppUnit { app_seq: NO_APP, payload: self.cfg.packet, overhead: 0 },
+            None => AppUnit { app_seq: NO_APP, payload: self.cfg.packet, overhead: 0, rtp: None },
         };
         let seg = u.payload + u.overhead.saturating_sub(IPV4_HEADER + UDP_HEADER);
         if self.stats.packets_sent == 0 {
@@ -274,7 +275,9 @@ impl Endpoint for Ccid2Sender {
         }
         self.series.record(now, "send_buffer", self.buf.len() as f64);
         let size = IPV4_HEADER + h.wire_len() + seg;
-        Some(self.packet(size, u.app_seq, h))
+        let mut p = self.packet(size, u.app_seq, h);
+        p.app = u.rtp.into();
+        Some(p)
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {

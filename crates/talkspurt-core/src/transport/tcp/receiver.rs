@@ -106,6 +106,7 @@ impl TcpReceiver {
             size,
             app_seq: NO_APP,
             hdr: Header::Tcp(Box::new(hdr)),
+            app: Default::default(),
         });
         self.unacked_segs = 0;
         self.delack_at = SimTime::NEVER;
@@ -138,7 +139,7 @@ impl TcpReceiver {
             self.ooo.remove_below(new_nxt);
             let bytes = new_nxt - self.rcv_nxt;
             self.rcv_nxt = new_nxt;
-            self.delivered.push_back(Delivery { app_seq: NO_APP, bytes: bytes as u32, at: now });
+            self.delivered.push_back(Delivery { app_seq: NO_APP, bytes: bytes as u32, at: now, rtp: None });
         } else {
             let (s, _) = self.ooo.insert(start, end);
             self.recent.retain(|&p| p != s && p >= self.rcv_nxt);

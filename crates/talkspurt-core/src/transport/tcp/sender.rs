@@ -229,6 +229,7 @@ impl TcpSender {
             size: self.wire_size(&hdr),
             app_seq: NO_APP,
             hdr: Header::Tcp(Box::new(hdr)),
+            app: Default::default(),
         }
     }
 

@@ -50,7 +50,7 @@ impl RateReceiver {
     }
 
     fn packet(&self, size: u32, hdr: Header) -> Packet {
-        Packet { flow: self.addr.flow, dir: self.addr.dir, ecn: Ecn::NotEct, dst: self.addr.peer, size, app_seq: NO_APP, hdr }
+        Packet { flow: self.addr.flow, dir: self.addr.dir, ecn: Ecn::NotEct, dst: self.addr.peer, size, app_seq: NO_APP, hdr, app: Default::default() }
     }
 
     fn dccp(&mut self, mut h: DccpHeader) -> Packet {
@@ -82,7 +82,7 @@ impl RateReceiver {
     }
 
     fn on_data(&mut self, now: SimTime, pkt: &Packet, d: DataInfo) {
-        self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: d.bytes, at: now });
+        self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: d.bytes, at: now, rtp: pkt.app.rtp() });
         if self.rx.on_data(now, &d) {
             self.send_feedback(now);
         }

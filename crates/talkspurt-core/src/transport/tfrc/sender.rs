@@ -86,6 +86,7 @@ impl RateSender {
             size,
             app_seq,
             hdr,
+            app: Default::default(),
         }
     }
 
@@ -152,7 +153,9 @@ impl RateSender {
         }
         self.stats.packets_sent += 1;
         self.series.record(now, "sent", self.stats.packets_sent as f64);
-        self.packet(hlen + seg, u.app_seq, hdr, true)
+        let mut p = self.packet(hlen + seg, u.app_seq, hdr, true);
+        p.app = u.rtp.into();
+        p
     }
 
     /// The inter-packet interval s/X, at least TFRC-SP's minimum.
@@ -166,7 +169,7 @@ impl RateSender {
         if u.is_some() || !self.greedy {
             return u;
         }
-        Some(AppUnit { app_seq: NO_APP, payload: self.cfg.packet, overhead: 0 })
+        Some(AppUnit { app_seq: NO_APP, payload: self.cfg.packet, overhead: 0, rtp: None })
     }
 
     fn has_data(&self) -> bool {

@@ -24,7 +24,7 @@ fn pipe(cfg: RateConfig, owd: SimDuration, secs: u64) -> Vec<(SimTime, Packet)> 
     let mut now = SimTime::ZERO;
     while now < end {
         if now >= next_unit {
-            let _ = s.send(now, AppUnit { app_seq: seq, payload: 160, overhead: 40 });
+            let _ = s.send(now, AppUnit { app_seq: seq, payload: 160, overhead: 40, rtp: None });
             seq += 1;
             next_unit = next_unit + SimDuration::from_millis(20);
         }

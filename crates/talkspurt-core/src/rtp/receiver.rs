@@ -1,0 +1,224 @@
+//! The RTP receiver of a call: reception statistics (RFC 3550 A.1, A.3,
+//! A.8), Receiver Reports with LSR/DLSR on the regular schedule, and RTCP
+//! feedback (RFC 4585): a gap in the sequence numbers is a loss event
+//! reported by a Generic NACK in an early compound packet (an empty RR,
+//! SDES CNAME, the FB message; §3.1's minimal compound packet), limited by
+//! `allow_early` (§3.5.2) or by seed 001's NACK budget, with T_rr_interval
+//! suppressing regular reports (§3.5.3).
+
+use super::stats::SourceStats;
+use super::timing::{Expire, Timing};
+use super::{clock_units, to_q16, AvpfConfig, FbLimit, FbMode, RtcpConfig, RtcpCounters};
+use crate::net::wire::{Nack, Rtcp, RtpHeader, SenderInfo, IPV4_HEADER, UDP_HEADER};
+use crate::rng::Rng;
+use crate::time::SimTime;
+use std::collections::VecDeque;
+
+#[derive(Debug)]
+struct Avpf {
+    cfg: AvpfConfig,
+    session_bps: f64,
+    allow_early: bool,
+    /// Lost sequence numbers waiting for the next packet that can carry them.
+    pending: Vec<u16>,
+    t_rr_last: SimTime,
+    /// Budget: NACK events left in this regular interval.
+    tokens: u64,
+}
+
+#[derive(Debug)]
+pub struct RtpReceiver {
+    pub ssrc: u32,
+    cname_len: u8,
+    clock_rate: u32,
+    pub stats: SourceStats,
+    /// The sender's SSRC, learnt from its first packet.
+    source: Option<u32>,
+    /// Middle NTP bits of the last SR and when it arrived.
+    last_sr: Option<(u32, SimTime)>,
+    timing: Option<Timing>,
+    avpf: Option<Avpf>,
+    out: VecDeque<Rtcp>,
+    pub counters: RtcpCounters,
+}
+
+impl RtpReceiver {
+    pub fn new(clock_rate: u32, rtcp: Option<&RtcpConfig>, start: SimTime, mut rng: Rng) -> Self {
+        let ssrc = rng.next_u64() as u32;
+        let mut r = RtpReceiver {
+            ssrc,
+            cname_len: rtcp.map_or(0, |c| c.cname_len),
+            clock_rate,
+            stats: SourceStats::default(),
+            source: None,
+            last_sr: None,
+            timing: None,
+            avpf: None,
+            out: VecDeque::new(),
+            counters: RtcpCounters::default(),
+        };
+        if let Some(c) = rtcp {
+            // The first report will carry one block.
+            let mut first = r.rr(start, false);
+            first.blocks.push(Default::default());
+            r.timing = Some(Timing::new(c, false, start, first.wire_len(), rng));
+            r.avpf = c.feedback.map(|cfg| Avpf {
+                cfg,
+                session_bps: c.session_bps,
+                allow_early: true,
+                pending: Vec::new(),
+                t_rr_last: SimTime::ZERO,
+                tokens: 0,
+            });
+            r.refill();
+        }
+        r
+    }
+
+    /// An RTP packet arrived now.
+    pub fn on_rtp(&mut self, now: SimTime, h: &RtpHeader) {
+        if *self.source.get_or_insert(h.ssrc) != h.ssrc {
+            return;
+        }
+        let before = self.stats.valid().then(|| self.stats.extended_max());
+        if !self.stats.update_seq(h.seq) {
+            return;
+        }
+        self.stats.update_jitter(clock_units(now, self.clock_rate) as u32, h.ts);
+        let after = self.stats.extended_max();
+        if let (Some(b), Some(_)) = (before, &self.avpf) {
+            if after > b.wrapping_add(1) && after - b < 1 << 15 {
+                let missing: Vec<u16> = (b + 1..after).map(|s| s as u16).collect();
+                self.loss_event(now, missing);
+            }
+        }
+    }
+
+    /// RFC 4585 §3.5.2 for one loss event detected at `now`.
+    fn loss_event(&mut self, now: SimTime, missing: Vec<u16>) {
+        let a = self.avpf.as_mut().expect("feedback configured");
+        self.counters.nack_events += 1;
+        let tn = self.timing.as_ref().map_or(SimTime::NEVER, |t| t.tn);
+        // T_dither_max is 0 for two members (§3.4) in either mode.
+        let te = match a.cfg.mode {
+            FbMode::Immediate | FbMode::Early => now,
+        };
+        match a.cfg.limit {
+            FbLimit::Budget { .. } => {
+                if a.tokens == 0 {
+                    self.counters.nack_suppressed += 1;
+                    return;
+                }
+                a.tokens -= 1;
+                a.pending.extend(missing);
+                self.send_early(now);
+            }
+            FbLimit::Rfc4585 => {
+                a.pending.extend(missing);
+                if !a.allow_early || te >= tn {
+                    // Rides on the next regular report.
+                    self.counters.nack_suppressed += 1;
+                    return;
+                }
+                self.send_early(now);
+                let a = self.avpf.as_mut().expect("feedback configured");
+                a.allow_early = false;
+                let t = self.timing.as_mut().expect("RTCP configured");
+                // tn = tp + 2·T_rr, and tp becomes the previous tn.
+                let old_tn = t.tn;
+                t.tn = t.tp + t.t_rr.mul(2);
+                t.tp = old_tn;
+            }
+        }
+    }
+
+    fn send_early(&mut self, now: SimTime) {
+        let mut r = self.rr(now, false);
+        let a = self.avpf.as_mut().expect("feedback configured");
+        r.nacks = Nack::pack(&std::mem::take(&mut a.pending));
+        r.early = true;
+        let size = r.wire_len();
+        if let Some(t) = &mut self.timing {
+            t.count_packet(size);
+        }
+        self.counters.early_packets += 1;
+        self.counters.early_bytes += (size + IPV4_HEADER + UDP_HEADER) as u64;
+        self.out.push_back(r);
+    }
+
+    /// An RR (with a block once the source is valid when `block`).
+    fn rr(&mut self, now: SimTime, block: bool) -> Rtcp {
+        let mut blocks = Vec::new();
+        if block && self.stats.valid() {
+            let (lsr, dlsr) = self.last_sr.map_or((0, 0), |(lsr, at)| (lsr, to_q16(now.saturating_since(at))));
+            blocks.push(self.stats.report(self.source.unwrap_or(0), lsr, dlsr));
+        }
+        Rtcp { ssrc: self.ssrc, sender: None, blocks, cname_len: self.cname_len, nacks: vec![], xr: None, early: false }
+    }
+
+    /// Seed 001's budget for the interval that starts now: the events the
+    /// fraction of the session bandwidth pays for, one average RTCP packet
+    /// each, over the interval until the next regular report.
+    fn refill(&mut self) {
+        let (Some(a), Some(t)) = (&mut self.avpf, &self.timing) else { return };
+        if let FbLimit::Budget { fraction } = a.cfg.limit {
+            let bits = fraction * a.session_bps * t.t_rr.as_secs_f64();
+            a.tokens = (bits / (8.0 * t.avg_rtcp_size)).floor() as u64;
+        }
+    }
+
+    /// An SR arrived: remember it for LSR/DLSR.
+    pub fn handle_rtcp(&mut self, now: SimTime, r: &Rtcp) {
+        if let Some(t) = &mut self.timing {
+            t.count_packet(r.wire_len());
+        }
+        if let Some(SenderInfo { ntp, .. }) = r.sender {
+            self.last_sr = Some(((ntp >> 16) as u32, now));
+        }
+    }
+
+    pub fn handle_timeout(&mut self, now: SimTime) {
+        let Some(t) = &mut self.timing else { return };
+        if now < t.tn || t.on_expire(now) == Expire::Later {
+            return;
+        }
+        // RFC 4585 §3.5.3: with T_rr_interval, a regular report closer than
+        // that to the last one sent is skipped unless feedback waits.
+        let skip = self.avpf.as_ref().is_some_and(|a| {
+            a.cfg.t_rr_interval.as_nanos() > 0 && a.pending.is_empty() && now.saturating_since(a.t_rr_last) < a.cfg.t_rr_interval
+        });
+        if skip {
+            let t = self.timing.as_mut().expect("timing");
+            t.tp = now;
+            let d = t.draw();
+            t.tn = now + d;
+        } else {
+            let mut r = self.rr(now, true);
+            if let Some(a) = &mut self.avpf {
+                r.nacks = Nack::pack(&std::mem::take(&mut a.pending));
+                a.t_rr_last = now;
+            }
+            let size = r.wire_len();
+            self.timing.as_mut().expect("timing").sent_regular(now, size);
+            self.counters.regular_packets += 1;
+            self.counters.regular_bytes += (size + IPV4_HEADER + UDP_HEADER) as u64;
+            self.out.push_back(r);
+        }
+        if let Some(a) = &mut self.avpf {
+            a.allow_early = true;
+        }
+        self.refill();
+    }
+
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        self.timing.as_ref().map(|t| t.tn)
+    }
+
+    pub fn poll_transmit(&mut self) -> Option<Rtcp> {
+        self.out.pop_front()
+    }
+
+    pub fn stop(&mut self) {
+        self.timing = None;
+    }
+}

@@ -1,0 +1,158 @@
+//! The call's RTP keys: `rtcp = { … }` (reports and their schedule),
+//! `feedback = { … }` (RFC 4585 AVPF, needs `rtcp`) and `adapt = { kind =
+//! … }` (the sender's adaptation, needs `rtcp`). Defaults are the RFCs'
+//! and the seed papers' (docs/scenario.md, docs/models/rtp.md); the
+//! builder turns them into `rtp::RtcpConfig` and `voice::adapt::Adapter`.
+
+use serde::{Deserialize, Serialize};
+
+use super::fields;
+use crate::time::SimDuration;
+
+fn five_s() -> SimDuration {
+    SimDuration::from_secs(5)
+}
+fn five_pct() -> f64 {
+    0.05
+}
+fn budget() -> f64 {
+    0.025
+}
+fn yes() -> bool {
+    true
+}
+fn cname() -> u32 {
+    16
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum IntervalKind {
+    /// RFC 3550 §6.2–6.3: randomised, reconsidered.
+    #[default]
+    #[serde(rename = "rfc3550")]
+    Rfc3550,
+    /// Seed 001: exactly `min_interval` apart.
+    #[serde(rename = "fixed")]
+    Fixed,
+}
+
+/// `rtcp = { interval = "rfc3550" }`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, expecting = "an rtcp table, e.g. { interval = \"rfc3550\" } or { interval = \"fixed\" }")]
+pub struct RtcpCfg {
+    /// `rfc3550` (default) or `fixed` (seed 001's constant 5 s).
+    #[serde(default)]
+    pub interval: IntervalKind,
+    /// Tmin of RFC 3550 §6.2 (default 5 s), or the fixed period.
+    #[serde(default = "five_s", deserialize_with = "fields::positive")]
+    pub min_interval: SimDuration,
+    /// Use §6.2's reduced minimum 360 s / (session kb/s) instead of Tmin.
+    #[serde(default)]
+    pub reduced_min: bool,
+    /// Timer reconsideration (§6.3.6), default true.
+    #[serde(default = "yes")]
+    pub reconsideration: bool,
+    /// RTCP's share of the session bandwidth (§6.2: 5 %).
+    #[serde(default = "five_pct", deserialize_with = "fields::open_fraction")]
+    pub fraction: f64,
+    /// Session bandwidth, bit/s (default: the call's codec at its ptime
+    /// with `overhead`).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::rate_opt")]
+    pub session_bw: Option<u64>,
+    /// CNAME length in bytes (default 16, e.g. "voice@192.0.2.10").
+    #[serde(default = "cname", with = "fields::Int::<1, 255>")]
+    pub cname: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum FbModeName {
+    #[default]
+    #[serde(rename = "immediate")]
+    Immediate,
+    #[serde(rename = "early")]
+    Early,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum FbLimitName {
+    /// Seed 001's NACK budget.
+    #[default]
+    #[serde(rename = "budget")]
+    Budget,
+    /// RFC 4585 §3.5.2's allow_early rule alone.
+    #[serde(rename = "rfc4585")]
+    Rfc4585,
+}
+
+/// `feedback = { mode = "immediate" }`: RFC 4585 Generic NACKs.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, expecting = "a feedback table, e.g. { mode = \"immediate\", limit = \"budget\" }")]
+pub struct FeedbackCfg {
+    #[serde(default)]
+    pub mode: FbModeName,
+    /// T_rr_interval (RFC 4585 §3.5.3), default 0.
+    #[serde(default)]
+    pub t_rr_interval: SimDuration,
+    #[serde(default)]
+    pub limit: FbLimitName,
+    /// Share of the session bandwidth for NACK events (seed 001: 2.5 %).
+    #[serde(default = "budget", deserialize_with = "fields::open_fraction")]
+    pub budget: f64,
+}
+
+/// `adapt = { kind = "patent" }`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename = "@kind default=none", deny_unknown_fields, expecting = "an adapt table, e.g. { kind = \"patent\" }")]
+pub enum AdaptCfg {
+    #[default]
+    #[serde(rename = "none")]
+    None,
+    /// Seed 001 Table 3 (G.711 and G.729 tables by default).
+    #[serde(rename = "patent")]
+    Patent {
+        /// Loss bounds in percent, ascending (Table 3: G.711 [2]; G.729
+        /// [2, 4, 6, 8, 10]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        thresholds: Option<Vec<f64>>,
+        /// Target ptimes, one more than `thresholds`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ptimes: Option<Vec<SimDuration>>,
+    },
+    /// Busse et al. 1996 via seed 001.
+    #[serde(rename = "busse1996")]
+    Busse1996 {
+        #[serde(default = "alpha", deserialize_with = "fields::open_fraction")]
+        alpha: f64,
+        /// λ_u and λ_c in percent (2 and 4).
+        #[serde(default = "lambda_u", deserialize_with = "fields::non_negative")]
+        lambda_u: f64,
+        #[serde(default = "lambda_c", deserialize_with = "fields::non_negative")]
+        lambda_c: f64,
+        /// ptime range (default 10 ms to the codec's seed 001 maximum:
+        /// 30 ms for G.711, 80 ms otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min_ptime: Option<SimDuration>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_ptime: Option<SimDuration>,
+    },
+}
+
+fn alpha() -> f64 {
+    0.3
+}
+fn lambda_u() -> f64 {
+    2.0
+}
+fn lambda_c() -> f64 {
+    4.0
+}
+
+impl AdaptCfg {
+    pub fn name(&self) -> &'static str {
+        match self {
+            AdaptCfg::None => "none",
+            AdaptCfg::Patent { .. } => "patent",
+            AdaptCfg::Busse1996 { .. } => "busse1996",
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! Seed 001 (Avella & Kakani): 4 G.711 calls over a 30 ms WAN, 300 s, for
+//! the 3 algorithms (none, patent, busse1996) × 2 RTCP modes (RFC 3550 at a
+//! fixed 5 s; "Quick" = the same plus immediate NACKs within the 2.5 %
+//! budget), at the ample (500 kb/s) and the middle (300 kb/s) rate of
+//! Table 2. Checks the paper's qualitative results (§7, §8, Table 4):
+//! - ample bandwidth: no loss, and busse1996 goes to the minimum ptime
+//!   (10 ms) while patent stays at the optimal 20 ms (§7.3, §7.21);
+//! - middle rate: busse1996 oscillates (ptime changes back and forth, §7.2);
+//! - middle rate: adaptation loses less speech than none, and patent with
+//!   immediate feedback loses the least of the six (Table 4, 6 s vs 25 s).
+
+use talkspurt_core::scenario::{from_toml_str, AdaptCfg, Scenario};
+use talkspurt_core::sim::World;
+
+const G711: &str = include_str!("../../../scenarios/seeds/001/g711.toml");
+
+fn scenario(rate_bps: u64, adapt: &str, quick: bool) -> Scenario {
+    let mut s = from_toml_str(G711).expect("seed 001 scenario");
+    s.links[1].forward.rate_bps = rate_bps;
+    s.links[1].reverse.rate_bps = rate_bps;
+    let c = &mut s.calls[0];
+    c.adapt = match adapt {
+        "none" => AdaptCfg::None,
+        "patent" => AdaptCfg::Patent { thresholds: None, ptimes: None },
+        _ => AdaptCfg::Busse1996 { alpha: 0.3, lambda_u: 2.0, lambda_c: 4.0, min_ptime: None, max_ptime: None },
+    };
+    if !quick {
+        c.feedback = None;
+    }
+    s
+}
+
+struct Out {
+    /// Lost speech, seconds, summed over the calls (Table 4's measure).
+    lost_s: f64,
+    /// ptime changes per call and the direction reversals among them.
+    changes: Vec<usize>,
+    reversals: Vec<usize>,
+    final_ptimes: Vec<u32>,
+    nacks: u64,
+}
+
+fn run(s: &Scenario) -> Out {
+    let mut w: World = talkspurt_core::scenario::build(s).expect("build");
+    assert!(w.run(&mut |_| true));
+    let mut lost_s = 0.0;
+    let (mut changes, mut reversals, mut final_ptimes) = (vec![], vec![], vec![]);
+    let mut nacks = 0;
+    for c in &w.calls {
+        let frame = c.codec.frame.as_secs_f64();
+        for i in 0..c.rec.len() {
+            if c.rec.t_arr[i] == u64::MAX {
+                lost_s += c.rec.frames[i] as f64 * frame;
+            }
+        }
+        let p: Vec<u32> = c.ptime_log.iter().map(|x| x.1).collect();
+        changes.push(p.len() - 1);
+        let dirs: Vec<bool> = p.windows(2).map(|w| w[1] > w[0]).collect();
+        reversals.push(dirs.windows(2).filter(|d| d[0] != d[1]).count());
+        final_ptimes.push(*p.last().unwrap());
+        nacks += c.rtp.rx.counters.early_packets;
+    }
+    Out { lost_s, changes, reversals, final_ptimes, nacks }
+}
+
+#[test]
+fn ample_bandwidth_no_loss_and_minimum_ptime() {
+    for quick in [false, true] {
+        let b = run(&scenario(500_000, "busse1996", quick));
+        assert_eq!(b.lost_s, 0.0, "busse1996 quick={quick}");
+        assert!(b.final_ptimes.iter().all(|&p| p == 10), "busse1996 quick={quick}: {:?}", b.final_ptimes);
+        let p = run(&scenario(500_000, "patent", quick));
+        assert_eq!(p.lost_s, 0.0, "patent quick={quick}");
+        assert!(p.changes.iter().all(|&n| n == 0), "patent quick={quick}: {:?}", p.changes);
+        assert_eq!(p.nacks, 0);
+    }
+}
+
+#[test]
+fn middle_rate_oscillations_and_losses() {
+    let mut lost = Vec::new();
+    for adapt in ["none", "patent", "busse1996"] {
+        for quick in [false, true] {
+            let o = run(&scenario(300_000, adapt, quick));
+            eprintln!("{adapt:9} quick={quick:5}: lost {:6.2} s, changes {:?}, reversals {:?}, NACK packets {}", o.lost_s, o.changes, o.reversals, o.nacks);
+            if adapt == "busse1996" {
+                assert!(o.reversals.iter().sum::<usize>() >= 4, "busse1996 quick={quick} should oscillate: {:?}", o.reversals);
+            }
+            if adapt == "none" {
+                assert!(o.changes.iter().all(|&n| n == 0));
+                assert!(o.lost_s > 0.0, "4 × 80 kb/s over 300 kb/s must lose");
+            }
+            lost.push(((adapt, quick), o.lost_s));
+        }
+    }
+    let get = |a: &str, q: bool| lost.iter().find(|x| x.0 == (a, q)).unwrap().1;
+    for q in [false, true] {
+        assert!(get("patent", q) < get("none", q), "patent loses less than none (quick={q})");
+        assert!(get("busse1996", q) < get("none", q), "busse1996 loses less than none (quick={q})");
+    }
+    let best = lost.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+    assert_eq!(best.0, ("patent", true), "patent + immediate feedback loses the least: {lost:?}");
+}
+
+/// Bad RTP keys name their path.
+#[test]
+fn bad_rtp_keys_name_the_key() {
+    let cases = [
+        ("adapt = { kind = \"patent\" }", "rtcp = { interval = \"fixed\", min_interval = \"5s\" }\n", "adapt = { kind = \"none\" }", "calls[0].feedback"),
+        ("", "rtcp = { interval = \"fixed\", min_interval = \"5s\" }\nfeedback = { mode = \"immediate\", limit = \"budget\", budget = 0.025 }\n", "", "calls[0].adapt"),
+        ("adapt = { kind = \"patent\" }", "", "adapt = { kind = \"busse1996\", lambda_u = 5, lambda_c = 4 }", "calls[0].adapt.lambda_c"),
+        ("adapt = { kind = \"patent\" }", "", "adapt = { kind = \"busse1996\", max_ptime = \"25ms\" }", "calls[0].adapt.max_ptime"),
+        ("adapt = { kind = \"patent\" }", "", "adapt = { kind = \"patent\", thresholds = [2, 4], ptimes = [\"20ms\", \"30ms\", \"90ms\"] }", "calls[0].adapt.ptimes[2]"),
+        ("adapt = { kind = \"patent\" }", "", "adapt = { kind = \"patent\", thresholds = [4, 2], ptimes = [\"20ms\", \"30ms\", \"40ms\"] }", "calls[0].adapt.thresholds[1]"),
+    ];
+    for (from, drop, to, path) in cases {
+        let text = G711.replace(drop, "").replace(from, to);
+        let e = from_toml_str(&text).expect_err(path);
+        assert_eq!(e.path, path, "{e}");
+    }
+}
