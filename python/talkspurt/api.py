@@ -54,6 +54,15 @@ def validate(scenario: ScenarioLike, overrides: Optional[Mapping[str, Any]] = No
     return out
 
 
+def _queue_series(as_run: dict) -> bool:
+    """Whether some link direction's queue asks for its series (`series = true`)."""
+    for link in as_run.get("links", []):
+        for table in (link, link.get("forward") or {}, link.get("reverse") or {}):
+            if (table.get("queue") or {}).get("series", False):
+                return True
+    return False
+
+
 def run(
     scenario: ScenarioLike,
     seed: Optional[int] = None,
@@ -83,8 +92,8 @@ def run(
     raw = _core.run(text, seed, trace, progress)
     wall = time.perf_counter() - t0
     as_run = json.loads(raw["scenario"])
-    if not as_run.get("run", {}).get("series", False):
-        raw["series"] = None  # `[run] series = false`: no table, no file
+    if not as_run.get("run", {}).get("series", False) and not _queue_series(as_run):
+        raw["series"] = None  # no endpoint or queue series asked for: no table, no file
     manifest = {
         "scenario": as_run,
         "seed": raw["seed"],
