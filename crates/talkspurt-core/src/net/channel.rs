@@ -9,7 +9,7 @@
 //! approximation) for drop-tail FIFO and halves the events per hop.
 //! Serialization time is exact to the nanosecond, rounded up.
 
-use super::loss::LossModel;
+use super::loss::{LossAt, LossModel};
 use super::packet::{NodeId, Packet};
 #[cfg(test)]
 use super::packet::Ecn;
@@ -45,6 +45,7 @@ pub struct Channel {
     pub delay: SimDuration,
     limit: QueueLimit,
     loss: LossModel,
+    loss_at: LossAt,
     /// End of the last accepted packet's serialization.
     busy_until: SimTime,
     /// (start of serialization, bytes) of accepted packets, oldest first;
@@ -63,6 +64,8 @@ pub enum Offer {
     Accepted { arrive: SimTime, lost: bool },
     /// Tail drop: the queue was full.
     Dropped,
+    /// Lost on arrival, before the queue (`LossAt::Enqueue`).
+    Lost,
 }
 
 impl Channel {
@@ -83,11 +86,18 @@ impl Channel {
             delay,
             limit,
             loss,
+            loss_at: LossAt::Wire,
             busy_until: SimTime::ZERO,
             pending: VecDeque::new(),
             pending_bytes: 0,
             stats: ChannelStats::default(),
         }
+    }
+
+    /// Apply the loss model before the queue instead of on the wire.
+    pub fn with_loss_at(mut self, at: LossAt) -> Self {
+        self.loss_at = at;
+        self
     }
 
     /// Forget packets that have started serializing by `now`: they are on
@@ -110,6 +120,10 @@ impl Channel {
 
     pub fn offer(&mut self, now: SimTime, pkt: &Packet) -> Offer {
         self.stats.offered += 1;
+        if self.loss_at == LossAt::Enqueue && self.loss.lose(now, pkt.size) {
+            self.stats.link_losses += 1;
+            return Offer::Lost;
+        }
         self.purge(now);
         let start = self.busy_until.max(now);
         if start > now {
@@ -134,7 +148,7 @@ impl Channel {
         self.stats.wait_sum_ns += wait as u128;
         self.stats.wait_max_ns = self.stats.wait_max_ns.max(wait);
         self.stats.busy_ns += tx.as_nanos();
-        let lost = self.loss.lose();
+        let lost = self.loss_at == LossAt::Wire && self.loss.lose(self.busy_until, pkt.size);
         if lost {
             self.stats.link_losses += 1;
         } else {
@@ -187,5 +201,24 @@ mod tests {
         c.offer(SimTime::ZERO, &pkt(125));
         assert!(matches!(c.offer(SimTime::ZERO, &pkt(250)), Offer::Accepted { .. }));
         assert_eq!(c.offer(SimTime::ZERO, &pkt(125)), Offer::Dropped);
+    }
+
+    #[test]
+    fn enqueue_loss_skips_the_queue_wire_loss_uses_the_link() {
+        use crate::net::loss::{LossTrace, TraceLoss};
+        use std::sync::Arc;
+        // Every other packet lost; three offered back to back at t = 0.
+        let trace = || LossModel::Trace(TraceLoss::new(Arc::new(LossTrace::Packets(vec![false, true]))));
+        let ms = |x: u64| SimTime(x * 1_000_000);
+        let mut c = Channel::new("a->b".into(), 0, 1, 1_000_000, SimDuration::from_millis(10), QueueLimit::Packets(10), trace())
+            .with_loss_at(LossAt::Enqueue);
+        let r: Vec<_> = (0..3).map(|_| c.offer(SimTime::ZERO, &pkt(125))).collect();
+        // The lost one takes no link time: the third finishes at 2 ms.
+        assert_eq!(r, [Offer::Accepted { arrive: ms(11), lost: false }, Offer::Lost, Offer::Accepted { arrive: ms(12), lost: false }]);
+        assert_eq!((c.stats.served, c.stats.link_losses), (2, 1));
+        let mut c = Channel::new("a->b".into(), 0, 1, 1_000_000, SimDuration::from_millis(10), QueueLimit::Packets(10), trace());
+        let r: Vec<_> = (0..3).map(|_| c.offer(SimTime::ZERO, &pkt(125))).collect();
+        assert_eq!(r[1], Offer::Accepted { arrive: ms(12), lost: true });
+        assert_eq!(r[2], Offer::Accepted { arrive: ms(13), lost: false });
     }
 }

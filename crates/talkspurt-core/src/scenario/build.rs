@@ -3,7 +3,7 @@
 
 use crate::sim::world::{Call, Flow, Owner, TrafficApp, TrafficCounters, TrafficFeed, World};
 use crate::net::channel::Channel;
-use crate::net::loss::LossModel;
+use crate::net::loss::{GilbertElliott, LossAt, LossModel, MarkovLoss, TraceLoss};
 use crate::net::{Dir, NodeId, Topology};
 use crate::rng::{kind, Rng, StreamId};
 use crate::scenario::{
@@ -20,12 +20,28 @@ use crate::voice::{codec, SpeechModel, SpeechProcess, VoiceSource};
 
 fn channel(topo: &Topology, from: NodeId, to: NodeId, cfg: &ChannelCfg, seed: u64, run: u64, index: u32) -> Channel {
     let QueueCfg::DropTail { limit } = cfg.queue;
-    let loss = match cfg.loss {
+    let rng = || Rng::stream(seed, run, StreamId::new(kind::LINK_LOSS, index));
+    let loss = match &cfg.loss {
         LossCfg::None => LossModel::None,
-        LossCfg::Bernoulli { p } => LossModel::Bernoulli { p, rng: Rng::stream(seed, run, StreamId::new(kind::LINK_LOSS, index)) },
+        &LossCfg::Bernoulli { p, .. } => LossModel::Bernoulli { p, rng: rng() },
+        &LossCfg::Ber { ber, .. } => LossModel::ber(ber, rng()),
+        &LossCfg::GilbertElliott { p, r, loss_good, loss_bad, mean_loss, mean_burst, .. } => {
+            let (p, r) = match (p, r, mean_loss, mean_burst) {
+                (Some(p), Some(r), _, _) => (p, r),
+                (_, _, Some(l), Some(b)) => (GilbertElliott::simple_p(l, b), 1.0 / b),
+                _ => unreachable!("validation resolves one parameterisation"),
+            };
+            LossModel::GilbertElliott(GilbertElliott::new(p, r, loss_good, loss_bad, rng()))
+        }
+        LossCfg::Markov { transition, loss, .. } => LossModel::Markov(MarkovLoss::new(transition, loss, rng())),
+        LossCfg::Trace { data, .. } => LossModel::Trace(TraceLoss::new(data.clone())),
+    };
+    let at = match cfg.loss.at() {
+        crate::scenario::LossAt::Enqueue => LossAt::Enqueue,
+        crate::scenario::LossAt::Wire => LossAt::Wire,
     };
     let name = format!("{}->{}", topo.nodes[from as usize], topo.nodes[to as usize]);
-    Channel::new(name, from, to, cfg.rate_bps, cfg.delay, limit, loss)
+    Channel::new(name, from, to, cfg.rate_bps, cfg.delay, limit, loss).with_loss_at(at)
 }
 
 fn start_time(cfg: &StartCfg, stagger: SimDuration, i: u32, rng: &mut Rng) -> SimTime {

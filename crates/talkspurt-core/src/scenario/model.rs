@@ -250,13 +250,119 @@ pub enum LossCfg {
     #[serde(rename = "none")]
     None,
     /// Independent loss with probability `p` per packet (ns-2's Bernoulli
-    /// error model, dummynet's `plr`). Applied when the packet leaves the
-    /// wire, so a lost packet still used link capacity.
+    /// error model, dummynet's `plr`).
     #[serde(rename = "bernoulli")]
     Bernoulli {
         #[serde(deserialize_with = "fields::probability")]
         p: f64,
+        #[serde(default)]
+        at: LossAt,
     },
+    /// Independent bit errors: a packet of b bits is lost with probability
+    /// 1 − (1 − ber)^b (ns-2's error model with unit "bit").
+    #[serde(rename = "ber")]
+    Ber {
+        #[serde(deserialize_with = "fields::probability")]
+        ber: f64,
+        #[serde(default)]
+        at: LossAt,
+    },
+    /// Gilbert–Elliott two-state loss (net::loss::GilbertElliott). Either
+    /// `p` (Good → Bad) and `r` (Bad → Good) per packet, with loss
+    /// probabilities `loss_good` (default 0) and `loss_bad` (default 1); or
+    /// Gilbert's simple model from `mean_loss` and `mean_burst` (packets):
+    /// r = 1/mean_burst, p = mean_loss·r/(1 − mean_loss).
+    #[serde(rename = "gilbert-elliott")]
+    GilbertElliott {
+        #[serde(default, deserialize_with = "some_unit", skip_serializing_if = "Option::is_none")]
+        p: Option<f64>,
+        #[serde(default, deserialize_with = "some_unit", skip_serializing_if = "Option::is_none")]
+        r: Option<f64>,
+        #[serde(default, deserialize_with = "fields::unit_interval")]
+        loss_good: f64,
+        #[serde(default = "one", deserialize_with = "fields::unit_interval")]
+        loss_bad: f64,
+        #[serde(default, deserialize_with = "some_probability", skip_serializing_if = "Option::is_none")]
+        mean_loss: Option<f64>,
+        #[serde(default, deserialize_with = "some_burst", skip_serializing_if = "Option::is_none")]
+        mean_burst: Option<f64>,
+        #[serde(default)]
+        at: LossAt,
+    },
+    /// A k-state Markov chain: `transition[i][j]` from state i to j (rows
+    /// sum to 1), `loss[i]` the loss probability in state i; starts in
+    /// state 0.
+    #[serde(rename = "markov")]
+    Markov {
+        transition: Vec<Vec<f64>>,
+        loss: Vec<f64>,
+        #[serde(default)]
+        at: LossAt,
+    },
+    /// Replay of a loss trace file (net::loss::LossTrace): `format =
+    /// "packets"` (default; a 0/1 per packet, cycled) or `"times"` (loss
+    /// instants and periods). Read and checked when the scenario is.
+    #[serde(rename = "trace")]
+    Trace {
+        #[serde(deserialize_with = "fields::file")]
+        file: String,
+        #[serde(default)]
+        format: TraceFormatCfg,
+        #[serde(default)]
+        at: LossAt,
+        /// The file's contents, read by validation.
+        #[serde(skip)]
+        data: std::sync::Arc<crate::net::loss::LossTrace>,
+    },
+}
+
+impl LossCfg {
+    /// Where the loss applies (`at`); `Wire` for `none`.
+    pub fn at(&self) -> LossAt {
+        match self {
+            LossCfg::None => LossAt::Wire,
+            LossCfg::Bernoulli { at, .. }
+            | LossCfg::Ber { at, .. }
+            | LossCfg::GilbertElliott { at, .. }
+            | LossCfg::Markov { at, .. }
+            | LossCfg::Trace { at, .. } => *at,
+        }
+    }
+}
+
+fn one() -> f64 {
+    1.0
+}
+fn some_unit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    fields::unit_interval(d).map(Some)
+}
+fn some_probability<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    fields::probability(d).map(Some)
+}
+fn some_burst<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    fields::burst_length(d).map(Some)
+}
+
+/// Where a link direction applies its loss model: `"wire"` (default: as
+/// the packet leaves the wire, after using the link) or `"enqueue"` (on
+/// arrival, before the queue, as ns-2's `lossmodel`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum LossAt {
+    #[serde(rename = "enqueue")]
+    Enqueue,
+    #[default]
+    #[serde(rename = "wire")]
+    Wire,
+}
+
+/// A loss trace file's format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum TraceFormatCfg {
+    #[default]
+    #[serde(rename = "packets")]
+    Packets,
+    #[serde(rename = "times")]
+    Times,
 }
 
 /// `count` identical one-way voice calls from `from` to `to`.

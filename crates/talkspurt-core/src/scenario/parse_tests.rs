@@ -96,7 +96,7 @@ fn full_expected() -> Scenario {
         rate_bps: 300_000,
         delay: ms(30),
         queue: droptail(50),
-        loss: LossCfg::Bernoulli { p: 0.001 },
+        loss: LossCfg::Bernoulli { p: 0.001, at: LossAt::Wire },
     };
     Scenario {
         run: RunCfg {
@@ -299,7 +299,7 @@ packet = "1500B"
             rate_bps: 2_000_000,
             delay: ms(5),
             queue: droptail(20),
-            loss: LossCfg::Bernoulli { p: 0.05 }
+            loss: LossCfg::Bernoulli { p: 0.05, at: LossAt::Wire }
         }
     );
     assert_eq!(
@@ -385,7 +385,7 @@ impl Gen {
             loss: if self.coin() {
                 LossCfg::None
             } else {
-                LossCfg::Bernoulli { p: self.below(1000) as f64 / 3000.0 }
+                LossCfg::Bernoulli { p: self.below(1000) as f64 / 3000.0, at: LossAt::Wire }
             },
         }
     }

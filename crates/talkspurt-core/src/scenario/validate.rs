@@ -32,12 +32,12 @@ pub const RATE_MISSING: &str =
     "a rate with a unit, e.g. \"10Mbps\", at the link level or in both forward and reverse";
 
 /// The document, for values as written and whether a key was given.
-struct Ctx<'a> {
+pub(super) struct Ctx<'a> {
     raw: &'a Value,
 }
 
 impl Ctx<'_> {
-    fn given(&self, path: &str) -> bool {
+    pub(super) fn given(&self, path: &str) -> bool {
         lookup(self.raw, &parse_path(path)).is_some_and(|v| !v.is_null())
     }
 
@@ -49,7 +49,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn err(&self, path: &str, allowed: impl Into<String>) -> ScenarioError {
+    pub(super) fn err(&self, path: &str, allowed: impl Into<String>) -> ScenarioError {
         let value = match lookup(self.raw, &parse_path(path)) {
             Some(v) if !v.is_null() => super::parse::render(v),
             _ => "(missing)".into(),
@@ -172,8 +172,12 @@ fn links(cx: &Ctx, docs: &[LinkDoc]) -> R<Vec<LinkCfg>> {
             })
         };
         let (fwd_rate, rev_rate) = (fwd.rate.is_some(), rev.rate.is_some());
-        let forward = channel(fwd, "forward", rev_rate)?;
-        let reverse = channel(rev, "reverse", fwd_rate)?;
+        let (fwd_loss, rev_loss) = (fwd.loss.is_some(), rev.loss.is_some());
+        let mut forward = channel(fwd, "forward", rev_rate)?;
+        let mut reverse = channel(rev, "reverse", fwd_rate)?;
+        let at = |own: bool, name: &str| if own { format!("{p}.{name}") } else { p.clone() };
+        super::links::loss(cx, &format!("{}.loss", at(fwd_loss, "forward")), &mut forward.loss)?;
+        super::links::loss(cx, &format!("{}.loss", at(rev_loss, "reverse")), &mut reverse.loss)?;
         out.push(LinkCfg { a, b, forward, reverse, cost: l.cost });
     }
     Ok(out)

@@ -296,7 +296,7 @@ impl World {
         match self.topo.channels[ch as usize].offer(now, &pkt) {
             Offer::Accepted { arrive, lost: false } => self.q.schedule(arrive, Event::Arrive { ch, pkt }),
             // Lost on the wire: it used the link, and its fate is known now.
-            Offer::Accepted { lost: true, .. } => self.lost(pkt, NetFate::LinkLoss, ch),
+            Offer::Accepted { lost: true, .. } | Offer::Lost => self.lost(pkt, NetFate::LinkLoss, ch),
             Offer::Dropped => self.lost(pkt, NetFate::QueueDrop, ch),
         }
     }
