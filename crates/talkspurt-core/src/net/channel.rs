@@ -9,6 +9,8 @@
 //! approximation) for drop-tail FIFO and halves the events per hop.
 //! Serialization time is exact to the nanosecond, rounded up.
 
+use super::capacity::{Capacity, Propagation};
+use super::jitter::Jitter;
 use super::loss::{LossAt, LossModel};
 use super::packet::{NodeId, Packet};
 #[cfg(test)]
@@ -46,6 +48,13 @@ pub struct Channel {
     limit: QueueLimit,
     loss: LossModel,
     loss_at: LossAt,
+    /// Serialization and propagation; constant unless the link has a
+    /// schedule (`rate_bps` and `delay` are then the nominal values).
+    capacity: Capacity,
+    propagation: Propagation,
+    jitter: Jitter,
+    /// Latest arrival so far: a link whose delay changes stays FIFO.
+    last_arrive: SimTime,
     /// End of the last accepted packet's serialization.
     busy_until: SimTime,
     /// (start of serialization, bytes) of accepted packets, oldest first;
@@ -87,6 +96,10 @@ impl Channel {
             limit,
             loss,
             loss_at: LossAt::Wire,
+            capacity: Capacity::Constant(rate_bps),
+            propagation: Propagation::Constant(delay),
+            jitter: Jitter::None,
+            last_arrive: SimTime::ZERO,
             busy_until: SimTime::ZERO,
             pending: VecDeque::new(),
             pending_bytes: 0,
@@ -97,6 +110,19 @@ impl Channel {
     /// Apply the loss model before the queue instead of on the wire.
     pub fn with_loss_at(mut self, at: LossAt) -> Self {
         self.loss_at = at;
+        self
+    }
+
+    /// A time-varying rate and delay (net::capacity).
+    pub fn with_timing(mut self, capacity: Capacity, propagation: Propagation) -> Self {
+        self.capacity = capacity;
+        self.propagation = propagation;
+        self
+    }
+
+    /// Extra per-packet delay after propagation (net::jitter).
+    pub fn with_jitter(mut self, jitter: Jitter) -> Self {
+        self.jitter = jitter;
         self
     }
 
@@ -141,21 +167,28 @@ impl Channel {
             self.pending_bytes += pkt.size as u64;
             self.stats.max_queue_len = self.stats.max_queue_len.max(self.pending.len() as u64);
         }
-        let tx = SimDuration::transmission(pkt.size, self.rate_bps);
-        self.busy_until = start + tx;
+        let done = self.capacity.finish(start, pkt.size);
+        let tx = done - start;
+        self.busy_until = done;
         let wait = (start - now).as_nanos();
         self.stats.served += 1;
         self.stats.wait_sum_ns += wait as u128;
         self.stats.wait_max_ns = self.stats.wait_max_ns.max(wait);
         self.stats.busy_ns += tx.as_nanos();
-        let lost = self.loss_at == LossAt::Wire && self.loss.lose(self.busy_until, pkt.size);
+        let lost = self.loss_at == LossAt::Wire && self.loss.lose(done, pkt.size);
         if lost {
             self.stats.link_losses += 1;
-        } else {
-            self.stats.delivered += 1;
-            self.stats.bytes_delivered += pkt.size as u64;
+            return Offer::Accepted { arrive: done + self.propagation.at(done), lost };
         }
-        Offer::Accepted { arrive: self.busy_until + self.delay, lost }
+        self.stats.delivered += 1;
+        self.stats.bytes_delivered += pkt.size as u64;
+        let mut arrive = done + self.propagation.at(done);
+        if let Propagation::Steps(_) = self.propagation {
+            // A delay that drops must not let a packet overtake the one before.
+            arrive = arrive.max(self.last_arrive);
+            self.last_arrive = arrive;
+        }
+        Offer::Accepted { arrive: self.jitter.apply(arrive), lost }
     }
 }
 

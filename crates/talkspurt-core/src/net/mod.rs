@@ -1,7 +1,9 @@
 //! The network: nodes, link directions (channels) with queues and loss, and
 //! static routing. Knows nothing of transports beyond packet sizes.
 
+pub mod capacity;
 pub mod channel;
+pub mod jitter;
 pub mod loss;
 pub mod packet;
 pub mod queue;

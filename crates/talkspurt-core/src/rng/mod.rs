@@ -36,6 +36,8 @@ pub mod kind {
     pub const LINK_LOSS: u32 = 3;
     pub const TRAFFIC: u32 = 4;
     pub const TRANSPORT: u32 = 5;
+    /// A link direction's jitter (numbered apart from the queues' kinds).
+    pub const LINK_JITTER: u32 = 11;
 }
 
 #[derive(Clone, Debug)]

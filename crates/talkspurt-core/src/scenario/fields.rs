@@ -446,6 +446,10 @@ pub fn file<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     d.deserialize_str(Name("a file path (a non-empty string)"))
 }
 
+pub fn file_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    file(d).map(Some)
+}
+
 /// The allowed text of `codec`.
 pub fn codecs_text() -> String {
     format!("one of the codecs {}", crate::voice::codec::names().join(", "))

@@ -138,3 +138,97 @@ fn loss_model_errors_name_the_key() {
     ];
     check_all(cases);
 }
+
+#[test]
+fn jitter_and_schedule_read_and_round_trip() {
+    let mm = temp_file("cell.mahi", "1\n1\n2\n4\n");
+    let st = temp_file("steps.txt", "# at rate delay\n0s 1Mbps\n40s 2.5Mbps 60ms\n60s 600kbps\n");
+    for src in [
+        with("link", "jitter = { kind = \"uniform\", max = \"40ms\" }"),
+        with("link", "jitter = { kind = \"normal\", mean = \"20ms\", sd = \"5ms\", reorder = true }"),
+        with("link", "jitter = { kind = \"bursty\", interval = \"26ms\", stall_every = \"400s\" }"),
+        with("link", "schedule = { steps = [{ at = \"40s\", rate = \"2.5Mbps\" }, { at = \"60s\", delay = \"80ms\" }], repeat = \"100s\" }"),
+        with("link", &format!("schedule = {{ file = \"{st}\", format = \"steps\" }}")),
+        format!("{}[[links]]\nbetween = [\"a\", \"b\"]\nschedule = {{ file = \"{mm}\" }}\n{}", "[run]\nduration = \"10s\"\n", "[[calls]]\nfrom = \"a\"\nto = \"b\"\ncodec = \"G.711\"\n"),
+    ] {
+        let s = from_toml_str(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(from_value(&to_json(&s)).unwrap(), s, "{src}");
+    }
+    // A mahimahi trace's mean rate is the nominal rate: 4 × 1504 B per 4 ms.
+    let src = format!("[run]\nduration = \"10s\"\n[[links]]\nbetween = [\"a\", \"b\"]\nschedule = {{ file = \"{mm}\" }}\n[[calls]]\nfrom = \"a\"\nto = \"b\"\ncodec = \"G.711\"\n");
+    let s = from_toml_str(&src).unwrap();
+    assert_eq!(s.links[0].forward.rate_bps, 4 * 1504 * 8 * 250);
+}
+
+#[test]
+fn jitter_and_schedule_errors_name_the_key() {
+    let bad_mm = temp_file("bad.mahi", "1\n2\nfoo\n");
+    let bad_st = temp_file("bad.steps", "0s 1Mbps\n10s fast\n");
+    let cases: &[(String, &str, &str)] = &[
+        (with("link", "jitter = { kind = \"uniform\", min = \"50ms\", max = \"40ms\" }"), "links[0].jitter.max", "above min (50ms)"),
+        (with("link", "jitter = { kind = \"normal\", mean = \"20ms\", sd = \"0ms\" }"), "links[0].jitter.sd", "positive duration"),
+        (with("link", "jitter = { kind = \"normal\", mean = \"20ms\", sd = \"5ms\", max = \"10ms\" }"), "links[0].jitter.max", "at least mean"),
+        (
+            with("link", "jitter = { kind = \"bursty\", interval = \"26ms\", stall = \"1s\", stall_every = \"500ms\" }"),
+            "links[0].jitter.stall_every",
+            "longer than the stall (1s)",
+        ),
+        (with("link", "jitter = { kind = \"gauss\" }"), "links[0].jitter.kind", "\"uniform\", \"normal\", \"bursty\""),
+        (with("link", "schedule = { }"), "links[0].schedule", "steps = "),
+        (
+            with("link", "schedule = { steps = [{ at = \"40s\", rate = \"2Mbps\" }, { at = \"30s\", rate = \"1Mbps\" }] }"),
+            "links[0].schedule.steps[1].at",
+            "after the previous step's (40s)",
+        ),
+        (with("link", "schedule = { steps = [{ at = \"40s\" }] }"), "links[0].schedule.steps[0]", "sets rate, delay or both"),
+        (
+            with("link", "schedule = { steps = [{ at = \"40s\", rate = \"2Mbps\" }], repeat = \"30s\" }"),
+            "links[0].schedule.repeat",
+            "after the last step (40s)",
+        ),
+        (with("link", "schedule = { steps = [{ at = \"4s\", rate = \"fast\" }] }"), "links[0].schedule.steps[0].rate", "with a unit"),
+        (with("link", "schedule = { file = \"/nonexistent/trace\" }"), "links[0].schedule.file", "a readable trace file"),
+        (with("link", &format!("schedule = {{ file = \"{bad_mm}\" }}")), "links[0].schedule.file", "line 3"),
+        (with("link", &format!("schedule = {{ file = \"{bad_st}\", format = \"steps\" }}")), "links[0].schedule.file", "line 2"),
+        (
+            with("link", &format!("schedule = {{ file = \"{bad_mm}\" }}")).replace("bad.mahi", "x"),
+            "links[0].schedule.file",
+            "readable",
+        ),
+        (
+            with("link", "reverse = { schedule = { steps = [{ at = \"4s\" }] } }"),
+            "links[0].reverse.schedule.steps[0]",
+            "sets rate",
+        ),
+    ];
+    check_all(cases);
+    // A rate next to a mahimahi trace is an error naming the rate.
+    let mm = temp_file("ok.mahi", "1\n2\n");
+    let e = from_toml_str(&with("link", &format!("schedule = {{ file = \"{mm}\" }}"))).unwrap_err();
+    assert!(e.to_string().contains("links[0].rate") && e.to_string().contains("mahimahi"), "{e}");
+}
+
+#[test]
+fn profiles_fill_what_the_link_leaves_out() {
+    let run = "[run]\nduration = \"10s\"\n";
+    let call = "[[calls]]\nfrom = \"gw\"\nto = \"t\"\ncodec = \"G.711\"\n";
+    let src = format!("{run}[[links]]\nbetween = [\"gw\", \"t\"]\nprofile = \"satellite-ipstar\"\nreverse = {{ delay = \"300ms\" }}\n{call}");
+    let s = from_toml_str(&src).unwrap();
+    let (f, r) = (&s.links[0].forward, &s.links[0].reverse);
+    assert_eq!((f.rate_bps, r.rate_bps), (1_000_000, 256_000));
+    assert_eq!((f.delay.0, r.delay.0), (470_000_000, 300_000_000));
+    assert!(matches!(f.jitter, JitterCfg::Bursty { .. }) && matches!(f.loss, LossCfg::Ber { .. }));
+    assert_eq!(from_value(&to_json(&s)).unwrap(), s);
+    let src = format!("{run}[[links]]\nbetween = [\"gw\", \"t\"]\nprofile = \"wireless-per\"\nrate = \"2Mbps\"\n{call}");
+    let s = from_toml_str(&src).unwrap();
+    assert_eq!(s.links[0].reverse.loss, LossCfg::Bernoulli { p: 0.01, at: LossAt::Wire });
+    let cases: &[(String, &str, &str)] = &[
+        (with("link", "profile = \"geo\""), "links[0].profile", "satellite-ipstar, satellite-bgan, wireless-per"),
+        (
+            format!("{run}[[links]]\nbetween = [\"gw\", \"t\"]\nprofile = \"wireless-per\"\n{call}"),
+            "links[0].rate",
+            "a rate with a unit",
+        ),
+    ];
+    check_all(cases);
+}
