@@ -7,6 +7,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use talkspurt_core::net::queue::QueueLimit;
 use talkspurt_core::run::run;
+use talkspurt_core::scenario::LossAt;
 use talkspurt_core::scenario::{LossCfg, StartCfg, TrafficCfg, TrafficKind, TransportCfg};
 use talkspurt_core::time::SimDuration;
 use talkspurt_core::trace::{Column, Table};
@@ -55,7 +56,7 @@ fn busy(seed: u64) -> talkspurt_core::scenario::Scenario {
         run_cfg(secs(60), seed),
         vec![
             link("a", "r", chan(10_000_000, ms(1), QueueLimit::Packets(100), LossCfg::None)),
-            link("r", "b", chan(400_000, ms(20), QueueLimit::Packets(20), LossCfg::Bernoulli { p: 0.01 })),
+            link("r", "b", chan(400_000, ms(20), QueueLimit::Packets(20), LossCfg::Bernoulli { p: 0.01, at: LossAt::Wire })),
         ],
         vec![g],
         vec![
@@ -100,7 +101,7 @@ fn echo_rtt_crosses_the_reverse_path() {
     let mut g = calls(1, "a", "b", "G.711", 20);
     g.transport = TransportCfg::Echo { send_buffer: 5, ack_bytes: 40 };
     let mut l = link("a", "b", chan(1_000_000, ms(10), QueueLimit::Packets(50), LossCfg::None));
-    l.reverse.loss = LossCfg::Bernoulli { p: 0.5 };
+    l.reverse.loss = LossCfg::Bernoulli { p: 0.5, at: LossAt::Wire };
     let s = scenario(run_cfg(secs(100), 3), vec![l], vec![g], vec![]);
     let out = run(&s, &mut no_progress()).unwrap();
     assert_eq!(out.report.calls.i64("arrived")[0], 5000);

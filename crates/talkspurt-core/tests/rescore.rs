@@ -8,6 +8,7 @@ use talkspurt_core::net::queue::QueueLimit;
 use talkspurt_core::playout::PlayoutKind;
 use talkspurt_core::rescore::{rescore, CallColumns, PacketColumns};
 use talkspurt_core::run::run;
+use talkspurt_core::scenario::LossAt;
 use talkspurt_core::scenario::{LossCfg, Scenario, StartCfg};
 use talkspurt_core::time::SimDuration;
 use talkspurt_core::trace::{Column, Table};
@@ -20,7 +21,7 @@ fn lossy(seed: u64, playout: &str) -> Scenario {
     let mut h = calls(2, "a", "b", "G.711", 30);
     h.label = Some("wide".into());
     h.advantage = 5.0;
-    let l = link("a", "b", chan(400_000, ms(30), QueueLimit::Packets(10), LossCfg::Bernoulli { p: 0.02 }));
+    let l = link("a", "b", chan(400_000, ms(30), QueueLimit::Packets(10), LossCfg::Bernoulli { p: 0.02, at: LossAt::Wire }));
     let mut s = scenario(run_cfg(secs(30), seed), vec![l], vec![g, h], vec![]);
     s.calls[1].playout = s.calls[0].playout.clone();
     s

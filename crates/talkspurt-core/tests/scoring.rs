@@ -8,6 +8,7 @@ use common::*;
 use talkspurt_core::net::queue::QueueLimit;
 use talkspurt_core::playout::PlayoutKind;
 use talkspurt_core::run::run;
+use talkspurt_core::scenario::LossAt;
 use talkspurt_core::scenario::{LossCfg, Scenario, StartCfg, TrafficCfg, TrafficKind, TransportCfg};
 use talkspurt_core::time::SimDuration;
 use talkspurt_core::trace::{Column, Table};
@@ -36,7 +37,7 @@ fn congested(seed: u64, playout: &str) -> Scenario {
         stop: None,
         label: None,
     };
-    let bottleneck = chan(1_000_000, ms(40), QueueLimit::Packets(30), LossCfg::Bernoulli { p: 0.01 });
+    let bottleneck = chan(1_000_000, ms(40), QueueLimit::Packets(30), LossCfg::Bernoulli { p: 0.01, at: LossAt::Wire });
     scenario(run_cfg(secs(40), seed), vec![link("a", "b", bottleneck)], groups, vec![cross])
 }
 

@@ -6,11 +6,12 @@ use common::*;
 use talkspurt_core::cc::CcAlgorithm;
 use talkspurt_core::net::queue::QueueLimit;
 use talkspurt_core::run::run;
+use talkspurt_core::scenario::LossAt;
 use talkspurt_core::scenario::*;
 
 /// s —100 Mb/s, 1 ms— r1 —`rate`, `delay`, 100 p, loss p— r2 —100 Mb/s, 1 ms— d
 fn dumbbell(rate: u64, delay_ms: u64, limit: u32, p: f64) -> Vec<LinkCfg> {
-    let loss = if p > 0.0 { LossCfg::Bernoulli { p } } else { LossCfg::None };
+    let loss = if p > 0.0 { LossCfg::Bernoulli { p, at: LossAt::Wire } } else { LossCfg::None };
     let mut bottleneck = link("r1", "r2", chan(rate, ms(delay_ms), QueueLimit::Packets(limit), LossCfg::None));
     bottleneck.forward.loss = loss;
     vec![
@@ -84,7 +85,7 @@ fn voice_over_tcp_frames_wait_for_retransmissions() {
     let mut voice = calls(1, "a", "b", "G.711", 20);
     voice.transport = TransportCfg::Tcp(TcpConfig { nodelay: true, ..TcpConfig::default() });
     let mut path = link("a", "b", chan(2_000_000, ms(30), QueueLimit::Packets(100), LossCfg::None));
-    path.forward.loss = LossCfg::Bernoulli { p: 0.01 };
+    path.forward.loss = LossCfg::Bernoulli { p: 0.01, at: LossAt::Wire };
     for seed in 1..=3 {
         let s = scenario(run_cfg(secs(120), seed), vec![path.clone()], vec![voice.clone()], vec![]);
         let out = run(&s, &mut no_progress()).unwrap();

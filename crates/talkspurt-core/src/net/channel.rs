@@ -15,9 +15,11 @@
 //! world calls `dequeue` when the transmitter frees (the `wake` times these
 //! methods return), and the discipline picks, drops or marks there.
 
+use super::capacity::{Capacity, Propagation};
 use super::codel::{CoDel, CoDelOut, CoDelQueue, TimedFifo};
 use super::fq_codel::FqCoDel;
-use super::loss::LossModel;
+use super::jitter::Jitter;
+use super::loss::{LossAt, LossModel};
 use super::packet::{Ecn, NodeId, Packet};
 use super::pie::{PieQueue, PieVerdict};
 use super::queue::{Discipline, QueueLimit, Verdict};
@@ -75,6 +77,8 @@ impl Held {
 /// The outcome of `enqueue` on a holding queue.
 #[derive(Debug, PartialEq)]
 pub struct Enqueued {
+    /// The arrival, lost before the queue (`LossAt::Enqueue`).
+    pub lost: Option<Packet>,
     /// A packet dropped (the arrival, or another one on FQ-CoDel overflow).
     pub dropped: Option<Packet>,
     /// Schedule a `dequeue` at this time (the transmitter had no pending one).
@@ -100,6 +104,14 @@ pub struct Channel {
     pub delay: SimDuration,
     limit: QueueLimit,
     loss: LossModel,
+    loss_at: LossAt,
+    /// Serialization and propagation; constant unless the link has a
+    /// schedule (`rate_bps` and `delay` are then the nominal values).
+    capacity: Capacity,
+    propagation: Propagation,
+    jitter: Jitter,
+    /// Latest arrival so far: a link whose delay changes stays FIFO.
+    last_arrive: SimTime,
     /// End of the last accepted packet's serialization.
     busy_until: SimTime,
     /// (start of serialization, bytes) of accepted packets, oldest first;
@@ -124,6 +136,8 @@ pub enum Offer {
     Accepted { arrive: SimTime, lost: bool },
     /// Tail drop: the queue was full.
     Dropped,
+    /// Lost on arrival, before the queue (`LossAt::Enqueue`).
+    Lost,
 }
 
 impl Channel {
@@ -144,6 +158,11 @@ impl Channel {
             delay,
             limit,
             loss,
+            loss_at: LossAt::Wire,
+            capacity: Capacity::Constant(rate_bps),
+            propagation: Propagation::Constant(delay),
+            jitter: Jitter::None,
+            last_arrive: SimTime::ZERO,
             busy_until: SimTime::ZERO,
             pending: VecDeque::new(),
             pending_bytes: 0,
@@ -153,6 +172,34 @@ impl Channel {
             wake_pending: false,
             series: None,
         }
+    }
+
+    /// Apply the loss model before the queue instead of on the wire.
+    pub fn with_loss_at(mut self, at: LossAt) -> Self {
+        self.loss_at = at;
+        self
+    }
+
+    /// A time-varying rate and delay (net::capacity).
+    pub fn with_timing(mut self, capacity: Capacity, propagation: Propagation) -> Self {
+        self.capacity = capacity;
+        self.propagation = propagation;
+        self
+    }
+
+    /// Extra per-packet delay after propagation (net::jitter).
+    pub fn with_jitter(mut self, jitter: Jitter) -> Self {
+        self.jitter = jitter;
+        self
+    }
+
+    /// Whether an arrival is lost before the queue (`LossAt::Enqueue`,
+    /// ns-2's `lossmodel`): counted as a link loss, it takes no link time.
+    #[inline]
+    fn lost_on_arrival(&mut self, now: SimTime, size: u32) -> bool {
+        let lost = self.loss_at == LossAt::Enqueue && self.loss.lose(now, size);
+        self.stats.link_losses += lost as u64;
+        lost
     }
 
     /// Use discipline `d`; `rng` is the queue's own stream (RED, PIE).
@@ -222,6 +269,9 @@ impl Channel {
     pub fn offer(&mut self, now: SimTime, pkt: &mut Packet) -> Offer {
         debug_assert!(self.held.is_none());
         self.stats.offered += 1;
+        if self.lost_on_arrival(now, pkt.size) {
+            return Offer::Lost;
+        }
         self.purge(now);
         let start = self.busy_until.max(now);
         let mut mark = false;
@@ -268,25 +318,35 @@ impl Channel {
     /// Put a packet of `size` bytes on the wire at `start` after waiting
     /// `wait` ns: serialization, statistics, wire loss.
     fn transmit(&mut self, start: SimTime, wait: u64, size: u32) -> Offer {
-        let tx = SimDuration::transmission(size, self.rate_bps);
-        self.busy_until = start + tx;
+        let done = self.capacity.finish(start, size);
+        let tx = done - start;
+        self.busy_until = done;
         self.stats.served += 1;
         self.stats.wait_sum_ns += wait as u128;
         self.stats.wait_max_ns = self.stats.wait_max_ns.max(wait);
         self.stats.busy_ns += tx.as_nanos();
-        let lost = self.loss.lose();
+        let lost = self.loss_at == LossAt::Wire && self.loss.lose(done, size);
         if lost {
             self.stats.link_losses += 1;
-        } else {
-            self.stats.delivered += 1;
-            self.stats.bytes_delivered += size as u64;
+            return Offer::Accepted { arrive: done + self.propagation.at(done), lost };
         }
-        Offer::Accepted { arrive: self.busy_until + self.delay, lost }
+        self.stats.delivered += 1;
+        self.stats.bytes_delivered += size as u64;
+        let mut arrive = done + self.propagation.at(done);
+        if let Propagation::Steps(_) = self.propagation {
+            // A delay that drops must not let a packet overtake the one before.
+            arrive = arrive.max(self.last_arrive);
+            self.last_arrive = arrive;
+        }
+        Offer::Accepted { arrive: self.jitter.apply(arrive), lost }
     }
 
     /// Hand a packet to a holding queue (CoDel, FQ-CoDel, PIE).
     pub fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Enqueued {
         self.stats.offered += 1;
+        if self.lost_on_arrival(now, pkt.size) {
+            return Enqueued { lost: Some(pkt), dropped: None, wake: None };
+        }
         let limit = self.limit;
         let held = self.held.as_mut().expect("enqueue on a holding queue");
         let before = held.len();
@@ -328,7 +388,7 @@ impl Channel {
             self.wake_pending = true;
             self.busy_until.max(now)
         });
-        Enqueued { dropped, wake }
+        Enqueued { lost: None, dropped, wake }
     }
 
     /// The transmitter is free at `now`: the discipline picks the next
@@ -403,5 +463,24 @@ mod tests {
         c.offer(SimTime::ZERO, &mut pkt(125));
         assert!(matches!(c.offer(SimTime::ZERO, &mut pkt(250)), Offer::Accepted { .. }));
         assert_eq!(c.offer(SimTime::ZERO, &mut pkt(125)), Offer::Dropped);
+    }
+
+    #[test]
+    fn enqueue_loss_skips_the_queue_wire_loss_uses_the_link() {
+        use crate::net::loss::{LossTrace, TraceLoss};
+        use std::sync::Arc;
+        // Every other packet lost; three offered back to back at t = 0.
+        let trace = || LossModel::Trace(TraceLoss::new(Arc::new(LossTrace::Packets(vec![false, true]))));
+        let ms = |x: u64| SimTime(x * 1_000_000);
+        let mut c = Channel::new("a->b".into(), 0, 1, 1_000_000, SimDuration::from_millis(10), QueueLimit::Packets(10), trace())
+            .with_loss_at(LossAt::Enqueue);
+        let r: Vec<_> = (0..3).map(|_| c.offer(SimTime::ZERO, &mut pkt(125))).collect();
+        // The lost one takes no link time: the third finishes at 2 ms.
+        assert_eq!(r, [Offer::Accepted { arrive: ms(11), lost: false }, Offer::Lost, Offer::Accepted { arrive: ms(12), lost: false }]);
+        assert_eq!((c.stats.served, c.stats.link_losses), (2, 1));
+        let mut c = Channel::new("a->b".into(), 0, 1, 1_000_000, SimDuration::from_millis(10), QueueLimit::Packets(10), trace());
+        let r: Vec<_> = (0..3).map(|_| c.offer(SimTime::ZERO, &mut pkt(125))).collect();
+        assert_eq!(r[1], Offer::Accepted { arrive: ms(12), lost: true });
+        assert_eq!(r[2], Offer::Accepted { arrive: ms(13), lost: false });
     }
 }

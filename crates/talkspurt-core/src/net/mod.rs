@@ -2,9 +2,11 @@
 //! RED, CoDel, FQ-CoDel, PIE) and loss, and
 //! static routing. Knows nothing of transports beyond packet sizes.
 
+pub mod capacity;
 pub mod channel;
 pub mod codel;
 pub mod fq_codel;
+pub mod jitter;
 pub mod loss;
 pub mod packet;
 pub mod pie;

@@ -40,6 +40,8 @@ pub mod kind {
     pub const RTP: u32 = 6;
     /// A link direction's AQM (RED, PIE).
     pub const QUEUE: u32 = 16;
+    /// A link direction's jitter (numbered apart from the queues' kinds).
+    pub const LINK_JITTER: u32 = 11;
 }
 
 #[derive(Clone, Debug)]

@@ -7,11 +7,13 @@ use crate::scenario::rtp::{AdaptCfg, FbLimitName, FbModeName, IntervalKind};
 use crate::voice::adapt::{Adapter, Busse1996, BusseCfg, Patent, PatentCfg};
 use crate::voice::Codec;
 use crate::net::channel::Channel;
-use crate::net::loss::LossModel;
+use crate::net::capacity::{Capacity, Deliveries, Propagation, Steps};
+use crate::net::jitter::{Bursty, Jitter, JitterDist};
+use crate::net::loss::{GilbertElliott, LossAt, LossModel, MarkovLoss, TraceLoss};
 use crate::net::{Dir, NodeId, Topology};
 use crate::rng::{kind, Rng, StreamId};
 use crate::scenario::{
-    ChannelCfg, LossCfg, Scenario, ScenarioError, SpeechCfg, StartCfg, TrafficKind, TransportCfg,
+    ChannelCfg, JitterCfg, LossCfg, ScheduleCfg, ScheduleData, StepCfg, Scenario, ScenarioError, SpeechCfg, StartCfg, TrafficKind, TransportCfg,
 };
 use crate::sched::EventQueue;
 use crate::time::{SimDuration, SimTime};
@@ -24,15 +26,87 @@ use crate::voice::{codec, SpeechModel, SpeechProcess, VoiceSource};
 
 fn channel(topo: &Topology, from: NodeId, to: NodeId, cfg: &ChannelCfg, seed: u64, run: u64, index: u32) -> Channel {
     let limit = cfg.queue.limit();
-    let loss = match cfg.loss {
+    let rng = || Rng::stream(seed, run, StreamId::new(kind::LINK_LOSS, index));
+    let loss = match &cfg.loss {
         LossCfg::None => LossModel::None,
-        LossCfg::Bernoulli { p } => LossModel::Bernoulli { p, rng: Rng::stream(seed, run, StreamId::new(kind::LINK_LOSS, index)) },
+        &LossCfg::Bernoulli { p, .. } => LossModel::Bernoulli { p, rng: rng() },
+        &LossCfg::Ber { ber, .. } => LossModel::ber(ber, rng()),
+        &LossCfg::GilbertElliott { p, r, loss_good, loss_bad, mean_loss, mean_burst, .. } => {
+            let (p, r) = match (p, r, mean_loss, mean_burst) {
+                (Some(p), Some(r), _, _) => (p, r),
+                (_, _, Some(l), Some(b)) => (GilbertElliott::simple_p(l, b), 1.0 / b),
+                _ => unreachable!("validation resolves one parameterisation"),
+            };
+            LossModel::GilbertElliott(GilbertElliott::new(p, r, loss_good, loss_bad, rng()))
+        }
+        LossCfg::Markov { transition, loss, .. } => LossModel::Markov(MarkovLoss::new(transition, loss, rng())),
+        LossCfg::Trace { data, .. } => LossModel::Trace(TraceLoss::new(data.clone())),
+    };
+    let at = match cfg.loss.at() {
+        crate::scenario::LossAt::Enqueue => LossAt::Enqueue,
+        crate::scenario::LossAt::Wire => LossAt::Wire,
     };
     let name = format!("{}->{}", topo.nodes[from as usize], topo.nodes[to as usize]);
     let qrng = Rng::stream(seed, run, StreamId::new(kind::QUEUE, index));
-    Channel::new(name, from, to, cfg.rate_bps, cfg.delay, limit, loss)
+    let ch = Channel::new(name, from, to, cfg.rate_bps, cfg.delay, limit, loss)
+        .with_loss_at(at)
         .with_discipline(&crate::scenario::queue::discipline(&cfg.queue), qrng)
-        .with_series(cfg.queue.series())
+        .with_series(cfg.queue.series());
+    let ch = match &cfg.schedule {
+        Some(s) => {
+            let (capacity, propagation) = timing(cfg, s);
+            ch.with_timing(capacity, propagation)
+        }
+        None => ch,
+    };
+    let rng = Rng::stream(seed, run, StreamId::new(kind::LINK_JITTER, index));
+    let ns = |d: SimDuration| d.0 as f64;
+    let jitter = match cfg.jitter {
+        JitterCfg::None => Jitter::None,
+        JitterCfg::Uniform { min, max, reorder } => Jitter::random(JitterDist::Uniform { lo: ns(min), hi: ns(max) }, reorder, rng),
+        JitterCfg::Normal { mean, sd, min, max, reorder } => {
+            let lo = min.map_or((ns(mean) - 3.0 * ns(sd)).max(0.0), ns);
+            let hi = max.map_or(ns(mean) + 3.0 * ns(sd), ns);
+            Jitter::random(JitterDist::Normal { mean: ns(mean), sd: ns(sd), lo, hi }, reorder, rng)
+        }
+        JitterCfg::Bursty { interval, stall, stall_every } => {
+            Jitter::Bursty(Bursty::new(ns(interval), stall.0, stall_every.map(|d| d.0), rng))
+        }
+    };
+    ch.with_jitter(jitter)
+}
+
+/// A schedule as the channel's capacity and propagation: the link's
+/// `rate` and `delay` hold from 0 until the first step that changes them.
+fn timing(cfg: &ChannelCfg, s: &ScheduleCfg) -> (Capacity, Propagation) {
+    let steps = match &*s.data {
+        ScheduleData::Mahimahi(times, period) => {
+            let cap = Capacity::Deliveries(Deliveries::new(std::sync::Arc::new(times.clone()), *period));
+            return (cap, Propagation::Constant(cfg.delay));
+        }
+        ScheduleData::Steps(v) => v.as_slice(),
+        ScheduleData::None => s.steps.as_slice(),
+    };
+    let period = s.repeat.map(|d| d.0);
+    let series = |base: u64, pick: &dyn Fn(&StepCfg) -> Option<u64>| {
+        let mut st = Steps { at: vec![0], value: vec![base], period };
+        for x in steps {
+            if let Some(v) = pick(x) {
+                if x.at.0 == 0 {
+                    st.value[0] = v;
+                } else {
+                    st.at.push(x.at.0);
+                    st.value.push(v);
+                }
+            }
+        }
+        st
+    };
+    let rate = series(cfg.rate_bps, &|x| x.rate);
+    let delay = series(cfg.delay.0, &|x| x.delay.map(|d| d.0));
+    let cap = if rate.at.len() == 1 { Capacity::Constant(rate.value[0]) } else { Capacity::Steps(rate) };
+    let prop = if delay.at.len() == 1 { Propagation::Constant(SimDuration(delay.value[0])) } else { Propagation::Steps(delay) };
+    (cap, prop)
 }
 
 fn start_time(cfg: &StartCfg, stagger: SimDuration, i: u32, rng: &mut Rng) -> SimTime {

@@ -52,7 +52,7 @@ impl From<&Scenario> for ScenarioDoc {
 
 /// `rate`, `delay`, `queue`, `loss` as given in one table.
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, expecting = "a table of rate, delay, queue, loss overriding the link level")]
+#[serde(deny_unknown_fields, expecting = "a table of rate, delay, queue, loss, jitter, schedule overriding the link level")]
 pub struct ChannelDoc {
     #[serde(default, with = "fields::rate_opt", skip_serializing_if = "Option::is_none")]
     pub rate: Option<u64>,
@@ -62,15 +62,23 @@ pub struct ChannelDoc {
     pub queue: Option<QueueCfg>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss: Option<LossCfg>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jitter: Option<JitterCfg>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<ScheduleCfg>,
 }
 
 impl From<&ChannelCfg> for ChannelDoc {
     fn from(c: &ChannelCfg) -> Self {
+        // A mahimahi trace sets the rate: it is not written back.
+        let traced = c.schedule.as_ref().is_some_and(|s| s.file.is_some() && s.format == ScheduleFormat::Mahimahi);
         ChannelDoc {
-            rate: Some(c.rate_bps),
+            rate: (!traced).then_some(c.rate_bps),
             delay: Some(c.delay),
             queue: Some(c.queue.clone()),
             loss: Some(c.loss.clone()),
+            jitter: Some(c.jitter.clone()),
+            schedule: c.schedule.clone(),
         }
     }
 }
@@ -99,11 +107,26 @@ pub struct LinkDoc {
     pub queue: Option<QueueCfg>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss: Option<LossCfg>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jitter: Option<JitterCfg>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<ScheduleCfg>,
+    /// A named link profile (scenario/links.rs `profile`): per-direction
+    /// defaults under the keys written here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
 }
 
 impl LinkDoc {
     pub fn both(&self) -> ChannelDoc {
-        ChannelDoc { rate: self.rate, delay: self.delay, queue: self.queue.clone(), loss: self.loss.clone() }
+        ChannelDoc {
+            rate: self.rate,
+            delay: self.delay,
+            queue: self.queue.clone(),
+            loss: self.loss.clone(),
+            jitter: self.jitter.clone(),
+            schedule: self.schedule.clone(),
+        }
     }
 }
 
@@ -118,12 +141,15 @@ impl From<&LinkCfg> for LinkDoc {
         LinkDoc {
             between: [l.a.clone(), l.b.clone()],
             cost: l.cost,
+            profile: None,
             forward,
             reverse,
             rate: both.rate,
             delay: both.delay,
             queue: both.queue,
             loss: both.loss,
+            jitter: both.jitter,
+            schedule: both.schedule,
         }
     }
 }

@@ -389,6 +389,10 @@ macro_rules! numbers {
 }
 
 numbers! {
+    /// A probability that may be 1 (Markov chains, state loss rates).
+    unit_interval: "a probability with 0 <= p <= 1, e.g. 0.5", |p| (0.0..=1.0).contains(&p);
+    /// Mean loss burst length, in packets.
+    burst_length: "a mean burst length in packets >= 1, e.g. 2.5", |b| b >= 1.0;
     /// Loss probability.
     probability: "a probability p with 0 <= p < 1, e.g. 0.01", |p| (0.0..1.0).contains(&p);
     /// Pareto shape: > 1 for a finite mean.
@@ -434,6 +438,16 @@ pub fn label<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error
 /// A node name (its existence is checked in validate.rs).
 pub fn node<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     d.deserialize_str(Name("a node name (a non-empty string)"))
+}
+
+/// A file path (its existence and contents are checked in validate.rs;
+/// a relative path is taken from the working directory).
+pub fn file<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    d.deserialize_str(Name("a file path (a non-empty string)"))
+}
+
+pub fn file_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    file(d).map(Some)
 }
 
 /// The allowed text of `codec`.

@@ -13,6 +13,7 @@
 //! | `units.rs` | quantities with units (parse and format) |
 //! | `de.rs`, `ser.rs` | the document reader (paths, tagged tables) and writer |
 //! | `validate.rs` | checks across keys; defaults that depend on other keys |
+//! | `links.rs` | link models' checks: loss, jitter, schedules, trace files |
 //! | `parse.rs` | `from_toml_str`, `from_json_str`, `from_value`, `to_json` |
 //! | `build.rs` | `Scenario` → `World` |
 //! | `calls.rs` | the calls as scoring sees them (`score::CallInfo`) |
@@ -23,6 +24,7 @@ mod de;
 mod doc;
 pub mod error;
 mod fields;
+mod links;
 pub mod model;
 pub mod parse;
 pub mod queue;

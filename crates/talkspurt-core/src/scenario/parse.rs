@@ -179,3 +179,6 @@ mod tcp_tests;
 #[cfg(test)]
 #[path = "tfrc_tests.rs"]
 mod tfrc_tests;
+#[cfg(test)]
+#[path = "links_tests.rs"]
+mod links_tests;

@@ -87,7 +87,7 @@ fn droptail(p: u32) -> QueueCfg {
 }
 
 fn sym(a: &str, b: &str, rate_bps: u64, delay: SimDuration) -> LinkCfg {
-    let ch = ChannelCfg { rate_bps, delay, queue: droptail(50), loss: LossCfg::None };
+    let ch = ChannelCfg { rate_bps, delay, queue: droptail(50), loss: LossCfg::None, jitter: JitterCfg::None, schedule: None };
     LinkCfg { a: a.into(), b: b.into(), forward: ch.clone(), reverse: ch, cost: 1 }
 }
 
@@ -96,7 +96,9 @@ fn full_expected() -> Scenario {
         rate_bps: 300_000,
         delay: ms(30),
         queue: droptail(50),
-        loss: LossCfg::Bernoulli { p: 0.001 },
+        loss: LossCfg::Bernoulli { p: 0.001, at: LossAt::Wire },
+        jitter: JitterCfg::None,
+        schedule: None,
     };
     Scenario {
         run: RunCfg {
@@ -305,12 +307,14 @@ packet = "1500B"
             rate_bps: 2_000_000,
             delay: ms(5),
             queue: droptail(20),
-            loss: LossCfg::Bernoulli { p: 0.05 }
+            loss: LossCfg::Bernoulli { p: 0.05, at: LossAt::Wire },
+            jitter: JitterCfg::None,
+            schedule: None,
         }
     );
     assert_eq!(
         l.reverse,
-        ChannelCfg { rate_bps: 256_000, delay: ms(40), queue: droptail(20), loss: LossCfg::None }
+        ChannelCfg { rate_bps: 256_000, delay: ms(40), queue: droptail(20), loss: LossCfg::None, jitter: JitterCfg::None, schedule: None }
     );
 }
 
@@ -442,8 +446,10 @@ impl Gen {
             loss: if self.coin() {
                 LossCfg::None
             } else {
-                LossCfg::Bernoulli { p: self.below(1000) as f64 / 3000.0 }
+                LossCfg::Bernoulli { p: self.below(1000) as f64 / 3000.0, at: LossAt::Wire }
             },
+            jitter: JitterCfg::None,
+            schedule: None,
         }
     }
     fn playout(&mut self, ptime: SimDuration) -> PlayoutCfg {

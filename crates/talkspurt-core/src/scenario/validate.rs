@@ -33,12 +33,12 @@ pub const RATE_MISSING: &str =
     "a rate with a unit, e.g. \"10Mbps\", at the link level or in both forward and reverse";
 
 /// The document, for values as written and whether a key was given.
-struct Ctx<'a> {
+pub(super) struct Ctx<'a> {
     raw: &'a Value,
 }
 
 impl Ctx<'_> {
-    fn given(&self, path: &str) -> bool {
+    pub(super) fn given(&self, path: &str) -> bool {
         lookup(self.raw, &parse_path(path)).is_some_and(|v| !v.is_null())
     }
 
@@ -50,7 +50,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn err(&self, path: &str, allowed: impl Into<String>) -> ScenarioError {
+    pub(super) fn err(&self, path: &str, allowed: impl Into<String>) -> ScenarioError {
         let value = match lookup(self.raw, &parse_path(path)) {
             Some(v) if !v.is_null() => super::parse::render(v),
             _ => "(missing)".into(),
@@ -158,13 +158,43 @@ fn links(cx: &Ctx, docs: &[LinkDoc]) -> R<Vec<LinkCfg>> {
             ));
         }
         let both = l.both();
+        let (prof_fwd, prof_rev) = match &l.profile {
+            Some(name) => super::links::profile(name).ok_or_else(|| cx.err(&format!("{p}.profile"), super::links::PROFILES))?,
+            None => Default::default(),
+        };
         let (fwd, rev) = (l.forward.clone().unwrap_or_default(), l.reverse.clone().unwrap_or_default());
-        let channel = |d: super::doc::ChannelDoc, name: &str, other_has_rate: bool| -> R<ChannelCfg> {
-            let rate_bps = match d.rate.or(both.rate) {
-                Some(r) => r,
-                None if other_has_rate => return Err(cx.err(&format!("{p}.{name}.rate"), RATE_MISSING)),
-                None => return Err(cx.err(&format!("{p}.rate"), RATE_MISSING)),
+        let channel = |d: super::doc::ChannelDoc, name: &str, other_has_rate: bool, prof: super::doc::ChannelDoc| -> R<ChannelCfg> {
+            // Direction keys, then link keys, then the profile's.
+            let both = super::doc::ChannelDoc {
+                rate: both.rate.or(prof.rate),
+                delay: both.delay.or(prof.delay),
+                queue: both.queue.clone().or(prof.queue),
+                loss: both.loss.clone().or(prof.loss),
+                jitter: both.jitter.clone().or(prof.jitter),
+                schedule: both.schedule.clone().or(prof.schedule),
             };
+            let own_schedule = d.schedule.is_some();
+            let mut schedule = d.schedule.or_else(|| both.schedule.clone());
+            let at = if own_schedule { format!("{p}.{name}.schedule") } else { format!("{p}.schedule") };
+            // A mahimahi trace sets the capacity: its mean rate is the nominal one.
+            let traced = match &mut schedule {
+                Some(s) => super::links::schedule(cx, &at, s)?,
+                None => None,
+            };
+            let rate_key = if d.rate.is_some() { format!("{p}.{name}.rate") } else { format!("{p}.rate") };
+            let rate_bps = match (d.rate.or(both.rate), traced) {
+                (Some(_), Some(_)) => {
+                    return Err(cx.err(&rate_key, "no rate: the link's schedule file is a mahimahi trace, which sets the capacity"))
+                }
+                (None, Some(mean)) => mean,
+                (Some(r), None) => r,
+                (None, None) if other_has_rate => return Err(cx.err(&format!("{p}.{name}.rate"), RATE_MISSING)),
+                (None, None) => return Err(cx.err(&format!("{p}.rate"), RATE_MISSING)),
+            };
+            let own_jitter = d.jitter.is_some();
+            let jitter = d.jitter.or_else(|| both.jitter.clone()).unwrap_or_default();
+            let at = if own_jitter { format!("{p}.{name}.jitter") } else { format!("{p}.jitter") };
+            super::links::jitter(cx, &at, &jitter)?;
             let qpath = if d.queue.is_some() { format!("{p}.{name}.queue") } else { format!("{p}.queue") };
             let queue = d.queue.or_else(|| both.queue.clone()).unwrap_or_default();
             if let QueueCfg::Red(r) = &queue {
@@ -175,11 +205,17 @@ fn links(cx: &Ctx, docs: &[LinkDoc]) -> R<Vec<LinkCfg>> {
                 delay: d.delay.or(both.delay).unwrap_or(SimDuration::ZERO),
                 queue,
                 loss: d.loss.or_else(|| both.loss.clone()).unwrap_or_default(),
+                jitter,
+                schedule,
             })
         };
         let (fwd_rate, rev_rate) = (fwd.rate.is_some(), rev.rate.is_some());
-        let forward = channel(fwd, "forward", rev_rate)?;
-        let reverse = channel(rev, "reverse", fwd_rate)?;
+        let (fwd_loss, rev_loss) = (fwd.loss.is_some(), rev.loss.is_some());
+        let mut forward = channel(fwd, "forward", rev_rate, prof_fwd)?;
+        let mut reverse = channel(rev, "reverse", fwd_rate, prof_rev)?;
+        let at = |own: bool, name: &str| if own { format!("{p}.{name}") } else { p.clone() };
+        super::links::loss(cx, &format!("{}.loss", at(fwd_loss, "forward")), &mut forward.loss)?;
+        super::links::loss(cx, &format!("{}.loss", at(rev_loss, "reverse")), &mut reverse.loss)?;
         out.push(LinkCfg { a, b, forward, reverse, cost: l.cost });
     }
     Ok(out)

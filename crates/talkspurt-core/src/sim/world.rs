@@ -350,6 +350,10 @@ impl World {
         let chan = &mut self.topo.channels[ch as usize];
         if chan.holds_packets() {
             let e = chan.enqueue(now, pkt);
+            if let Some(p) = e.lost {
+                self.lost(p, NetFate::LinkLoss, ch);
+                return;
+            }
             if let Some(t) = e.wake {
                 self.q.schedule(t, Event::Dequeue { ch });
             }
@@ -362,7 +366,7 @@ impl World {
         match chan.offer(now, &mut pkt) {
             Offer::Accepted { arrive, lost: false } => self.q.schedule(arrive, Event::Arrive { ch, pkt }),
             // Lost on the wire: it used the link, and its fate is known now.
-            Offer::Accepted { lost: true, .. } => self.lost(pkt, NetFate::LinkLoss, ch),
+            Offer::Accepted { lost: true, .. } | Offer::Lost => self.lost(pkt, NetFate::LinkLoss, ch),
             Offer::Dropped => self.lost(pkt, NetFate::QueueDrop, ch),
         }
     }

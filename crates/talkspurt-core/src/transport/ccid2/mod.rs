@@ -58,5 +58,3 @@ impl Default for Ccid2Config {
 /// for Reno's per-ACK increase cwnd += 1/cwnd to keep its remainder.
 pub const PKT: u64 = 1000;
 
-#[cfg(test)]
-mod tests;
