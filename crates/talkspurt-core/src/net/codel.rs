@@ -277,10 +277,9 @@ mod tests {
     #[test]
     fn short_queue_is_left_alone() {
         let mut c = CoDel::new(&CoDelParams::default());
-        let mut q = TimedFifo::default();
         for t in 10..1000u64 {
             // Ten packets queued, each 4 ms old when served.
-            q = TimedFifo::default();
+            let mut q = TimedFifo::default();
             for _ in 0..10 {
                 q.push(pkt(Ecn::NotEct), SimTime((t - 4) * 1_000_000));
             }
