@@ -531,7 +531,7 @@ impl Gen {
         };
         t.rto = RtoRule::ALL[g.below(3) as usize];
         t.granularity = g.dur(0);
-        (t.dynamic_feedback, t.discounting) = (g.coin(), g.coin());
+        (t.dynamic_feedback, t.discounting, t.oscillation_reduction) = (g.coin(), g.coin(), g.coin());
         t.nominal_rtt = SimDuration(1 + g.below(1_000_000_000));
         t.t_mbi = SimDuration(1 + g.below(100_000_000_000));
         if t.small_packets {

@@ -57,6 +57,8 @@ pub struct RateDoc {
     pub granularity: Option<SimDuration>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub discounting: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oscillation_reduction: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::positive_opt")]
     pub t_mbi: Option<SimDuration>,
     #[serde(default, skip_serializing_if = "Option::is_none", with = "opt_bytes")]
@@ -95,6 +97,7 @@ impl RateDoc {
         set!(t.header, self.sp_header);
         set!(t.min_interval, self.min_interval);
         set!(t.dynamic_feedback, self.dynamic_feedback);
+        set!(t.oscillation_reduction, self.oscillation_reduction);
         set!(t.nominal_rtt, self.nominal_rtt);
         set!(t.rto, self.rto);
         set!(t.granularity, self.granularity);
@@ -162,6 +165,7 @@ impl RateDoc {
             sp_header: t.small_packets.then_some(t.header),
             min_interval: t.small_packets.then_some(t.min_interval),
             dynamic_feedback: Some(t.dynamic_feedback),
+            oscillation_reduction: Some(t.oscillation_reduction),
             nominal_rtt: Some(t.nominal_rtt),
             rto: Some(t.rto),
             granularity: Some(t.granularity),

@@ -35,13 +35,13 @@ fn every_key_given() {
         "{ kind = \"dccp\", ccid = 4, tfrc = \"rfc3448\", faster_restart = \"emulated\", variant = \"fr-md\", \
          send_buffer = \"8p\", handshake = false, ecn = true, sp_header = \"40B\", min_interval = \"5ms\", \
          dynamic_feedback = true, nominal_rtt = \"150ms\", rto = \"rfc6298\", discounting = false, t_mbi = \"32s\", \
-         packet = \"1000B\", loss_intervals = false }",
+         oscillation_reduction = true, packet = \"1000B\", loss_intervals = false }",
     );
     let t = &c.tfrc;
     assert_eq!((t.spec, t.faster_restart, t.variant), (TfrcSpec::Rfc3448, FasterRestart::Emulated, Variant::FrMd));
     assert_eq!((c.send_buffer, c.handshake, c.ecn, t.header, t.min_interval), (8, false, true, 40, ms(5)));
     assert_eq!((t.dynamic_feedback, t.nominal_rtt, t.rto, t.discounting, t.t_mbi), (true, ms(150), RtoRule::Rfc6298, false, ms(32_000)));
-    assert_eq!((c.packet, c.loss_intervals), (1000, false));
+    assert_eq!((c.packet, c.loss_intervals, t.oscillation_reduction), (1000, false, true));
     assert_eq!(rate("{ kind = \"dccp\", faster_restart = true }").tfrc.faster_restart, FasterRestart::Draft);
     assert_eq!(rate("{ kind = \"dccp\", faster_restart = false }").tfrc.faster_restart, FasterRestart::Off);
     let p = rate("{ kind = \"tfrc\", header = \"52B\", ack = \"40B\" }");

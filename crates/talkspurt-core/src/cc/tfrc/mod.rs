@@ -201,6 +201,12 @@ pub struct TfrcConfig {
     pub discounting: bool,
     /// RTT filter constant q (RFC 5348 §4.3: 0.9).
     pub q: f64,
+    /// Oscillation reduction (RFC 5348 §4.5, RFC 3448 §4.5; optional):
+    /// pace at X_inst = X·R_sqmean/√R_sample, so a growing queue slows the
+    /// sender at once. Off, as the RFCs leave it to the implementation.
+    pub oscillation_reduction: bool,
+    /// Filter constant q2 of R_sqmean (RFC 5348 §4.5: 0.9).
+    pub q2: f64,
 }
 
 impl Default for TfrcConfig {
@@ -220,6 +226,8 @@ impl Default for TfrcConfig {
             granularity: SimDuration::ZERO,
             discounting: true,
             q: 0.9,
+            oscillation_reduction: false,
+            q2: 0.9,
         }
     }
 }

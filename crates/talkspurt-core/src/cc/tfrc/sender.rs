@@ -44,6 +44,9 @@ pub struct TfrcSender {
     x_fast_max: f64,
     /// Data packets sent so far.
     sent: u64,
+    /// §4.5: R_sqmean (0 until the first sample) and the latest √R_sample.
+    r_sqmean: f64,
+    sqrt_sample: f64,
 }
 
 impl TfrcSender {
@@ -76,6 +79,8 @@ impl TfrcSender {
             data_limited: false,
             x_fast_max: 0.0,
             sent: 0,
+            r_sqmean: 0.0,
+            sqrt_sample: 0.0,
             cfg,
         }
     }
@@ -264,6 +269,10 @@ impl TfrcSender {
 
 impl RateController for TfrcSender {
     fn rate(&self) -> f64 {
+        if self.cfg.oscillation_reduction && self.r_sqmean > 0.0 {
+            // RFC 5348 §4.5: X_inst = X·R_sqmean/√R_sample.
+            return self.x * self.r_sqmean / self.sqrt_sample;
+        }
         self.x
     }
 
@@ -299,6 +308,16 @@ impl RateController for TfrcSender {
             }
         };
         self.r = Some(r);
+        if self.cfg.oscillation_reduction {
+            // §4.5: R_sqmean = q2·R_sqmean + (1 − q2)·√R_sample, seeded
+            // with the first sample's root.
+            self.sqrt_sample = sample.sqrt();
+            self.r_sqmean = if self.r_sqmean == 0.0 {
+                self.sqrt_sample
+            } else {
+                self.cfg.q2 * self.r_sqmean + (1.0 - self.cfg.q2) * self.sqrt_sample
+            };
+        }
         let loss_up = fb.p > self.p;
         self.p = fb.p;
         self.got_feedback = true;

@@ -244,3 +244,26 @@ fn faster_restart_limits() {
     assert!((run(FasterRestart::Draft) - 40_000.0).abs() < 1e-6);
     assert!((run(FasterRestart::Emulated) - 40_000.0).abs() < 1e-6);
 }
+
+/// RFC 5348 §4.5 oscillation reduction: the pacing rate is
+/// X_inst = X·R_sqmean/√R_sample with R_sqmean = q2·R_sqmean + (1 − q2)·√R_sample
+/// seeded by the first sample. Samples 0.1 s then 0.4 s (a queue building):
+/// R_sqmean = 0.9·√0.1 + 0.1·√0.4 = 0.347851, so X_inst/X = 0.347851/√0.4
+/// = 0.55000 (by hand: 0.9·0.316228 + 0.1·0.632456 = 0.347851).
+#[test]
+fn oscillation_reduction_scales_by_the_rtt_root_ratio() {
+    let s = 1000;
+    let on = TfrcConfig { oscillation_reduction: true, ..TfrcConfig::default() };
+    let mut a = TfrcSender::new(on, s, SimTime::ZERO);
+    let mut b = TfrcSender::new(TfrcConfig::default(), s, SimTime::ZERO);
+    for x in [&mut a, &mut b] {
+        x.on_packet_sent(SimTime::ZERO, s);
+        x.on_feedback(t_ms(100), &fb(0, 1000.0, 0.0)); // sample 0.1 s
+    }
+    assert_eq!(a.rate(), b.rate()); // one sample: R_sqmean = √R_sample
+    for x in [&mut a, &mut b] {
+        x.on_feedback(t_ms(600), &fb(200, 40_000.0, 0.01)); // sample 0.4 s
+    }
+    let ratio = a.rate() / b.rate();
+    assert!((ratio - 0.55).abs() < 1e-5, "X_inst/X = {ratio}");
+}
