@@ -311,6 +311,65 @@ transport = {{ kind = "tfrc", packet = "1000B", ecn = {ecn} }}
     }
 }
 
+/// DCCP CCID 2 with ECN (RFC 4341 §5): four greedy flows over CoDel-ECN.
+/// The receivers report CE marks in the Ack Vector (state 1, RFC 4340
+/// §11.4) and the senders halve on them as on losses: marks and no drops,
+/// and each sender's window keeps being cut (≥ 10 reductions). Without ECN
+/// the same flows get no marks and CoDel drops.
+#[test]
+fn ecn_ccid2_halves_on_marks() {
+    for ecn in [true, false] {
+        let text = format!(
+            r#"
+[run]
+duration = "60s"
+trace = false
+series = true
+[[links]]
+between = ["s", "r1"]
+rate = "100Mbps"
+delay = "1ms"
+queue = {{ limit = "1000p" }}
+[[links]]
+between = ["r1", "r2"]
+rate = "10Mbps"
+delay = "20ms"
+queue = {{ kind = "codel", limit = "1000p", ecn = true }}
+[[links]]
+between = ["r2", "d"]
+rate = "100Mbps"
+delay = "1ms"
+queue = {{ limit = "1000p" }}
+[[traffic]]
+count = 4
+from = "s"
+to = "d"
+kind = "bulk"
+transport = {{ kind = "dccp", ccid = 2, ecn = {ecn} }}
+"#
+        );
+        let s = from_toml_str(&text).unwrap();
+        let out = run(&s, &mut no_progress()).unwrap();
+        let l = &out.report.links;
+        let (marks, drops) = (l.i64("ecn_marks")[BOTTLENECK], l.i64("aqm_drops")[BOTTLENECK] + l.i64("queue_drops")[BOTTLENECK]);
+        let util = l.f64("utilization")[BOTTLENECK];
+        eprintln!("CCID 2 ecn {ecn}: marks {marks}, drops {drops}, utilisation {util:.3}");
+        if !ecn {
+            assert!(marks == 0 && drops > 0, "marks {marks}, drops {drops}");
+            continue;
+        }
+        assert!(marks > 0 && drops == 0, "marks {marks}, drops {drops}");
+        assert!(util > 0.9, "utilisation {util}");
+        let sr = &out.report.series;
+        let (flow, side, n, v) = (sr.u32("flow"), sr.str("side"), sr.str("name"), sr.f64("value"));
+        for f in 0..4u32 {
+            let cw: Vec<f64> = (0..v.len()).filter(|&i| flow[i] == f && side[i] == "sender" && n[i] == "cwnd").map(|i| v[i]).collect();
+            let cuts = cw.windows(2).filter(|w| w[1] < w[0]).count();
+            assert!(cuts >= 10, "flow {f}: {cuts} window reductions");
+        }
+    }
+}
+
 /// Bad queue tables: errors name the key path, the value and what is allowed.
 #[test]
 fn bad_queue_input_names_the_key() {

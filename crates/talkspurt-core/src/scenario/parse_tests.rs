@@ -556,6 +556,7 @@ impl Gen {
             packet: 1 + g.below(65_535) as u32,
             ack_ratio: 1 + g.below(1000) as u16,
             ack_delay: g.dur(0),
+            ecn: g.coin(),
             ..Default::default()
         };
         crate::scenario::tfrc::RateDoc::from_ccid2(&c)

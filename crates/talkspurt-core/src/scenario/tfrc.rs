@@ -18,7 +18,7 @@ use crate::transport::tfrc::{RateConfig, Wire};
 pub const DCCP_ONLY: [&str; 5] = ["ccid", "handshake", "loss_intervals", "ack_ratio", "ack_delay"];
 /// Keys of CCID 2 (RFC 4341) only, and the keys CCID 2 takes.
 pub const CCID2_ONLY: [&str; 2] = ["ack_ratio", "ack_delay"];
-pub const CCID2_KEYS: [&str; 7] = ["kind", "ccid", "send_buffer", "handshake", "packet", "ack_ratio", "ack_delay"];
+pub const CCID2_KEYS: [&str; 8] = ["kind", "ccid", "send_buffer", "handshake", "packet", "ack_ratio", "ack_delay", "ecn"];
 pub const TFRC_ONLY: [&str; 3] = ["header", "ack", "small_packets"];
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -130,6 +130,7 @@ impl RateDoc {
         set!(c.packet, self.packet);
         set!(c.ack_ratio, self.ack_ratio);
         set!(c.ack_delay, self.ack_delay);
+        set!(c.ecn, self.ecn);
         c
     }
 
@@ -142,6 +143,7 @@ impl RateDoc {
             packet: Some(c.packet),
             ack_ratio: Some(c.ack_ratio),
             ack_delay: Some(c.ack_delay),
+            ecn: Some(c.ecn),
             ..RateDoc::default()
         }
     }

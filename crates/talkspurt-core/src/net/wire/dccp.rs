@@ -95,6 +95,9 @@ pub struct DccpHeader {
     /// The received sequence ranges `[start, end)` the Ack Vector encodes
     /// (CCID 2), most recent last; empty when absent.
     pub received: Vec<(u64, u64)>,
+    /// Of those, the ones received ECN-marked (Ack Vector state 1, RFC 4340
+    /// §11.4), ascending.
+    pub marked: Vec<u64>,
     /// A Change R option for the Ack Ratio feature (RFC 4340 §6, §11.3),
     /// 0 when absent.
     pub ack_ratio: u16,
@@ -102,7 +105,7 @@ pub struct DccpHeader {
 
 impl DccpHeader {
     pub fn new(ptype: DccpType, seq: u64) -> Self {
-        DccpHeader { ptype, seq, ack: 0, ccval: 0, tfrc: None, ack_vector: 0, received: Vec::new(), ack_ratio: 0 }
+        DccpHeader { ptype, seq, ack: 0, ccval: 0, tfrc: None, ack_vector: 0, received: Vec::new(), marked: Vec::new(), ack_ratio: 0 }
     }
 
     /// Header bytes including options, padded to a multiple of 4

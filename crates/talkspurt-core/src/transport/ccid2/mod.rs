@@ -32,6 +32,9 @@ pub struct Ccid2Config {
     /// RTO (RFC 4341 §5 follows TCP's RFC 6298: 1 s initial and minimum,
     /// 60 s maximum).
     pub rtt: RttConfig,
+    /// ECN: data packets ECT(0), marks reported in the Ack Vector (state 1)
+    /// and answered as losses (RFC 4341 §5, RFC 4340 §12). Off.
+    pub ecn: bool,
 }
 
 impl Default for Ccid2Config {
@@ -49,6 +52,7 @@ impl Default for Ccid2Config {
                 max_rto: SimDuration::from_secs(60),
                 granularity: SimDuration::ZERO,
             },
+            ecn: false,
         }
     }
 }

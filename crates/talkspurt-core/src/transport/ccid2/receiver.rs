@@ -26,6 +26,8 @@ pub struct Ccid2Receiver {
     conn: Server,
     seq: u64,
     received: RangeSet,
+    /// Sequence numbers received CE-marked, ascending, within the span.
+    marked: Vec<u64>,
     highest: Option<u64>,
     ack_ratio: u16,
     /// Data packets since the last acknowledgement, and when the oldest of
@@ -43,6 +45,7 @@ impl Ccid2Receiver {
             conn: Server::new(cfg.handshake),
             seq: 0,
             received: RangeSet::new(),
+            marked: Vec::new(),
             highest: None,
             ack_ratio: cfg.ack_ratio.max(1),
             unacked: 0,
@@ -68,21 +71,44 @@ impl Ccid2Receiver {
         let Some(high) = self.highest else { return };
         let low = (high + 1).saturating_sub(ACK_VECTOR_SPAN);
         self.received.remove_below(low);
+        self.marked.retain(|&s| s >= low);
         let ranges: Vec<(u64, u64)> = self.received.ranges().to_vec();
         let mut cells = 0u64;
         let mut at = low;
         for &(a, b) in &ranges {
-            cells += (a - at).div_ceil(ACK_VECTOR_RUN) + (b - a).div_ceil(ACK_VECTOR_RUN);
+            cells += (a - at).div_ceil(ACK_VECTOR_RUN) + received_cells(a, b, &self.marked);
             at = b;
         }
         let mut h = DccpHeader::new(DccpType::Ack, 0);
         h.ack = high;
         h.ack_vector = opt_ack_vector(cells as u32) as u16;
         h.received = ranges;
+        h.marked = self.marked.clone();
         self.send(h);
         self.unacked = 0;
         self.ack_timer = SimTime::NEVER;
     }
+}
+
+/// Ack Vector cells for the received run [a, b): runs of one state (0
+/// received, 1 received ECN-marked) of at most 64 packets each (RFC 4340
+/// §11.4), so each mark splits the run.
+fn received_cells(a: u64, b: u64, marked: &[u64]) -> u64 {
+    let (mut cells, mut at) = (0, a);
+    let mut i = marked.partition_point(|&s| s < a);
+    while i < marked.len() && marked[i] < b {
+        // A run of consecutive marked packets [start, end).
+        let start = marked[i];
+        let mut end = start + 1;
+        i += 1;
+        while i < marked.len() && marked[i] == end && end < b {
+            end += 1;
+            i += 1;
+        }
+        cells += (start - at).div_ceil(ACK_VECTOR_RUN) + (end - start).div_ceil(ACK_VECTOR_RUN);
+        at = end;
+    }
+    cells + (b - at).div_ceil(ACK_VECTOR_RUN)
 }
 
 impl Endpoint for Ccid2Receiver {
@@ -106,6 +132,12 @@ impl Endpoint for Ccid2Receiver {
         let seg = pkt.size - IPV4_HEADER - h.wire_len();
         self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: seg, at: now, rtp: pkt.app.rtp() });
         self.received.insert(h.seq, h.seq + 1);
+        if pkt.ecn == Ecn::Ce {
+            let i = self.marked.partition_point(|&s| s < h.seq);
+            if self.marked.get(i) != Some(&h.seq) {
+                self.marked.insert(i, h.seq);
+            }
+        }
         self.highest = Some(self.highest.map_or(h.seq, |x| x.max(h.seq)));
         self.unacked += 1;
         if self.unacked >= self.ack_ratio {
@@ -133,5 +165,23 @@ impl Endpoint for Ccid2Receiver {
 impl ReceiverEndpoint for Ccid2Receiver {
     fn poll_deliver(&mut self) -> Option<Delivery> {
         self.delivered.pop_front()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::received_cells;
+
+    /// RFC 4340 §11.4: a cell is one state for up to 64 packets, so a
+    /// received run of 200 is 4 cells; marks at 10, 11 and 150 split it
+    /// into [0,10) [10,12)ᴹ [12,150) [150]ᴹ [151,200): 1+1+3+1+1 = 7.
+    #[test]
+    fn marks_split_ack_vector_runs() {
+        assert_eq!(received_cells(0, 200, &[]), 4);
+        assert_eq!(received_cells(0, 200, &[10, 11, 150]), 7);
+        // marks outside the run do not count
+        assert_eq!(received_cells(100, 164, &[5, 300]), 1);
+        // a run that is all marks
+        assert_eq!(received_cells(0, 3, &[0, 1, 2]), 1);
     }
 }

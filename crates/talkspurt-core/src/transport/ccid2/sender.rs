@@ -42,6 +42,8 @@ pub struct Ccid2Stats {
     pub packets_sent: u64,
     pub sender_drops: u64,
     pub losses: u64,
+    /// Packets acknowledged ECN-marked.
+    pub marks: u64,
     pub congestion_events: u64,
     pub timeouts: u64,
     pub acks: u64,
@@ -110,7 +112,7 @@ impl Ccid2Sender {
         Packet {
             flow: self.addr.flow,
             dir: self.addr.dir,
-            ecn: Ecn::NotEct,
+            ecn: if self.cfg.ecn { Ecn::Ect0 } else { Ecn::NotEct },
             dst: self.addr.peer,
             size,
             app_seq,
@@ -141,9 +143,13 @@ impl Ccid2Sender {
         self.stats.acks += 1;
         let received = |s: u64| h.received.iter().any(|&(a, b)| s >= a && s < b);
         let mut newly = 0u64;
+        let mut marked = None;
         for p in self.out.iter_mut().filter(|p| !p.acked && received(p.seq)) {
             p.acked = true;
             newly += 1;
+            if h.marked.binary_search(&p.seq).is_ok() {
+                marked = Some(p.seq);
+            }
             if p.seq == h.ack {
                 // No retransmissions, so every sample is unambiguous.
                 let r = self.rtt.on_sample(p.at, now);
@@ -151,6 +157,12 @@ impl Ccid2Sender {
             }
         }
         self.pipe -= newly.min(self.pipe);
+        if let Some(seq) = marked {
+            // RFC 4341 §5: an ECN mark is answered as a loss (it arrived, so
+            // pipe already counts it out).
+            self.stats.marks += 1;
+            self.congestion(now, seq);
+        }
         // RFC 4341 §5: lost once NUMDUPACK later packets are acknowledged.
         let mut later_acked = 0usize;
         let mut lost = Vec::new();
@@ -188,6 +200,12 @@ impl Ccid2Sender {
     fn on_lost(&mut self, now: SimTime, seq: u64) {
         self.stats.losses += 1;
         self.pipe = self.pipe.saturating_sub(1);
+        self.congestion(now, seq);
+    }
+
+    /// Halve once per window: events for packets sent before the last
+    /// halving's highest sequence number are part of it.
+    fn congestion(&mut self, now: SimTime, seq: u64) {
         if self.recover.is_some_and(|r| seq <= r) {
             return;
         }
