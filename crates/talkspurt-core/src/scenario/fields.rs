@@ -520,7 +520,7 @@ fn tables<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     d.deserialize_seq(Tables(allowed, PhantomData))
 }
 
-pub const LINKS: &str = "an array of [[links]] tables (at least one)";
+pub const LINKS: &str = "an array of [[links]] tables (at least one), or a [topology] table";
 
 pub fn links<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
     tables(d, LINKS)

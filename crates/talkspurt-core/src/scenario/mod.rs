@@ -13,6 +13,7 @@
 //! | `units.rs` | quantities with units (parse and format) |
 //! | `de.rs`, `ser.rs` | the document reader (paths, tagged tables) and writer |
 //! | `validate.rs` | checks across keys; defaults that depend on other keys |
+//! | `topology.rs` | `[topology]` and `both_ways`, expanded into links and groups before reading |
 //! | `links.rs` | link models' checks: loss, jitter, schedules, trace files |
 //! | `parse.rs` | `from_toml_str`, `from_json_str`, `from_value`, `to_json` |
 //! | `build.rs` | `Scenario` → `World` |
@@ -32,6 +33,7 @@ pub mod rtp;
 mod ser;
 mod tcp;
 pub mod tfrc;
+mod topology;
 pub mod units;
 mod validate;
 

@@ -81,6 +81,14 @@ pub fn from_json_str(s: &str) -> R<Scenario> {
 
 /// Validates a scenario document (TOML or JSON already parsed to a `Value`).
 pub fn from_value(v: &Value) -> R<Scenario> {
+    match super::topology::expand(v)? {
+        None => read(v),
+        Some((x, map)) => read(&x).map_err(|e| map.restore(v, e)),
+    }
+}
+
+/// Reads a document without `[topology]` or `both_ways` (expanded).
+fn read(v: &Value) -> R<Scenario> {
     let doc: ScenarioDoc = de::from_value(v).map_err(|e| located(v, &e))?;
     validate::scenario(doc, v)
 }
