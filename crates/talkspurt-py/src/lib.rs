@@ -23,41 +23,44 @@ fn scenario_err(py: Python<'_>, e: CoreError) -> PyErr {
     err
 }
 
-fn le_bytes<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(v.len() * N);
-    for &x in v {
-        out.extend_from_slice(&f(x));
-    }
-    out
+/// Little-endian bytes of `v`, written straight into a new Python bytes
+/// object (no intermediate buffer).
+fn le_bytes<'py, T: Copy, const N: usize>(py: Python<'py>, v: &[T], f: impl Fn(T) -> [u8; N]) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_bound_with(py, v.len() * N, |buf| {
+        for (chunk, &x) in buf.chunks_exact_mut(N).zip(v) {
+            chunk.copy_from_slice(&f(x));
+        }
+        Ok(())
+    })
 }
 
 /// A column as `(dtype, payload[, categories])`: numeric columns are
-/// little-endian buffers for `numpy.frombuffer`.
-fn column<'py>(py: Python<'py>, c: &Column) -> PyResult<Bound<'py, PyTuple>> {
+/// little-endian buffers for `numpy.frombuffer`. Takes the column so its
+/// memory is freed as soon as Python holds the copy: a large run's
+/// per-packet table is then never held twice over.
+fn column(py: Python<'_>, c: Column) -> PyResult<Bound<'_, PyTuple>> {
+    let tagged = |tag: &str, payload: PyObject| PyTuple::new_bound(py, [tag.into_py(py), payload]);
     Ok(match c {
-        Column::F64(v) => PyTuple::new_bound(py, [("<f8").into_py(py), PyBytes::new_bound(py, &le_bytes(v, f64::to_le_bytes)).into_py(py)]),
-        Column::I64(v) => PyTuple::new_bound(py, [("<i8").into_py(py), PyBytes::new_bound(py, &le_bytes(v, i64::to_le_bytes)).into_py(py)]),
-        Column::U32(v) => PyTuple::new_bound(py, [("<u4").into_py(py), PyBytes::new_bound(py, &le_bytes(v, u32::to_le_bytes)).into_py(py)]),
-        Column::Bool(v) => {
-            let b: Vec<u8> = v.iter().map(|&x| x as u8).collect();
-            PyTuple::new_bound(py, [("?").into_py(py), PyBytes::new_bound(py, &b).into_py(py)])
-        }
-        Column::Str(v) => PyTuple::new_bound(py, [("str").into_py(py), PyList::new_bound(py, v).into_py(py)]),
+        Column::F64(v) => tagged("<f8", le_bytes(py, &v, f64::to_le_bytes)?.into_py(py)),
+        Column::I64(v) => tagged("<i8", le_bytes(py, &v, i64::to_le_bytes)?.into_py(py)),
+        Column::U32(v) => tagged("<u4", le_bytes(py, &v, u32::to_le_bytes)?.into_py(py)),
+        Column::Bool(v) => tagged("?", le_bytes(py, &v, |x| [x as u8])?.into_py(py)),
+        Column::Str(v) => tagged("str", PyList::new_bound(py, v).into_py(py)),
         Column::Cat { codes, cats } => PyTuple::new_bound(
             py,
             [
                 ("cat").into_py(py),
-                PyBytes::new_bound(py, &le_bytes(codes, u32::to_le_bytes)).into_py(py),
+                le_bytes(py, &codes, u32::to_le_bytes)?.into_py(py),
                 PyList::new_bound(py, cats).into_py(py),
             ],
         ),
     })
 }
 
-fn table<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyDict>> {
+fn table(py: Python<'_>, t: Table) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new_bound(py);
-    for (name, c) in &t.columns {
-        d.set_item(*name, column(py, c)?)?;
+    for (name, c) in t.columns {
+        d.set_item(name, column(py, c)?)?;
     }
     Ok(d)
 }
@@ -121,18 +124,18 @@ fn run(
     if !out.completed {
         return Err(PyKeyboardInterrupt::new_err("run interrupted"));
     }
-    let r = &out.report;
+    let r = out.report;
     let d = tables_dict(
         py,
-        &[
-            ("calls", Some(&r.calls)),
-            ("packets", r.packets.as_ref()),
-            ("links", Some(&r.links)),
-            ("traffic", Some(&r.traffic)),
-            ("series", Some(&r.series)),
-            ("groups", Some(&r.groups)),
-            ("bursts", Some(&r.bursts)),
-            ("talkspurts", r.talkspurts.as_ref()),
+        vec![
+            ("calls", Some(r.calls)),
+            ("packets", r.packets),
+            ("links", Some(r.links)),
+            ("traffic", Some(r.traffic)),
+            ("series", Some(r.series)),
+            ("groups", Some(r.groups)),
+            ("bursts", Some(r.bursts)),
+            ("talkspurts", r.talkspurts),
         ],
     )?;
     d.set_item("events", out.events)?;
@@ -143,12 +146,12 @@ fn run(
     Ok(d.into_py(py))
 }
 
-fn tables_dict<'py>(py: Python<'py>, named: &[(&str, Option<&Table>)]) -> PyResult<Bound<'py, PyDict>> {
+fn tables_dict<'py>(py: Python<'py>, named: Vec<(&str, Option<Table>)>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new_bound(py);
     for (name, t) in named {
         match t {
-            Some(t) => d.set_item(*name, table(py, t)?)?,
-            None => d.set_item(*name, py.None())?,
+            Some(t) => d.set_item(name, table(py, t)?)?,
+            None => d.set_item(name, py.None())?,
         }
     }
     Ok(d)
@@ -207,12 +210,12 @@ fn rescore(py: Python<'_>, scenario_json: &str, calls: &Bound<'_, PyDict>, packe
         .map_err(PyValueError::new_err)?;
     let d = tables_dict(
         py,
-        &[
-            ("calls", Some(&out.calls)),
-            ("packets", out.packets.as_ref()),
-            ("groups", Some(&out.groups)),
-            ("bursts", Some(&out.bursts)),
-            ("talkspurts", out.talkspurts.as_ref()),
+        vec![
+            ("calls", Some(out.calls)),
+            ("packets", out.packets),
+            ("groups", Some(out.groups)),
+            ("bursts", Some(out.bursts)),
+            ("talkspurts", out.talkspurts),
         ],
     )?;
     d.set_item("scenario", scenario::parse::to_json(&s).to_string())?;
