@@ -37,6 +37,7 @@ mod validate;
 
 pub use build::build;
 pub(crate) use calls::call_info;
+pub use calls::group_codec;
 pub use calls::transport_name;
 pub use error::ScenarioError;
 pub use rtp::{AdaptCfg, FeedbackCfg, RtcpCfg};
