@@ -7,7 +7,7 @@
 //! which restores the simulator's integer nanoseconds exactly for times
 //! below about 10⁶ s (the product's rounding error stays under 0.5 ns).
 
-use crate::scenario::{call_info, group_label, Scenario};
+use crate::scenario::{call_info, group_codec, group_label, Scenario};
 use crate::trace::record::{CallRecord, NetFate, NEVER};
 use crate::time::SimDuration;
 use crate::score::{call_tables, CallInfo, CallTables};
@@ -109,8 +109,8 @@ pub fn rescore(s: &Scenario, calls: &CallColumns, packets: &PacketColumns, trace
         let g = labels.iter().position(|l| *l == calls.group[k]).ok_or_else(|| {
             format!("calls.group[{k}]: got {:?}; expected a group of the scenario ({})", calls.group[k], labels.join(", "))
         })?;
-        let c = codec::lookup(&s.calls[g].codec).expect("validated scenario");
-        let ptime = s.calls[g].ptime.unwrap_or_else(|| codec::default_ptime(c));
+        let c = group_codec(&s.calls[g]).expect("validated scenario");
+        let ptime = s.calls[g].ptime.unwrap_or_else(|| codec::default_ptime(&c));
         let ptime_ns = (calls.ptime_ms[k] * 1e6).round();
         if calls.codec[k] != c.name || ptime_ns != ptime.as_nanos() as f64 {
             return Err(format!(

@@ -40,6 +40,9 @@ fn busy(seed: u64) -> talkspurt_core::scenario::Scenario {
     g.speech = exp_speech(1000, 1500);
     g.start = StartCfg::Uniform { from: SimDuration::ZERO, to: secs(2) };
     let t = |kind| TrafficCfg {
+        active: vec![],
+        random: false,
+        idle_first: false,
         count: 2,
         from: "a".into(),
         to: "b".into(),

@@ -50,3 +50,85 @@ fn four_g711_calls_into_200kbps_lose_37_5_percent() {
     let loss = steady_loss(200_000);
     assert!((loss - 0.375).abs() < 0.003, "loss {loss}");
 }
+
+/// Seed 004's CBR voice as calls (`bitrate`): N sources of 512 B IP packets
+/// at rate r into 256 kb/s with a 16 384 B drop-tail buffer. Returns the
+/// forward queue-drop fraction over packets generated after 10 s.
+fn seed004_cbr_loss(n: u32, rate: &str) -> f64 {
+    let src = format!(
+        r#"
+[run]
+duration = "300s"
+[[links]]
+between = ["left", "r1"]
+rate = "100Mbps"
+delay = "1ms"
+[[links]]
+between = ["r1", "r2"]
+rate = "256kbps"
+delay = "3ms"
+queue = {{ kind = "droptail", limit = "16384B" }}
+[[links]]
+between = ["r2", "right"]
+rate = "100Mbps"
+delay = "1ms"
+[[calls]]
+count = {n}
+from = "left"
+to = "right"
+codec = "G.711"
+bitrate = {{ rate = "{rate}", packet = "512B" }}
+speech = {{ model = "continuous" }}
+start = {{ kind = "uniform", from = "0s", to = "0.512s" }}
+"#
+    );
+    let s = talkspurt_core::scenario::from_toml_str(&src).unwrap();
+    let out = run(&s, &mut no_progress()).unwrap();
+    let p = out.report.packets.unwrap();
+    let t_gen = p.f64("t_generated");
+    let Some(Column::U32(wire)) = p.get("wire_bytes") else { panic!() };
+    assert!(wire.iter().all(|&b| b == 512), "every packet is 512 B on the wire");
+    let Some(Column::Cat { codes, cats }) = p.get("fate") else { panic!() };
+    let qd = cats.iter().position(|c| c == "queue_drop").map(|i| i as u32);
+    let (mut k, mut lost) = (0u64, 0u64);
+    for (t, c) in t_gen.iter().zip(codes) {
+        if *t > 10.0 {
+            k += 1;
+            lost += (Some(*c) == qd) as u64;
+        }
+    }
+    let loss = lost as f64 / k as f64;
+    eprintln!("seed 004 CBR calls: {n} × {rate}: loss {loss:.5} over {k} packets");
+    loss
+}
+
+#[test]
+fn seed004_cbr_calls_sit_on_the_fluid_limit() {
+    // 20 × 16 kb/s = 320 kb/s into 256 kb/s: 1 − 256/320 = 20 % (± 0.5
+    // points: the 32-packet buffer's transient, 60 s of 1172 packets per call).
+    let l = seed004_cbr_loss(20, "16kbps");
+    assert!((l - 0.20).abs() < 0.005, "loss {l}");
+    // 15 × 32 kb/s = 480 kb/s: 1 − 256/480 = 46.7 %.
+    let l = seed004_cbr_loss(15, "32kbps");
+    assert!((l - (1.0 - 256.0 / 480.0)).abs() < 0.005, "loss {l}");
+    // 10 × 24 kb/s = 240 kb/s < 256 kb/s: at most 10 packets ever meet in
+    // the 32-packet buffer, so nothing is lost.
+    assert_eq!(seed004_cbr_loss(10, "24kbps"), 0.0);
+}
+
+#[test]
+fn seed004_cbr_file_is_calls_at_the_fluid_limit() {
+    // The shipped study file (its [sweep] table is the Python front end's):
+    // at its base point, 10 × 32 kb/s each way, the forward loss is
+    // 1 − 256/320 = 20 % (± 0.5 points), as docs/sweeps.md's table states.
+    let text = include_str!("../../../scenarios/seeds/004/cbr.toml");
+    let base = &text[..text.find("[sweep]").unwrap()];
+    let s = talkspurt_core::scenario::from_toml_str(base).unwrap();
+    assert_eq!(s.calls.len(), 2);
+    let out = run(&s, &mut no_progress()).unwrap();
+    let c = out.report.calls;
+    let loss = c.f64("loss_network");
+    let fwd: f64 = loss[..10].iter().sum::<f64>() / 10.0;
+    eprintln!("seed 004 cbr.toml forward loss {fwd:.4}");
+    assert!((fwd - 0.20).abs() < 0.005, "forward loss {fwd}");
+}

@@ -20,6 +20,9 @@ fn mean_wait_ms(packet: SizeDist, seed: u64) -> f64 {
         vec![link("a", "b", chan(10_000_000, SimDuration::ZERO, QueueLimit::Packets(10_000_000), LossCfg::None))],
         vec![],
         vec![TrafficCfg {
+            active: vec![],
+            random: false,
+            idle_first: false,
             count: 1,
             from: "a".into(),
             to: "b".into(),

@@ -29,6 +29,9 @@ const BOTTLENECK: usize = 2;
 
 fn cbr(rate_bps: u64, bytes: u32) -> TrafficCfg {
     TrafficCfg {
+        active: vec![],
+        random: false,
+        idle_first: false,
         kind: TrafficKind::Cbr { rate_bps, packet: SizeDist::Fixed { bytes } },
         transport: TransportCfg::Udp { send_buffer: 5 },
         ..bulk(1, "s", "d", TransportCfg::Udp { send_buffer: 5 })

@@ -27,6 +27,9 @@ fn congested(seed: u64, playout: &str) -> Scenario {
         groups.push(g);
     }
     let cross = TrafficCfg {
+        active: vec![],
+        random: false,
+        idle_first: false,
         count: 1,
         from: "a".into(),
         to: "b".into(),

@@ -101,7 +101,11 @@ impl Rng {
     /// Pareto with shape `alpha` and the given mean (alpha > 1):
     /// scale x_m = mean·(alpha−1)/alpha, X = x_m / U^(1/alpha).
     pub fn pareto_mean(&mut self, alpha: f64, mean: f64) -> f64 {
-        let xm = mean * (alpha - 1.0) / alpha;
+        self.pareto_scale(alpha, mean * (alpha - 1.0) / alpha)
+    }
+
+    /// Pareto with shape `alpha` > 0 and scale (minimum) `xm`.
+    pub fn pareto_scale(&mut self, alpha: f64, xm: f64) -> f64 {
         xm / self.uniform_open0().powf(1.0 / alpha)
     }
 

@@ -6,6 +6,7 @@ use crate::rtp::{AvpfConfig, FbLimit, FbMode, RtcpConfig, RtpReceiver, RtpSender
 use crate::scenario::rtp::{AdaptCfg, FbLimitName, FbModeName, IntervalKind};
 use crate::voice::adapt::{Adapter, Busse1996, BusseCfg, Patent, PatentCfg};
 use crate::voice::Codec;
+use crate::scenario::group_codec;
 use crate::net::channel::Channel;
 use crate::net::capacity::{Capacity, Deliveries, Propagation, Steps};
 use crate::net::jitter::{Bursty, Jitter, JitterDist};
@@ -17,7 +18,7 @@ use crate::scenario::{
 };
 use crate::sched::EventQueue;
 use crate::time::{SimDuration, SimTime};
-use crate::traffic::{Pattern, StreamApp, TrafficSource};
+use crate::traffic::{Options, Pattern, StreamApp, TrafficSource};
 use crate::cc::Controller;
 use crate::transport::framing::StreamFramer;
 use crate::transport::{ccid2, echo, tcp, tfrc, udp, FlowAddr, Receiver, Sender};
@@ -291,12 +292,17 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         let src = node(&topo, &grp.from, format!("calls[{g}].from"))?;
         let dst = node(&topo, &grp.to, format!("calls[{g}].to"))?;
         route_check(&topo, src, dst, &format!("calls[{g}].to"))?;
-        let c = codec::lookup(&grp.codec).ok_or_else(|| {
+        let c = &group_codec(grp).ok_or_else(|| {
             ScenarioError::new(format!("calls[{g}].codec"), format!("\"{}\"", grp.codec), codec::names().join(", "))
         })?;
         let ptime = grp.ptime.unwrap_or_else(|| codec::default_ptime(c));
-        let k = codec::check_ptime(c, ptime)
-            .map_err(|a| ScenarioError::new(format!("calls[{g}].ptime"), format!("\"{ptime}\""), a))?;
+        // A bitrate call sends one frame (its whole interval) per packet.
+        let k = if grp.bitrate.is_some() {
+            1
+        } else {
+            codec::check_ptime(c, ptime)
+                .map_err(|a| ScenarioError::new(format!("calls[{g}].ptime"), format!("\"{ptime}\""), a))?
+        };
         let model = match grp.speech {
             SpeechCfg::Continuous => SpeechModel::Continuous,
             SpeechCfg::OnOff { talk, silence } => SpeechModel::OnOff { talk, silence },
@@ -327,7 +333,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             calls.push(Call {
                 flow,
                 group: g as u32,
-                codec: c,
+                codec: *c,
                 overhead: grp.overhead_bytes,
                 source,
                 rec: CallRecord::new(s.run.trace, expect),
@@ -358,12 +364,29 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             let mut rng = Rng::stream(seed, run, StreamId::new(kind::TRAFFIC, ti));
             let start = start_time(&t.start, t.stagger, i, &mut rng);
             let stop = t.stop.map_or(gen_end, |d| (SimTime::ZERO + d).min(gen_end));
+            // Activation windows, source i's shifted by i·stagger (validated:
+            // the first is before stop); empty ones after stop are dropped.
+            let shift = t.stagger.mul(i as u64);
+            let windows: Vec<(SimTime, SimTime)> = if t.active.is_empty() {
+                vec![(start, stop)]
+            } else {
+                t.active
+                    .iter()
+                    .map(|w| (SimTime::ZERO + w.from + shift, w.to.map_or(stop, |e| (SimTime::ZERO + e + shift).min(stop))))
+                    .filter(|(a, b)| a < b)
+                    .collect()
+            };
+            let opts = Options { random: t.random, idle_first: t.idle_first };
             let flow = flows.len() as u32;
             let (snd, rcv) = endpoints(&t.transport, flow, src, dst, s.run.series, &format!("traffic[{g}].transport"))?;
             flows.push(Flow::new(src, dst, snd, rcv, Owner::Traffic(ti)));
             let source = match (packets, t.kind.clone()) {
-                (Some((pattern, rate, packet)), _) => TrafficFeed::Packets(TrafficSource::new(pattern, packet, rate, start, stop, rng)),
-                (None, TrafficKind::Bulk { on_off }) => TrafficFeed::Stream(StreamApp::bulk(start, stop, on_off, rng)),
+                (Some((pattern, rate, packet)), _) => {
+                    TrafficFeed::Packets(TrafficSource::scheduled(pattern, packet, rate, windows, opts, rng))
+                }
+                (None, TrafficKind::Bulk { on_off }) => {
+                    TrafficFeed::Stream(StreamApp::bulk_scheduled(windows, on_off, t.idle_first, rng))
+                }
                 (None, TrafficKind::Transfer { size_bytes }) => {
                     TrafficFeed::Stream(StreamApp::Transfer { size: size_bytes, at: start, done: start >= stop })
                 }

@@ -2,10 +2,10 @@
 //! builder (`build.rs`) is to the world, this is to the scorer.
 
 use crate::playout::PlayoutKind;
-use crate::scenario::{group_label, Scenario, TransportCfg};
+use crate::scenario::{group_label, CallGroupCfg, Scenario, TransportCfg};
 use crate::score::CallInfo;
 use crate::time::SimDuration;
-use crate::voice::Codec;
+use crate::voice::{codec, Codec};
 
 /// A group's transport as the calls table's `transport` column names it.
 pub fn transport_name(t: &TransportCfg) -> &'static str {
@@ -20,9 +20,23 @@ pub fn transport_name(t: &TransportCfg) -> &'static str {
     }
 }
 
+/// What a group's calls send: the codec, or with `bitrate` one "frame" per
+/// packet of the bitrate's interval carrying its IP packet less the headers
+/// (the codec keeps naming the E-model figures and payload type).
+pub fn group_codec(grp: &CallGroupCfg) -> Option<Codec> {
+    let c = *codec::lookup(&grp.codec)?;
+    Some(match &grp.bitrate {
+        Some(b) => {
+            let (interval, ip) = b.resolve();
+            Codec { frame: interval, frame_bytes: ip.saturating_sub(grp.overhead_bytes).max(1), ..c }
+        }
+        None => c,
+    })
+}
+
 /// A call of group `g` as scoring sees it. A fixed-depth buffer without an
 /// explicit ptime takes the call's own (not one inferred from the trace).
-pub(crate) fn call_info(s: &Scenario, g: usize, codec: &'static Codec, ptime: SimDuration, start_s: f64, stop_s: f64) -> CallInfo {
+pub(crate) fn call_info(s: &Scenario, g: usize, codec: Codec, ptime: SimDuration, start_s: f64, stop_s: f64) -> CallInfo {
     let grp = &s.calls[g];
     let mut playout = grp.playout.clone();
     if let PlayoutKind::FixedDepth(d) = &mut playout {

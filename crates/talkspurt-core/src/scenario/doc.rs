@@ -171,12 +171,16 @@ pub enum DistDoc {
         #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
         mean: Option<SimDuration>,
     },
+    /// By `mean` (shape > 1) or by `scale`, the smallest value (any shape
+    /// > 0; seed 004's 0.5 has no finite mean). validate.rs checks the pair.
     #[serde(rename = "pareto")]
     Pareto {
         #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
         mean: Option<SimDuration>,
-        /// Default 1.5 (> 1: finite mean).
-        #[serde(default = "pareto_shape", deserialize_with = "fields::pareto_shape")]
+        #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
+        scale: Option<SimDuration>,
+        /// Default 1.5.
+        #[serde(default = "pareto_shape", deserialize_with = "fields::pareto_shape_any")]
         shape: f64,
     },
     #[serde(rename = "weibull")]
@@ -207,8 +211,17 @@ impl DistDoc {
         match self {
             DistDoc::Exponential { mean } => DurationDist::Exponential { mean: m(mean) },
             DistDoc::Constant { mean } => DurationDist::Constant { mean: m(mean) },
-            DistDoc::Pareto { mean, shape } => DurationDist::Pareto { shape, mean: m(mean) },
+            DistDoc::Pareto { scale: Some(scale), shape, .. } => DurationDist::ParetoScale { shape, scale },
+            DistDoc::Pareto { mean, shape, .. } => DurationDist::Pareto { shape, mean: m(mean) },
             DistDoc::Weibull { mean, shape } => DurationDist::Weibull { shape, mean: m(mean) },
+        }
+    }
+
+    /// A Pareto table's shape and whether it gives a mean and a scale.
+    pub fn pareto(&self) -> Option<(f64, bool, bool)> {
+        match *self {
+            DistDoc::Pareto { mean, scale, shape } => Some((shape, mean.is_some(), scale.is_some())),
+            _ => None,
         }
     }
 
@@ -222,7 +235,8 @@ impl From<&DurationDist> for DistDoc {
         match *d {
             DurationDist::Exponential { mean } => DistDoc::Exponential { mean: Some(mean) },
             DurationDist::Constant { mean } => DistDoc::Constant { mean: Some(mean) },
-            DurationDist::Pareto { shape, mean } => DistDoc::Pareto { mean: Some(mean), shape },
+            DurationDist::Pareto { shape, mean } => DistDoc::Pareto { mean: Some(mean), scale: None, shape },
+            DurationDist::ParetoScale { shape, scale } => DistDoc::Pareto { mean: None, scale: Some(scale), shape },
             DurationDist::Weibull { shape, mean } => DistDoc::Weibull { mean: Some(mean), shape },
         }
     }
@@ -282,9 +296,9 @@ fn some_pareto_shape<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f6
 #[serde(deny_unknown_fields)]
 pub struct OnOffSpeech {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    talk: Option<DistDoc>,
+    pub talk: Option<DistDoc>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    silence: Option<DistDoc>,
+    pub silence: Option<DistDoc>,
 }
 
 /// The talk/silence model of a call (`speech = { model = … }`).
@@ -393,6 +407,8 @@ macro_rules! source {
             pub stop: Option<SimDuration>,
             #[serde(default, deserialize_with = "fields::label", skip_serializing_if = "Option::is_none")]
             pub label: Option<String>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            pub active: Vec<ActiveCfg>,
         }
 
         impl $name {
@@ -408,6 +424,9 @@ macro_rules! source {
                     stagger: self.stagger,
                     stop: self.stop,
                     label: self.label.clone(),
+                    active: self.active.clone(),
+                    random: false,
+                    idle_first: false,
                 }
             }
             fn new(t: &TrafficCfg, $($f: $t),*) -> Self {
@@ -421,6 +440,7 @@ macro_rules! source {
                     stagger: t.stagger,
                     stop: t.stop,
                     label: t.label.clone(),
+                    active: t.active.clone(),
                 }
             }
         }
@@ -434,6 +454,9 @@ source!(
         rate: u64,
         #[serde(with = "SizeDistDef")]
         packet: SizeDist,
+        /// `cbr` only: ns-2's `random_` send jitter.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        random: bool,
     }
 );
 
@@ -448,6 +471,8 @@ source!(
         on: Option<DistDoc>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         off: Option<DistDoc>,
+        #[serde(default, skip_serializing_if = "FirstPeriod::is_on")]
+        first: FirstPeriod,
     }
 );
 
@@ -458,6 +483,8 @@ source!(
         on: Option<DistDoc>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         off: Option<DistDoc>,
+        #[serde(default, skip_serializing_if = "FirstPeriod::is_on")]
+        first: FirstPeriod,
     }
 );
 
@@ -493,7 +520,7 @@ impl TrafficDoc {
     /// The model; bulk's on/off pair is checked (both or neither) by validate.rs.
     pub fn cfg(&self) -> TrafficCfg {
         let side = |d: &Option<DistDoc>| DistDoc::or_default(d.clone(), ON_OFF);
-        match self {
+        let mut t = match self {
             TrafficDoc::Cbr(s) => s.cfg(TrafficKind::Cbr { rate_bps: s.rate, packet: s.packet }),
             TrafficDoc::Poisson(s) => s.cfg(TrafficKind::Poisson { rate_bps: s.rate, packet: s.packet }),
             TrafficDoc::OnOff(s) => s.cfg(TrafficKind::OnOff {
@@ -507,6 +534,22 @@ impl TrafficDoc {
                 s.cfg(TrafficKind::Bulk { on_off })
             }
             TrafficDoc::Transfer(s) => s.cfg(TrafficKind::Transfer { size_bytes: s.size }),
+        };
+        match self {
+            TrafficDoc::Cbr(s) | TrafficDoc::Poisson(s) => t.random = s.random,
+            TrafficDoc::OnOff(s) => t.idle_first = !s.first.is_on(),
+            TrafficDoc::Bulk(s) => t.idle_first = !s.first.is_on(),
+            TrafficDoc::Transfer(_) => {}
+        }
+        t
+    }
+
+    /// The on and off tables as written (on/off and bulk sources).
+    pub fn periods(&self) -> [Option<&DistDoc>; 2] {
+        match self {
+            TrafficDoc::OnOff(s) => [s.on.as_ref(), s.off.as_ref()],
+            TrafficDoc::Bulk(s) => [s.on.as_ref(), s.off.as_ref()],
+            _ => [None, None],
         }
     }
 }
@@ -514,17 +557,18 @@ impl TrafficDoc {
 impl From<&TrafficCfg> for TrafficDoc {
     fn from(t: &TrafficCfg) -> Self {
         let dist = |d: &DurationDist| Some(DistDoc::from(d));
+        let first = if t.idle_first { FirstPeriod::Off } else { FirstPeriod::On };
         match &t.kind {
-            TrafficKind::Cbr { rate_bps, packet } => TrafficDoc::Cbr(RateSource::new(t, *rate_bps, *packet)),
+            TrafficKind::Cbr { rate_bps, packet } => TrafficDoc::Cbr(RateSource::new(t, *rate_bps, *packet, t.random)),
             TrafficKind::Poisson { rate_bps, packet } => {
-                TrafficDoc::Poisson(RateSource::new(t, *rate_bps, *packet))
+                TrafficDoc::Poisson(RateSource::new(t, *rate_bps, *packet, false))
             }
             TrafficKind::OnOff { rate_bps, packet, on, off } => {
-                TrafficDoc::OnOff(OnOffSource::new(t, *rate_bps, *packet, dist(on), dist(off)))
+                TrafficDoc::OnOff(OnOffSource::new(t, *rate_bps, *packet, dist(on), dist(off), first))
             }
             TrafficKind::Bulk { on_off } => {
                 let (on, off) = on_off.as_ref().map_or((None, None), |(on, off)| (dist(on), dist(off)));
-                TrafficDoc::Bulk(BulkSource::new(t, on, off))
+                TrafficDoc::Bulk(BulkSource::new(t, on, off, first))
             }
             TrafficKind::Transfer { size_bytes } => TrafficDoc::Transfer(TransferSource::new(t, *size_bytes)),
         }

@@ -247,6 +247,16 @@ pub mod packet_size {
     }
 }
 
+pub mod packet_size_opt {
+    use super::*;
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        packet_size::deserialize(d).map(Some)
+    }
+    pub fn serialize<S: Serializer>(v: &Option<u32>, s: S) -> Result<S::Ok, S::Error> {
+        v.map(|b| units::format_bytes(b as u64)).serialize(s)
+    }
+}
+
 /// The size of a finite transfer: 1 B to 1 TB.
 pub mod transfer_size {
     use super::*;
@@ -398,6 +408,8 @@ numbers! {
     /// Pareto shape: > 1 for a finite mean.
     pareto_shape: "a Pareto shape > 1 (finite mean), e.g. 1.5", |k| k > 1.0;
     weibull_shape: "a Weibull shape > 0, e.g. 1.0", |k| k > 0.0;
+    /// Pareto shape given with a scale: any > 0.
+    pareto_shape_any: "a Pareto shape > 0, e.g. 1.5 (> 1 when given by mean; with scale any shape)", |k| k > 0.0;
     /// EWMA weight of the old estimate.
     weight: "an EWMA weight w with 0 <= w < 1, e.g. 0.998002", |w| (0.0..1.0).contains(&w);
     multiplier: "a finite multiplier beta > 0, e.g. 4", |b| b > 0.0;

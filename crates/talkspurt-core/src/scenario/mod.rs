@@ -39,6 +39,7 @@ mod validate;
 
 pub use build::build;
 pub(crate) use calls::call_info;
+pub use calls::group_codec;
 pub use calls::transport_name;
 pub use error::ScenarioError;
 pub use rtp::{AdaptCfg, FeedbackCfg, RtcpCfg};

@@ -511,6 +511,12 @@ pub struct CallGroupCfg {
     /// always `Some` once validated).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ptime: Option<SimDuration>,
+    /// Voice at any bit rate (seed 004's CBR sources): instead of the
+    /// codec's frames, one packet per `interval`, `rate` counting whole IP
+    /// packets as ns-2's CBR does. `codec` still names the E-model figures
+    /// and RTP payload type. Validation sets `ptime` to the interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bitrate: Option<BitrateCfg>,
     /// IP+UDP+RTP header bytes per packet (default 40, seed 001 Table 1).
     #[serde(rename = "overhead", default = "defaults::overhead", with = "Bytes::<0, 65535>")]
     pub overhead_bytes: u32,
@@ -550,6 +556,37 @@ pub struct CallGroupCfg {
     /// Label for the group in results (default "calls[i]").
     #[serde(default, deserialize_with = "fields::label", skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+}
+
+/// `bitrate = { rate = "32kbps", packet = "512B" }` (fixed IP packet
+/// size, interval = packet·8/rate) or `{ rate = "8kbps", interval =
+/// "125ms" }` (fixed interval, IP packet = rate·interval/8). One of
+/// `packet` and `interval`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, expecting = "a bitrate table, e.g. { rate = \"32kbps\", packet = \"512B\" }")]
+pub struct BitrateCfg {
+    #[serde(with = "fields::rate")]
+    pub rate: u64,
+    #[serde(default, with = "fields::packet_size_opt", skip_serializing_if = "Option::is_none")]
+    pub packet: Option<u32>,
+    #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
+    pub interval: Option<SimDuration>,
+}
+
+impl BitrateCfg {
+    /// (interval, IP packet bytes) once validated. With `packet` the
+    /// interval is packet·8/rate rounded to the nanosecond (24 kb/s, 512 B:
+    /// 170 666 667 ns, a rate error of 2·10⁻⁹).
+    pub fn resolve(&self) -> (SimDuration, u32) {
+        match (self.packet, self.interval) {
+            (Some(b), _) => (SimDuration::transmission(b, self.rate), b),
+            (None, Some(t)) => {
+                let bits = self.rate as u128 * t.as_nanos() as u128 / 1_000_000_000;
+                (t, ((bits + 4) / 8) as u32)
+            }
+            (None, None) => unreachable!("validated: packet or interval"),
+        }
+    }
 }
 
 /// Read and written as doc::SpeechDoc (`model = "…"` with talk/silence means).
@@ -670,6 +707,40 @@ pub struct TrafficCfg {
     /// Stop time (default: end of run).
     pub stop: Option<SimDuration>,
     pub label: Option<String>,
+    /// Activation schedule: the source is on only within these windows
+    /// (absolute times, source i's shifted by i·stagger); empty = from
+    /// start to stop. Each activation starts the source afresh.
+    pub active: Vec<ActiveCfg>,
+    /// `cbr`: ns-2's `random_`: each gap is the interval times 1 + U(−½, ½).
+    pub random: bool,
+    /// `onoff` and on/off `bulk`: begin with an off period (`first = "off"`).
+    pub idle_first: bool,
+}
+
+/// An activation window `{ from = "50s", to = "170s" }`; without `to`,
+/// until the source's stop.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, expecting = "an activation window, e.g. { from = \"50s\", to = \"170s\" }")]
+pub struct ActiveCfg {
+    pub from: SimDuration,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<SimDuration>,
+}
+
+/// Which period an on/off source begins with (default `on`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum FirstPeriod {
+    #[default]
+    #[serde(rename = "on")]
+    On,
+    #[serde(rename = "off")]
+    Off,
+}
+
+impl FirstPeriod {
+    pub fn is_on(&self) -> bool {
+        *self == FirstPeriod::On
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -188,5 +188,8 @@ mod tcp_tests;
 #[path = "tfrc_tests.rs"]
 mod tfrc_tests;
 #[cfg(test)]
+#[path = "sources_tests.rs"]
+mod sources_tests;
+#[cfg(test)]
 #[path = "links_tests.rs"]
 mod links_tests;

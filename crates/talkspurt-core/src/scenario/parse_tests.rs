@@ -127,6 +127,7 @@ fn full_expected() -> Scenario {
             sym("r2", "b", 1_000_000_000, SimDuration::ZERO),
         ],
         calls: vec![CallGroupCfg {
+            bitrate: None,
             count: 4,
             from: "a".into(),
             to: "b".into(),
@@ -151,6 +152,9 @@ fn full_expected() -> Scenario {
         }],
         traffic: vec![
             TrafficCfg {
+                active: vec![],
+                random: false,
+                idle_first: false,
                 count: 2,
                 from: "b".into(),
                 to: "a".into(),
@@ -167,6 +171,9 @@ fn full_expected() -> Scenario {
                 label: Some("cross".into()),
             },
             TrafficCfg {
+                active: vec![],
+                random: false,
+                idle_first: false,
                 count: 1,
                 from: "r1".into(),
                 to: "b".into(),
@@ -223,6 +230,7 @@ fn defaults_are_the_documented_ones() {
     assert_eq!(
         s.calls,
         vec![CallGroupCfg {
+            bitrate: None,
             count: 1,
             from: "a".into(),
             to: "b".into(),
@@ -658,6 +666,7 @@ impl Gen {
             SpeechCfg::OnOff { talk, silence }
         };
         let calls = vec![CallGroupCfg {
+            bitrate: None,
             count: 1 + g.below(MAX_GROUP_COUNT) as u32,
             from: "n1".into(),
             to: "n0".into(),
@@ -713,6 +722,9 @@ impl Gen {
         };
         let tcp_only = matches!(kind, TrafficKind::Bulk { .. } | TrafficKind::Transfer { .. });
         let traffic = vec![TrafficCfg {
+            active: vec![],
+            random: false,
+            idle_first: false,
             count: 1 + g.below(100) as u32,
             from: "n0".into(),
             to: "n1".into(),
@@ -727,12 +739,40 @@ impl Gen {
             stop: g.coin().then(|| g.dur(1)),
             label: None,
         }];
+        // Every source must start before it stops (validate.rs rejects a
+        // silently empty group): pull starts and staggers into range.
+        let mut calls = calls;
+        let mut traffic = traffic;
+        for c in &mut calls {
+            fit(&mut c.start, &mut c.stagger, c.count, run.duration);
+        }
+        for t in &mut traffic {
+            let stop = t.stop.map_or(run.duration, |s| s.min(run.duration));
+            fit(&mut t.start, &mut t.stagger, t.count, stop);
+        }
         let mut analysis = g.analysis();
         if g.coin() && run.duration.0 > 1 {
             let end = 1 + g.below(run.duration.0);
             analysis.interval = Some((SimDuration(g.below(end)), SimDuration(end)));
         }
         Scenario { run, links, calls, traffic, analysis }
+    }
+}
+
+fn fit(start: &mut StartCfg, stagger: &mut SimDuration, count: u32, stop: SimDuration) {
+    let latest = match *start {
+        StartCfg::Fixed(at) => at.0,
+        StartCfg::Uniform { to, .. } => to.0 - 1,
+    };
+    if latest >= stop.0 {
+        *start = StartCfg::Fixed(SimDuration::ZERO);
+    }
+    let first = match *start {
+        StartCfg::Fixed(at) => at.0,
+        StartCfg::Uniform { to, .. } => to.0 - 1,
+    };
+    if count > 1 {
+        stagger.0 = stagger.0.min((stop.0 - 1 - first) / (count as u64 - 1));
     }
 }
 
@@ -804,7 +844,7 @@ fn invalid_scenarios_name_path_and_allowed() {
         (with("call", "").replace("G.711", "G.712"), "calls[0].codec", "G.711, G.711-noPLC, G.729"),
         (with("call", "").replace("G.711", "g.729"), "calls[0].codec", "did you mean \"G.729\""),
         (with("call", "ptime = \"25ms\""), "calls[0].ptime", "multiple of the G.711 frame"),
-        (with("call", "ptime = \"0ms\""), "calls[0].ptime", "between 10 and 80 ms"),
+        (with("call", "ptime = \"0ms\""), "calls[0].ptime", "between 10 ms and 1 s"),
         (with("call", "ptime = 20"), "calls[0].ptime", "a duration with a unit, e.g. \"20ms\""),
         (
             with("call", "codec2 = 1").replace("codec = \"G.711\"\n", ""),

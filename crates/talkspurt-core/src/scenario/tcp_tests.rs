@@ -181,10 +181,10 @@ fn tcp_traffic_kinds_and_transport() {
             ))
         }
     );
-    let transfer = t("kind = \"transfer\"\nsize = \"10MB\"\ntransport = { kind = \"tcp\" }\nstart = \"50s\"");
+    let transfer = t("kind = \"transfer\"\nsize = \"10MB\"\ntransport = { kind = \"tcp\" }\nstart = \"5s\"");
     assert_eq!(
         (transfer.kind, transfer.start),
-        (TrafficKind::Transfer { size_bytes: 10_000_000 }, StartCfg::Fixed(ms(50_000)))
+        (TrafficKind::Transfer { size_bytes: 10_000_000 }, StartCfg::Fixed(ms(5_000)))
     );
     // An application writing at a rate into a TCP socket.
     let cbr = t("kind = \"cbr\"\nrate = \"64kbps\"\npacket = \"200B\"\ntransport = { kind = \"tcp\", nodelay = true }");

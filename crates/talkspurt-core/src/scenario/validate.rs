@@ -15,7 +15,7 @@
 use serde_json::Value;
 
 use super::de::{lookup, parse_path};
-use super::doc::{LinkDoc, ScenarioDoc, TrafficDoc};
+use super::doc::{DistDoc, LinkDoc, ScenarioDoc, SpeechDoc, TrafficDoc};
 use super::error::ScenarioError;
 use super::fields::LINKS;
 use super::model::*;
@@ -95,7 +95,7 @@ pub(super) fn scenario(doc: ScenarioDoc, raw: &Value) -> R<Scenario> {
     let net = Net::new(&links);
     let mut calls = doc.calls;
     for (g, c) in calls.iter_mut().enumerate() {
-        call(&cx, &format!("calls[{g}]"), c, &net)?;
+        call(&cx, &format!("calls[{g}]"), c, &net, doc.run.duration)?;
     }
     // Results name a call's group by its label, and rescoring finds the
     // group by it: two groups must not share one (explicit or "calls[i]").
@@ -112,7 +112,7 @@ pub(super) fn scenario(doc: ScenarioDoc, raw: &Value) -> R<Scenario> {
         .traffic
         .iter()
         .enumerate()
-        .map(|(g, t)| traffic(&cx, &format!("traffic[{g}]"), t, &net))
+        .map(|(g, t)| traffic(&cx, &format!("traffic[{g}]"), t, &net, doc.run.duration))
         .collect::<R<Vec<_>>>()?;
     if calls.is_empty() && traffic.is_empty() {
         return Err(cx.err("calls", "at least one [[calls]] or [[traffic]] group"));
@@ -295,7 +295,76 @@ fn start(cx: &Ctx, p: &str, s: &StartCfg) -> R<()> {
     }
 }
 
-fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net) -> R<()> {
+/// The latest start a start table can give, and its key.
+fn latest_start(s: &StartCfg) -> (SimDuration, &'static str) {
+    match *s {
+        StartCfg::Fixed(at) => (at, "start"),
+        // Draws are in [from, to): all are before stop iff to ≤ stop.
+        StartCfg::Uniform { to, .. } => (SimDuration(to.as_nanos().saturating_sub(1)), "start.to"),
+    }
+}
+
+/// A group whose last source would begin at or after `stop` is an error
+/// naming the key that puts it there (no silently empty source).
+#[allow(clippy::too_many_arguments)]
+fn starts_before(cx: &Ctx, p: &str, (first, key): (SimDuration, &str), stagger: SimDuration, count: u32, stop: SimDuration, what: &str) -> R<()> {
+    if first >= stop {
+        return Err(cx.err(&format!("{p}.{key}"), format!("a start before {what} ({})", dur(stop))));
+    }
+    if first + stagger.mul(count.saturating_sub(1) as u64) >= stop {
+        let most = SimDuration((stop.as_nanos() - first.as_nanos()).saturating_sub(1) / (count as u64 - 1).max(1));
+        return Err(cx.err(
+            &format!("{p}.stagger"),
+            format!("a stagger that starts all {count} sources before {what} ({}): at most {}", dur(stop), dur(most)),
+        ));
+    }
+    Ok(())
+}
+
+/// A Pareto table: by mean the shape must exceed 1; scale and mean exclude
+/// each other.
+fn pareto(cx: &Ctx, p: &str, d: Option<&DistDoc>) -> R<()> {
+    match d.and_then(|d| d.pareto()) {
+        Some((_, true, true)) => {
+            Err(cx.err(&format!("{p}.scale"), "no scale with mean: a Pareto is given by mean (shape > 1) or by scale"))
+        }
+        Some((k, _, false)) if k <= 1.0 => Err(cx.err(
+            &format!("{p}.shape"),
+            "a shape > 1 when the Pareto is given by mean (shape <= 1 has no finite mean); for such shapes give scale = the smallest period, e.g. { dist = \"pareto\", scale = \"2s\", shape = 0.5 }",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `bitrate`: one of packet and interval, a payload left after the headers,
+/// and ptime (if written) equal to the interval. Returns the interval.
+fn bitrate(cx: &Ctx, p: &str, c: &CallGroupCfg, b: &BitrateCfg) -> R<SimDuration> {
+    let bp = format!("{p}.bitrate");
+    match (b.packet, b.interval) {
+        (Some(_), Some(_)) => {
+            return Err(cx.err(&format!("{bp}.interval"), "no interval with packet: a fixed packet size or a fixed interval, not both"))
+        }
+        (None, None) => return Err(cx.err(&bp, "a packet or an interval, e.g. { rate = \"32kbps\", packet = \"512B\" }")),
+        _ => {}
+    }
+    let key = if b.packet.is_some() { "packet" } else { "interval" };
+    let (iv, bytes) = b.resolve();
+    if bytes <= c.overhead_bytes {
+        return Err(cx.err(
+            &format!("{bp}.{key}"),
+            format!("IP packets larger than the call's {} B of headers (overhead); this gives {bytes} B", c.overhead_bytes),
+        ));
+    }
+    if iv < SimDuration::from_millis(1) {
+        return Err(cx.err(&format!("{bp}.{key}"), format!("a packet interval of at least 1ms (this gives {})", dur(iv))));
+    }
+    if let Some(pt) = c.ptime.filter(|pt| *pt != iv) {
+        return Err(cx.err(&format!("{p}.ptime"), format!("no ptime with bitrate (its interval, {}, is the ptime; {} given)", dur(iv), dur(pt))));
+    }
+    Ok(iv)
+}
+
+fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net, run: SimDuration) -> R<()> {
     net.endpoints(cx, p, &c.from, &c.to)?;
     let codecs = super::fields::codecs_text();
     let Some(k) = codec::lookup(&c.codec) else {
@@ -308,6 +377,7 @@ fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net) -> R<()> {
     };
     c.codec = k.name.to_string();
     let ptime = match c.ptime {
+        _ if c.bitrate.is_some() => bitrate(cx, p, c, c.bitrate.as_ref().unwrap())?,
         Some(pt) => {
             codec::check_ptime(k, pt).map_err(|a| cx.err(&format!("{p}.ptime"), a))?;
             pt
@@ -334,6 +404,11 @@ fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net) -> R<()> {
         _ => {}
     }
     start(cx, p, &c.start)?;
+    starts_before(cx, p, latest_start(&c.start), c.stagger, c.count, run, "the end of the run")?;
+    if let SpeechDoc::OnOff(o) = SpeechDoc::from(c.speech.clone()) {
+        pareto(cx, &format!("{p}.speech.talk"), o.talk.as_ref())?;
+        pareto(cx, &format!("{p}.speech.silence"), o.silence.as_ref())?;
+    }
     rtp(cx, p, c, k, ptime)?;
     match &mut c.transport {
         TransportCfg::Tcp(t) => tcp(cx, &format!("{p}.transport"), t)?,
@@ -344,7 +419,7 @@ fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net) -> R<()> {
     Ok(())
 }
 
-fn traffic(cx: &Ctx, p: &str, doc: &TrafficDoc, net: &Net) -> R<TrafficCfg> {
+fn traffic(cx: &Ctx, p: &str, doc: &TrafficDoc, net: &Net, run: SimDuration) -> R<TrafficCfg> {
     let mut t = doc.cfg();
     net.endpoints(cx, p, &t.from, &t.to)?;
     let kind = t.kind.name();
@@ -397,6 +472,44 @@ fn traffic(cx: &Ctx, p: &str, doc: &TrafficDoc, net: &Net) -> R<TrafficCfg> {
             return Err(cx.err(&format!("{p}.stop"), format!("a stop time after start ({})", dur(*at))));
         }
     }
+    let (stop, what) = match t.stop {
+        Some(s) if s < run => (s, "stop"),
+        _ => (run, "the end of the run"),
+    };
+    let [on, off] = doc.periods();
+    pareto(cx, &format!("{p}.on"), on)?;
+    pareto(cx, &format!("{p}.off"), off)?;
+    if t.random && !matches!(t.kind, TrafficKind::Cbr { .. }) {
+        return Err(cx.err(&format!("{p}.random"), format!("no random key: ns-2's send jitter is a kind = \"cbr\" option, and kind is \"{kind}\"")));
+    }
+    if t.active.is_empty() {
+        starts_before(cx, p, latest_start(&t.start), t.stagger, t.count, stop, what)?;
+        return Ok(t);
+    }
+    if cx.given(&format!("{p}.start")) {
+        return Err(cx.err(&format!("{p}.start"), "no start with active: the activation windows set when the source is on"));
+    }
+    if matches!(t.kind, TrafficKind::Transfer { .. }) {
+        return Err(cx.err(&format!("{p}.active"), "no activation schedule for a transfer (it writes once); use start"));
+    }
+    let mut prev_end = SimDuration::ZERO;
+    for (j, w) in t.active.iter().enumerate() {
+        let wp = format!("{p}.active[{j}]");
+        if j > 0 && w.from < prev_end {
+            return Err(cx.err(&format!("{wp}.from"), format!("a time at or after the previous window's end ({})", dur(prev_end))));
+        }
+        let open_end = w.to.is_none();
+        if open_end && j + 1 < t.active.len() {
+            return Err(cx.err(&format!("{wp}.to"), "an end: only the last window may run to stop"));
+        }
+        if let Some(to) = w.to {
+            if to <= w.from {
+                return Err(cx.err(&format!("{wp}.to"), format!("a time after from ({})", dur(w.from))));
+            }
+            prev_end = to;
+        }
+    }
+    starts_before(cx, p, (t.active[0].from, "active[0].from"), t.stagger, t.count, stop, what)?;
     Ok(t)
 }
 
@@ -527,7 +640,7 @@ fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: SimDuration
         }
     }
     let check = |key: &str, d: SimDuration| {
-        codec::check_ptime(k, d).map(|_| ()).map_err(|a| cx.err(&format!("{p}.adapt.{key}"), a))
+        codec::check_ptime_within(k, d, codec::PTIME_MAX).map(|_| ()).map_err(|a| cx.err(&format!("{p}.adapt.{key}"), a))
     };
     match &c.adapt {
         AdaptCfg::None => {}

@@ -11,7 +11,7 @@ use crate::voice::Codec;
 #[derive(Clone, Debug)]
 pub struct CallInfo {
     pub group: String,
-    pub codec: &'static Codec,
+    pub codec: Codec,
     pub ptime: SimDuration,
     pub transport: &'static str,
     pub playout: PlayoutKind,

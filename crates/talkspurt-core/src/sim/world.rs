@@ -75,7 +75,7 @@ impl Flow {
 pub struct Call {
     pub flow: u32,
     pub group: u32,
-    pub codec: &'static Codec,
+    pub codec: Codec,
     pub overhead: u32,
     pub source: VoiceSource,
     pub rec: CallRecord,

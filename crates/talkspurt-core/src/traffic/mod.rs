@@ -5,6 +5,7 @@
 pub mod bulk;
 
 pub use bulk::{StreamAction, StreamApp};
+
 use crate::rng::{DurationDist, Rng};
 use crate::time::{SimDuration, SimTime};
 
@@ -37,30 +38,74 @@ pub enum Pattern {
     OnOff { on: DurationDist, off: DurationDist },
 }
 
-/// A source emitting packets until `stop`.
+/// Options of a packet source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// CBR: each gap is the interval times 1 + U(−½, ½), ns-2's
+    /// `CBR_Traffic` with `random_` set (cbr_traffic.cc, next_interval).
+    pub random: bool,
+    /// On/off: begin each activation with an off period.
+    pub idle_first: bool,
+}
+
+/// A source emitting packets within activation windows [start, stop);
+/// each window starts the pattern afresh (a source switched off mid-burst
+/// loses the rest of it, as seed 004 §5.3 notes).
 #[derive(Debug)]
 pub struct TrafficSource {
     pattern: Pattern,
     size: SizeDist,
     rate_bps: u64,
+    opts: Options,
     rng: Rng,
     stop: SimTime,
     next: SimTime,
     /// End of the current on period (on/off sources).
     on_until: SimTime,
+    /// Windows still to come, last first.
+    later: Vec<(SimTime, SimTime)>,
 }
 
 impl TrafficSource {
-    pub fn new(pattern: Pattern, size: SizeDist, rate_bps: u64, start: SimTime, stop: SimTime, mut rng: Rng) -> Self {
-        let mut on_until = SimTime::NEVER;
-        let mut next = start;
-        if let Pattern::OnOff { on, .. } = pattern {
-            on_until = start + on.sample(&mut rng);
+    pub fn new(pattern: Pattern, size: SizeDist, rate_bps: u64, start: SimTime, stop: SimTime, rng: Rng) -> Self {
+        Self::scheduled(pattern, size, rate_bps, vec![(start, stop)], Options::default(), rng)
+    }
+
+    /// A source on during `windows` (ordered, non-overlapping).
+    pub fn scheduled(pattern: Pattern, size: SizeDist, rate_bps: u64, mut windows: Vec<(SimTime, SimTime)>, opts: Options, rng: Rng) -> Self {
+        windows.reverse();
+        let mut s = TrafficSource {
+            pattern,
+            size,
+            rate_bps,
+            opts,
+            rng,
+            stop: SimTime::ZERO,
+            next: SimTime::ZERO,
+            on_until: SimTime::NEVER,
+            later: windows,
+        };
+        if let Some((a, b)) = s.later.pop() {
+            s.begin(a, b);
         }
-        if let Pattern::Poisson = pattern {
-            next = start + Self::exp_gap(&mut rng, size, rate_bps);
+        s
+    }
+
+    /// Start the pattern at `start` for a window ending at `stop`.
+    fn begin(&mut self, start: SimTime, stop: SimTime) {
+        self.stop = stop;
+        self.next = start;
+        self.on_until = SimTime::NEVER;
+        match self.pattern {
+            Pattern::OnOff { on, off } => {
+                if self.opts.idle_first {
+                    self.next = start + off.sample(&mut self.rng);
+                }
+                self.on_until = self.next + on.sample(&mut self.rng);
+            }
+            Pattern::Poisson => self.next = start + Self::exp_gap(&mut self.rng, self.size, self.rate_bps),
+            Pattern::Cbr => {}
         }
-        TrafficSource { pattern, size, rate_bps, rng, stop, next, on_until }
     }
 
     fn mean_gap_s(size: SizeDist, rate_bps: u64) -> f64 {
@@ -82,7 +127,13 @@ impl TrafficSource {
         let now = self.next;
         match self.pattern {
             Pattern::Cbr => {
-                self.next = now + SimDuration::transmission(bytes, self.rate_bps);
+                let gap = SimDuration::transmission(bytes, self.rate_bps);
+                self.next = now
+                    + if self.opts.random {
+                        SimDuration::from_secs_f64(gap.as_secs_f64() * (0.5 + self.rng.uniform()))
+                    } else {
+                        gap
+                    };
             }
             Pattern::Poisson => {
                 self.next = now + Self::exp_gap(&mut self.rng, self.size, self.rate_bps);
@@ -98,6 +149,10 @@ impl TrafficSource {
                 }
                 self.next = t;
             }
+        }
+        while self.next >= self.stop {
+            let Some((a, b)) = self.later.pop() else { break };
+            self.begin(a, b);
         }
         bytes
     }

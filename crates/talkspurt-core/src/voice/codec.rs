@@ -116,27 +116,37 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// Packetization limits: ptime must be a whole number of frames within
-/// [10 ms, 80 ms], or exactly one frame where the frame alone exceeds 10 ms.
+/// [10 ms, 1 s], or exactly one frame where the frame alone exceeds 10 ms.
+/// 80 ms (`PTIME_MAX`) is the usual ceiling (seed 001's adaptation range);
+/// longer ptimes (seed 004's 125 ms interval) are allowed up to `PTIME_LIMIT`.
 pub const PTIME_MIN: SimDuration = SimDuration(10 * MS);
 pub const PTIME_MAX: SimDuration = SimDuration(80 * MS);
+pub const PTIME_LIMIT: SimDuration = SimDuration(1000 * MS);
 
-/// Check a ptime against a codec; `Err` says what is allowed.
+/// Check a ptime against a codec (10 ms – 1 s); `Err` says what is allowed.
 pub fn check_ptime(codec: &Codec, ptime: SimDuration) -> Result<u32, String> {
+    check_ptime_within(codec, ptime, PTIME_LIMIT)
+}
+
+/// Check a ptime against a codec and an upper bound (`PTIME_MAX` for the
+/// adaptation ranges of seed 001, `PTIME_LIMIT` for a fixed ptime).
+pub fn check_ptime_within(codec: &Codec, ptime: SimDuration, max: SimDuration) -> Result<u32, String> {
     let f = codec.frame.as_nanos();
     let allowed = || {
         let mut v = Vec::new();
         let mut k = 1;
-        while f * k <= PTIME_MAX.as_nanos() {
+        while f * k <= PTIME_MAX.as_nanos().min(max.as_nanos()) {
             if f * k >= PTIME_MIN.as_nanos() {
                 v.push(format!("{}ms", (f * k) as f64 / MS as f64));
             }
             k += 1;
         }
-        format!("a multiple of the {} frame ({} ms) between 10 and 80 ms: {}",
+        let (top, more) = if max > PTIME_MAX { ("1 s", ", … up to 1000ms") } else { ("80 ms", "") };
+        format!("a multiple of the {} frame ({} ms) between 10 ms and {top}: {}{more}",
             codec.name, f as f64 / MS as f64, v.join(", "))
     };
     let p = ptime.as_nanos();
-    if p == 0 || !p.is_multiple_of(f) || p < PTIME_MIN.as_nanos() || p > PTIME_MAX.as_nanos() {
+    if p == 0 || !p.is_multiple_of(f) || p < PTIME_MIN.as_nanos() || p > max.as_nanos() {
         return Err(allowed());
     }
     Ok((p / f) as u32)
@@ -173,7 +183,9 @@ mod tests {
         let g711 = lookup("G.711").unwrap();
         assert_eq!(check_ptime(g711, SimDuration::from_millis(20)), Ok(2));
         assert!(check_ptime(g711, SimDuration::from_millis(25)).is_err());
-        assert!(check_ptime(g711, SimDuration::from_millis(90)).is_err());
+        // Beyond 80 ms (seed 004's long intervals) up to 1 s.
+        assert_eq!(check_ptime(g711, SimDuration::from_millis(120)), Ok(12));
+        assert!(check_ptime(g711, SimDuration::from_millis(1010)).is_err());
         let g723 = lookup("G.723.1-6.3").unwrap();
         assert_eq!(check_ptime(g723, SimDuration::from_millis(30)), Ok(1));
         assert!(check_ptime(g723, SimDuration::from_millis(20)).is_err());

@@ -27,6 +27,7 @@ pub fn link(a: &str, b: &str, c: ChannelCfg) -> LinkCfg {
 
 pub fn calls(count: u32, from: &str, to: &str, codec: &str, ptime_ms: u64) -> CallGroupCfg {
     CallGroupCfg {
+        bitrate: None,
         count,
         from: from.into(),
         to: to.into(),
@@ -82,6 +83,9 @@ pub fn tcp_ns2(cc: talkspurt_core::cc::CcAlgorithm) -> TransportCfg {
 /// `count` greedy bulk flows from `from` to `to` over `transport`.
 pub fn bulk(count: u32, from: &str, to: &str, transport: TransportCfg) -> TrafficCfg {
     TrafficCfg {
+        active: vec![],
+        random: false,
+        idle_first: false,
         count,
         from: from.into(),
         to: to.into(),
