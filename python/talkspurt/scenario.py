@@ -50,9 +50,37 @@ def read_scenario_file(p: Path) -> dict[str, Any]:
         body = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise _error("", json.dumps(str(p)), f"a readable UTF-8 text file ({e})") from None
-    if p.suffix.lower() == ".json":
-        return _parse_json(body, str(p))
-    return _parse_toml(body, str(p))
+    doc = _parse_json(body, str(p)) if p.suffix.lower() == ".json" else _parse_toml(body, str(p))
+    _resolve_files(doc, p.parent)
+    return doc
+
+
+# Tables whose `file` names a trace: a link's (or a topology link table's)
+# `loss` and `schedule`, at the link level or under forward/reverse.
+_FILE_TABLES = ("loss", "schedule")
+
+
+def _resolve_files(doc: dict[str, Any], folder: Path) -> None:
+    """Make relative trace paths in a scenario file start at the file's
+    folder (absolute, so the scenario runs from any working directory).
+    Scenarios given as text or mappings, and `--set` values, keep theirs:
+    those start at the working directory."""
+
+    def walk(v: Any) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if k in _FILE_TABLES and isinstance(x, dict):
+                    f = x.get("file")
+                    if isinstance(f, str) and f and not os.path.isabs(f):
+                        x["file"] = os.path.abspath(folder / f)
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    for key in ("links", "topology"):
+        if key in doc:
+            walk(doc[key])
 
 
 def _parse_toml(text: str, origin: str) -> dict[str, Any]:

@@ -232,6 +232,15 @@ pub mod rate_opt {
     }
 }
 
+/// A schedule step's rate: 0 (an outage) allowed.
+pub mod step_rate_opt {
+    use super::*;
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        quantity(d, "a rate with a unit, e.g. \"2.5Mbps\", or \"0bps\" for an outage", units::parse_step_rate).map(Some)
+    }
+    pub use super::rate_opt::serialize;
+}
+
 pub const PACKET: &str = "a packet size such as \"1000B\", or { kind = \"exponential\", mean = \"500B\" }";
 
 /// A fixed IP packet size, 1–65535 B (`packet = "1000B"`).
@@ -453,7 +462,8 @@ pub fn node<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 }
 
 /// A file path (its existence and contents are checked in validate.rs;
-/// a relative path is taken from the working directory).
+/// the core takes a relative path from the working directory; the Python
+/// loader first makes a scenario file's paths start at its folder).
 pub fn file<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     d.deserialize_str(Name("a file path (a non-empty string)"))
 }

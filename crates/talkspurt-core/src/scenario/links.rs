@@ -114,7 +114,7 @@ pub(super) fn schedule(cx: &Ctx, p: &str, s: &mut ScheduleCfg) -> R<Option<u64>>
     match (&s.file, s.steps.is_empty()) {
         (Some(_), false) => return Err(cx.err(&format!("{p}.file"), "either steps or a file, not both")),
         (None, true) => return Err(cx.err(p, "steps = [{ at = \"40s\", rate = \"2.5Mbps\" }, …] or a file")),
-        (None, false) => check_steps(cx, &format!("{p}.steps"), &s.steps, |i| format!("{p}.steps[{i}]"))?,
+        (None, false) => check_steps(cx, &s.steps, s.repeat.is_some(), |i| format!("{p}.steps[{i}]"))?,
         (Some(file), true) => {
             let key = format!("{p}.file");
             let text = read(cx, &key, file)?;
@@ -129,7 +129,7 @@ pub(super) fn schedule(cx: &Ctx, p: &str, s: &mut ScheduleCfg) -> R<Option<u64>>
                 }
                 ScheduleFormat::Steps => {
                     let steps = parse_steps(&text).map_err(|e| file_error(cx, &key, file, e))?;
-                    check_steps(cx, &key, &steps, |i| format!("{key} (step {})", i + 1))?;
+                    check_steps(cx, &steps, s.repeat.is_some(), |i| format!("{key} (step {})", i + 1))?;
                     ScheduleData::Steps(steps)
                 }
             });
@@ -147,15 +147,31 @@ pub(super) fn schedule(cx: &Ctx, p: &str, s: &mut ScheduleCfg) -> R<Option<u64>>
     Ok(mean)
 }
 
-fn check_steps(cx: &Ctx, p: &str, steps: &[StepCfg], name: impl Fn(usize) -> String) -> R<()> {
+/// Steps in time order, each setting something; a zero rate (an outage)
+/// must be followed by a positive one: without `repeat` the last rate
+/// holds for ever, with it some rate of the cycle (the link's own `rate`
+/// from 0 unless a step at 0 s replaces it) is positive. Otherwise a
+/// packet would never finish serializing.
+fn check_steps(cx: &Ctx, steps: &[StepCfg], repeat: bool, name: impl Fn(usize) -> String) -> R<()> {
     for (i, st) in steps.iter().enumerate() {
         if st.rate.is_none() && st.delay.is_none() {
             return Err(cx.err(&name(i), "a step that sets rate, delay or both"));
         }
         if i > 0 && st.at <= steps[i - 1].at {
-            let _ = p;
             return Err(cx.err(&format!("{}.at", name(i)), format!("a time after the previous step's ({})", units::format_duration(steps[i - 1].at))));
         }
+    }
+    let rated: Vec<(usize, u64)> = steps.iter().enumerate().filter_map(|(i, st)| st.rate.map(|r| (i, r))).collect();
+    let Some(&(last, last_rate)) = rated.last() else { return Ok(()) };
+    let base_replaced = rated.first().is_some_and(|&(i, _)| steps[i].at == SimDuration::ZERO);
+    let stuck = if repeat { base_replaced && rated.iter().all(|&(_, r)| r == 0) } else { last_rate == 0 };
+    if stuck {
+        let why = if repeat {
+            "a rate above 0 somewhere in the repeated schedule (an outage must end)"
+        } else {
+            "a rate above 0: the last rate holds to the end of the run, so an outage (0) needs a later step, or repeat"
+        };
+        return Err(cx.err(&format!("{}.rate", name(last)), why));
     }
     Ok(())
 }
@@ -170,7 +186,7 @@ fn parse_steps(text: &str) -> Result<Vec<StepCfg>, (usize, String)> {
         let at = units::parse_duration(first).map_err(|e| (i + 1, format!("\"{first}\": {e}")))?;
         let mut step = StepCfg { at, rate: None, delay: None };
         for w in rest {
-            if let Ok(r) = units::parse_rate(w) {
+            if let Ok(r) = units::parse_step_rate(w) {
                 step.rate = Some(r);
             } else if let Ok(d) = units::parse_duration(w) {
                 step.delay = Some(d);

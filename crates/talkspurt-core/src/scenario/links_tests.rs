@@ -143,12 +143,18 @@ fn loss_model_errors_name_the_key() {
 fn jitter_and_schedule_read_and_round_trip() {
     let mm = temp_file("cell.mahi", "1\n1\n2\n4\n");
     let st = temp_file("steps.txt", "# at rate delay\n0s 1Mbps\n40s 2.5Mbps 60ms\n60s 600kbps\n");
+    let outage = temp_file("outage.txt", "2s 0bps\n3s 1Mbps\n");
     for src in [
         with("link", "jitter = { kind = \"uniform\", max = \"40ms\" }"),
         with("link", "jitter = { kind = \"normal\", mean = \"20ms\", sd = \"5ms\", reorder = true }"),
         with("link", "jitter = { kind = \"bursty\", interval = \"26ms\", stall_every = \"400s\" }"),
         with("link", "schedule = { steps = [{ at = \"40s\", rate = \"2.5Mbps\" }, { at = \"60s\", delay = \"80ms\" }], repeat = \"100s\" }"),
         with("link", &format!("schedule = {{ file = \"{st}\", format = \"steps\" }}")),
+        // Outages: a zero rate that a positive one follows, or in a cycle
+        // whose link rate (from 0) is positive.
+        with("link", "schedule = { steps = [{ at = \"4s\", rate = \"0bps\" }, { at = \"5s\", rate = \"1Mbps\" }] }"),
+        with("link", "schedule = { steps = [{ at = \"4s\", rate = \"0kbps\" }], repeat = \"6s\" }"),
+        with("link", &format!("schedule = {{ file = \"{outage}\", format = \"steps\" }}")),
         format!("{}[[links]]\nbetween = [\"a\", \"b\"]\nschedule = {{ file = \"{mm}\" }}\n{}", "[run]\nduration = \"10s\"\n", "[[calls]]\nfrom = \"a\"\nto = \"b\"\ncodec = \"G.711\"\n"),
     ] {
         let s = from_toml_str(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
@@ -202,6 +208,22 @@ fn jitter_and_schedule_errors_name_the_key() {
         ),
     ];
     check_all(cases);
+    // An outage must end: no zero rate last, nor only zeros in a cycle.
+    let dead = temp_file("dead.steps", "2s 1Mbps\n3s 0bps\n");
+    check_all(&[
+        (
+            with("link", "schedule = { steps = [{ at = \"4s\", rate = \"0bps\" }] }"),
+            "links[0].schedule.steps[0].rate",
+            "an outage (0) needs a later step, or repeat",
+        ),
+        (
+            with("link", "schedule = { steps = [{ at = \"0s\", rate = \"0bps\" }, { at = \"1s\", delay = \"5ms\" }], repeat = \"2s\" }"),
+            "links[0].schedule.steps[0].rate",
+            "somewhere in the repeated schedule",
+        ),
+        (with("link", &format!("schedule = {{ file = \"{dead}\", format = \"steps\" }}")), "links[0].schedule.file (step 2).rate", "a later step"),
+        (with("link", "schedule = { steps = [{ at = \"4s\", rate = \"-1bps\" }] }"), "links[0].schedule.steps[0].rate", "positive"),
+    ]);
     // A rate next to a mahimahi trace is an error naming the rate.
     let mm = temp_file("ok.mahi", "1\n2\n");
     let e = from_toml_str(&with("link", &format!("schedule = {{ file = \"{mm}\" }}"))).unwrap_err();

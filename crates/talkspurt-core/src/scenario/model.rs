@@ -298,7 +298,8 @@ pub struct ScheduleCfg {
 #[serde(deny_unknown_fields, expecting = "a step table, e.g. { at = \"40s\", rate = \"2.5Mbps\" }")]
 pub struct StepCfg {
     pub at: SimDuration,
-    #[serde(default, with = "fields::rate_opt", skip_serializing_if = "Option::is_none")]
+    /// From `at` on; 0 is an outage (a positive rate must follow).
+    #[serde(default, with = "fields::step_rate_opt", skip_serializing_if = "Option::is_none")]
     pub rate: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay: Option<SimDuration>,

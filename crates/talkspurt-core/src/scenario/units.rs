@@ -139,6 +139,15 @@ pub fn parse_rate(s: &str) -> Result<u64, String> {
     }
 }
 
+/// A schedule step's rate: as [`parse_rate`], or zero (`"0bps"`, an
+/// outage: nothing leaves until a later step's positive rate).
+pub fn parse_step_rate(s: &str) -> Result<u64, String> {
+    match quantity(s, RATE_UNITS) {
+        Ok(0) => Ok(0),
+        _ => parse_rate(s).map_err(|e| if e.starts_with("a rate above 0") { format!("0 (an outage) or {e}") } else { e }),
+    }
+}
+
 /// Parses a size in whole bytes within `[min, max]`; `what` names the range
 /// in the error ("a packet size", …).
 pub fn parse_bytes(s: &str, min: u64, max: u64, what: &str) -> Result<u64, String> {
