@@ -65,7 +65,7 @@ CORPUS = [
     ("negative_rate", edit("link0", '"10Mbps"', '"-10Mbps"'), "links[0].rate"),
     ("unknown_codec", edit("call0", '"G.711"', '"G.999"'), "calls[0].codec"),
     ("ptime_not_frame_multiple", edit("call0", '"G.711"', '"G.723.1-6.3"'), "calls[0].ptime"),
-    ("ptime_above_80ms", edit("call0", '"20ms"', '"100ms"'), "calls[0].ptime"),
+    ("ptime_above_1s", edit("call0", '"20ms"', '"1200ms"'), "calls[0].ptime"),  # up to 1 s (seed 004's 512 ms packets)
     ("ptime_below_10ms", edit("call0", '"20ms"', '"5ms"'), "calls[0].ptime"),
     ("unreachable_endpoint", edit("link1", '["r", "b"]', '["x", "b"]'), "calls[0].to"),
     ("missing_run_duration", edit("run", 'duration = "2s"\n', ""), "run.duration"),
@@ -143,11 +143,12 @@ def assert_one_line_error(r: subprocess.CompletedProcess, path: Optional[str] = 
 
 
 def short_quickstart(tmp_path: Path) -> Path:
-    """scenarios/quickstart.toml with a 2 s run."""
+    """scenarios/quickstart.toml with a 20 s run (its 4 calls start 5 s
+    apart, and a source must start before the run ends)."""
     text = QUICKSTART.read_text()
     assert 'duration = "120s"' in text
-    f = tmp_path / "quickstart-2s.toml"
-    f.write_text(text.replace('duration = "120s"', 'duration = "2s"'))
+    f = tmp_path / "quickstart-20s.toml"
+    f.write_text(text.replace('duration = "120s"', 'duration = "20s"'))
     return f
 
 
@@ -341,7 +342,7 @@ def check_quickstart_results(res: dict) -> None:
     for key in ("seed", "scenario", "versions", "wall_time_s"):
         assert key in m, key
     assert m["seed"] == 7
-    assert m["scenario"]["run"]["duration"] == "2s"
+    assert m["scenario"]["run"]["duration"] == "20s"
     assert m["scenario"]["calls"][0]["codec"] == "G.711"
     assert m["versions"]["talkspurt"] == talkspurt.__version__
     assert isinstance(m["wall_time_s"], float) and m["wall_time_s"] >= 0

@@ -195,10 +195,30 @@ def udp():
 
 
 def start(duration_s: int):
-    fixed = st.integers(0, duration_s * 1000 - 1).map(lambda n: f"{n}ms")
-    uniform = st.integers(0, 5000).flatmap(
-        lambda lo: st.integers(lo + 1, lo + 5000).map(lambda hi: {"kind": "uniform", "from": f"{lo}ms", "to": f"{hi}ms"}))
-    return st.one_of(fixed, uniform)
+    # A source must start before the run ends (issue 10: an error, not an
+    # empty source), so a uniform start's upper end stays below it.
+    end = duration_s * 1000 - 1
+    fixed = st.integers(0, end).map(lambda n: f"{n}ms")
+    uniform = st.integers(0, min(5000, end - 1)).flatmap(
+        lambda lo: st.integers(lo + 1, min(lo + 5000, end)).map(lambda hi: {"kind": "uniform", "from": f"{lo}ms", "to": f"{hi}ms"}))
+    return st.one_of(fixed, uniform) if end >= 1 else fixed
+
+
+def latest_start_ms(start: Any) -> int:
+    if start is None:
+        return 0
+    text = start["to"] if isinstance(start, dict) else start
+    return int(float(text.removesuffix("ms").removesuffix("s")) * (1 if text.endswith("ms") else 1000))
+
+
+def stagger_that_fits(draw, d: dict[str, Any], end_ms: int) -> None:
+    """A stagger with which the last of `count` sources still starts before
+    `end_ms` (the run's end or the group's stop)."""
+    n = d.get("count", 1)
+    room = end_ms - 1 - latest_start_ms(d.get("start"))
+    limit = 1000 if n == 1 else min(1000, room // (n - 1))
+    if limit >= 0:
+        maybe(d, draw, "stagger", ms(0, limit))
 
 
 @st.composite
@@ -215,7 +235,7 @@ def call(draw, nodes: list[str], duration_s: int, i: int) -> dict[str, Any]:
     maybe(c, draw, "playout", playout())
     maybe(c, draw, "advantage", st.floats(0, 40))
     maybe(c, draw, "start", start(duration_s))
-    maybe(c, draw, "stagger", ms(0, 1000))
+    stagger_that_fits(draw, c, duration_s * 1000)
     maybe(c, draw, "length", ms(1, 60_000))
     maybe(c, draw, "label", st.just(f"voice {i}"))
     return c
@@ -244,7 +264,8 @@ def traffic(draw, nodes: list[str], duration_s: int) -> dict[str, Any]:
     if draw(st.booleans()):
         t["start"] = f"{s}s"
         maybe(t, draw, "stop", st.integers(s + 1, duration_s + 10).map(lambda n: f"{n}s"))
-    maybe(t, draw, "stagger", ms(0, 1000))
+    stop_ms = int(t["stop"].removesuffix("s")) * 1000 if "stop" in t else duration_s * 1000
+    stagger_that_fits(draw, t, min(stop_ms, duration_s * 1000))
     return t
 
 
