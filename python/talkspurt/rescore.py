@@ -16,6 +16,8 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional, Union
 
+import pandas as pd
+
 from . import _core
 from .scenario import _error, to_json
 
@@ -160,7 +162,12 @@ def rescore(
     new_calls = out.calls
     for k in _KEPT_CALL_COLUMNS:
         if k in calls.columns and k not in new_calls.columns:
-            new_calls.insert(min(list(calls.columns).index(k), len(new_calls.columns)), k, calls[k].values)
+            col = calls[k]
+            if pd.api.types.is_string_dtype(col.dtype):
+                # A loaded table's strings may carry another missing-value
+                # convention: take the fresh table's string dtype.
+                col = col.astype(new_calls["codec"].dtype)
+            new_calls.insert(min(list(calls.columns).index(k), len(new_calls.columns)), k, col.values)
     new_packets = out.packets
     for k in _KEPT_PACKET_COLUMNS:
         if k in packets.columns:
