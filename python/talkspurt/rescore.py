@@ -16,8 +16,6 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-import pandas as pd
-
 from . import _core
 from .scenario import _error, to_json
 
@@ -47,6 +45,12 @@ _KEPT_CALL_COLUMNS = (
     "nack_events",
     "nack_suppressed",
 )
+
+
+def _is_string(dtype) -> bool:
+    from pandas.api.types import is_string_dtype  # the CLI runs without pandas
+
+    return is_string_dtype(dtype)
 
 
 def _playout_table(spec: PlayoutSpec, path: str) -> dict[str, Any]:
@@ -163,7 +167,7 @@ def rescore(
     for k in _KEPT_CALL_COLUMNS:
         if k in calls.columns and k not in new_calls.columns:
             col = calls[k]
-            if pd.api.types.is_string_dtype(col.dtype):
+            if _is_string(col.dtype):
                 # A loaded table's strings may carry another missing-value
                 # convention: take the fresh table's string dtype.
                 col = col.astype(new_calls["codec"].dtype)
