@@ -26,8 +26,31 @@ PlayoutSpec = Union[str, Mapping[str, Any]]
 
 # Columns rescoring does not recompute; carried over from the original run.
 _KEPT_PACKET_COLUMNS = ("wire_bytes", "where")
-# The calls table's transport columns are not scored: rescoring keeps them.
-_KEPT_CALL_COLUMNS = ("allowed_rate_mean_bps", "loss_event_rate_mean")
+# The calls table's transport and sender columns are not scored: rescoring
+# keeps them (the list of talkspurt_core::run::report::TRANSPORT_CALL_COLUMNS).
+_KEPT_CALL_COLUMNS = (
+    "allowed_rate_mean_bps",
+    "loss_event_rate_mean",
+    "adapt",
+    "adapt_changes",
+    "adapt_changes_per_min",
+    "adapt_reversals",
+    "ptime_mean_ms",
+    "bitrate_mean_bps",
+    "congestion_onset_s",
+    "reaction_s",
+    "rtcp_sender_bps",
+    "rtcp_receiver_bps",
+    "feedback_bps",
+    "nack_events",
+    "nack_suppressed",
+)
+
+
+def _is_string(dtype) -> bool:
+    from pandas.api.types import is_string_dtype  # the CLI runs without pandas
+
+    return is_string_dtype(dtype)
 
 
 def _playout_table(spec: PlayoutSpec, path: str) -> dict[str, Any]:
@@ -143,7 +166,12 @@ def rescore(
     new_calls = out.calls
     for k in _KEPT_CALL_COLUMNS:
         if k in calls.columns and k not in new_calls.columns:
-            new_calls.insert(min(list(calls.columns).index(k), len(new_calls.columns)), k, calls[k].values)
+            col = calls[k]
+            if _is_string(col.dtype):
+                # A loaded table's strings may carry another missing-value
+                # convention: take the fresh table's string dtype.
+                col = col.astype(new_calls["codec"].dtype)
+            new_calls.insert(min(list(calls.columns).index(k), len(new_calls.columns)), k, col.values)
     new_packets = out.packets
     for k in _KEPT_PACKET_COLUMNS:
         if k in packets.columns:

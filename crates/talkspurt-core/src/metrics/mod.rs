@@ -19,11 +19,13 @@
 //! | [`mod@clips`] | clips, lost-speech seconds | 001 §5, §7, §7.55 |
 //! | [`oscillation`] | direction changes of a series (ptime oscillations) | 001 §5, §7.2 |
 //! | [`fairness`] | goodput, Jain's fairness index | 002 §III.B, 003 §8 |
+//! | [`adaptation`] | adaptation changes per minute, mean ptime / bit rate, reaction time | 001 §7, 004 §5 |
 //! | [`window`] | per-packet delay impairment and running-window loss impairment | 000 §5, Fig. 5.7 |
 //!
 //! Formulas, sources and the readings chosen where a seed is vague:
 //! `docs/models/metrics.md`.
 
+pub mod adaptation;
 pub mod clips;
 pub mod decomposition;
 pub mod fairness;

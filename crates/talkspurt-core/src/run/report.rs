@@ -2,7 +2,8 @@
 //! talkspurts (from the scored calls), links, traffic, time series.
 
 use crate::score::{call_tables, AnalysisCfg, CallInfo};
-use crate::sim::world::{Side, World};
+use crate::metrics::adaptation::{adapt_stats, congestion_onset, AdaptStats};
+use crate::sim::world::{Call, Side, World};
 use crate::transport::tcp::TcpCounters;
 use crate::trace::{CallRecord, Column, Table};
 
@@ -80,9 +81,63 @@ fn traffic_table(w: &World, labels: &[String]) -> Table {
     t
 }
 
-/// Columns of the calls table that describe the call's transport rather
-/// than its scoring: rescoring (other playout, same packets) keeps them.
-pub const TRANSPORT_CALL_COLUMNS: [&str; 2] = ["allowed_rate_mean_bps", "loss_event_rate_mean"];
+/// Columns of the calls table that describe the call's transport and
+/// sender rather than its scoring: rescoring (other playout, same packets)
+/// keeps them.
+pub const TRANSPORT_CALL_COLUMNS: [&str; 15] = [
+    "allowed_rate_mean_bps",
+    "loss_event_rate_mean",
+    "adapt",
+    "adapt_changes",
+    "adapt_changes_per_min",
+    "adapt_reversals",
+    "ptime_mean_ms",
+    "bitrate_mean_bps",
+    "congestion_onset_s",
+    "reaction_s",
+    "rtcp_sender_bps",
+    "rtcp_receiver_bps",
+    "feedback_bps",
+    "nack_events",
+    "nack_suppressed",
+];
+
+/// The sender's adaptation (metrics::adaptation) and the RTCP each side
+/// sent, in IP bit/s over the call's generation period.
+fn adapt_columns(w: &World, t: &mut Table) {
+    let calls = &w.calls;
+    let stats: Vec<AdaptStats> = calls
+        .iter()
+        .map(|c| {
+            let onset = congestion_onset(&c.rec.fate, &c.rec.t_sent);
+            adapt_stats(&c.log, c.start.as_nanos(), c.stop.as_nanos(), onset)
+        })
+        .collect();
+    t.push("adapt", Column::Str(calls.iter().map(|c| c.adapt.name().to_string()).collect()));
+    t.push("adapt_changes", Column::I64(stats.iter().map(|s| s.changes as i64).collect()));
+    t.push("adapt_changes_per_min", Column::F64(stats.iter().map(|s| s.changes_per_min).collect()));
+    t.push("adapt_reversals", Column::I64(stats.iter().map(|s| s.reversals as i64).collect()));
+    t.push("ptime_mean_ms", Column::F64(stats.iter().map(|s| s.ptime_mean_ms).collect()));
+    t.push("bitrate_mean_bps", Column::F64(stats.iter().map(|s| s.bitrate_mean_bps).collect()));
+    t.push("congestion_onset_s", Column::F64(stats.iter().map(|s| s.onset_s).collect()));
+    t.push("reaction_s", Column::F64(stats.iter().map(|s| s.reaction_s).collect()));
+    let bps = |bytes: fn(&Call) -> u64| {
+        Column::F64(
+            calls
+                .iter()
+                .map(|c| {
+                    let d = c.stop.saturating_since(c.start).as_secs_f64();
+                    if d > 0.0 { bytes(c) as f64 * 8.0 / d } else { f64::NAN }
+                })
+                .collect(),
+        )
+    };
+    t.push("rtcp_sender_bps", bps(|c| c.rtp.tx.counters.regular_bytes));
+    t.push("rtcp_receiver_bps", bps(|c| c.rtp.rx.counters.regular_bytes));
+    t.push("feedback_bps", bps(|c| c.rtp.rx.counters.early_bytes));
+    t.push("nack_events", Column::I64(calls.iter().map(|c| c.rtp.rx.counters.nack_events as i64).collect()));
+    t.push("nack_suppressed", Column::I64(calls.iter().map(|c| c.rtp.rx.counters.nack_suppressed as i64).collect()));
+}
 
 /// TFRC-family flows (DCCP CCID 3/4, TFRC): the time-weighted mean allowed
 /// rate X (bit/s of segment bytes) and loss event rate p over the
@@ -119,6 +174,7 @@ pub fn report(w: &World, infos: &[CallInfo], traffic_labels: &[String], a: &Anal
     let where_cats: Vec<String> = w.topo.channels.iter().map(|c| c.name.clone()).collect();
     let mut ct = call_tables(&recs, infos, a, trace, &where_cats);
     rate_columns(w, &mut ct.calls, w.calls.iter().map(|c| c.flow));
+    adapt_columns(w, &mut ct.calls);
     Report {
         calls: ct.calls,
         packets: ct.packets,

@@ -4,7 +4,7 @@
 use crate::sim::world::{Call, Flow, Owner, RtpCall, TrafficApp, TrafficCounters, TrafficFeed, World};
 use crate::rtp::{AvpfConfig, FbLimit, FbMode, RtcpConfig, RtpReceiver, RtpSender, Schedule};
 use crate::scenario::rtp::{AdaptCfg, FbLimitName, FbModeName, IntervalKind};
-use crate::voice::adapt::{Adapter, Busse1996, BusseCfg, Patent, PatentCfg};
+use crate::voice::adapt::{rate_bytes, AdaptPoint, Adapter, Avoip, AvoipCfg, Busse1996, BusseCfg, Patent, PatentCfg};
 use crate::voice::Codec;
 use crate::scenario::group_codec;
 use crate::net::channel::Channel;
@@ -187,8 +187,8 @@ fn ms(d: SimDuration) -> u32 {
     (d.as_nanos() / 1_000_000) as u32
 }
 
-/// The call's adaptation, starting from `ptime`.
-fn adapter(cfg: &AdaptCfg, c: &Codec, ptime: SimDuration) -> Adapter {
+/// The call's adaptation, starting from `ptime` at `start`.
+fn adapter(cfg: &AdaptCfg, c: &Codec, ptime: SimDuration, start: SimTime) -> Adapter {
     match cfg {
         AdaptCfg::None => Adapter::None,
         AdaptCfg::Patent { thresholds, ptimes } => {
@@ -210,15 +210,31 @@ fn adapter(cfg: &AdaptCfg, c: &Codec, ptime: SimDuration) -> Adapter {
             b.lambda_c = lambda_c / 100.0;
             Adapter::Busse1996(Busse1996::new(b, ms(ptime)))
         }
+        &AdaptCfg::Avoip { min_rate, max_rate, step, dec_int, inc_int, max_loss, min_loss, latency_thresh, alpha, no_report, .. } => {
+            let cfg = AvoipCfg {
+                min_bps: min_rate as u32,
+                max_bps: max_rate as u32,
+                step_bps: step as u32,
+                start_bps: cfg.start_rate().expect("avoip has a rate") as u32,
+                dec_int,
+                inc_int,
+                max_loss: max_loss / 100.0,
+                min_loss: min_loss / 100.0,
+                latency_thresh,
+                alpha,
+                no_report,
+            };
+            Adapter::Avoip(Avoip::new(cfg, start))
+        }
     }
 }
 
 /// The call's RTCP configuration; the session bandwidth defaults to the
-/// codec at the starting ptime with the call's header overhead (§6.2).
-fn rtcp_config(grp: &crate::scenario::CallGroupCfg, c: &Codec, ptime: SimDuration) -> Option<RtcpConfig> {
+/// starting packets (`payload` bytes every `ptime`) with the call's header
+/// overhead (§6.2).
+fn rtcp_config(grp: &crate::scenario::CallGroupCfg, payload: u64, ptime: SimDuration) -> Option<RtcpConfig> {
     let r = grp.rtcp.as_ref()?;
-    let frames = ptime.as_nanos() / c.frame.as_nanos();
-    let bytes = frames as f64 * c.frame_bytes as f64 + grp.overhead_bytes as f64;
+    let bytes = payload as f64 + grp.overhead_bytes as f64;
     let session_bps = r.session_bw.map_or(bytes * 8.0 / ptime.as_secs_f64(), |b| b as f64);
     let schedule = match r.interval {
         IntervalKind::Fixed => Schedule::Fixed(r.min_interval),
@@ -295,13 +311,21 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         let c = &group_codec(grp).ok_or_else(|| {
             ScenarioError::new(format!("calls[{g}].codec"), format!("\"{}\"", grp.codec), codec::names().join(", "))
         })?;
-        let ptime = grp.ptime.unwrap_or_else(|| codec::default_ptime(c));
-        // A bitrate call sends one frame (its whole interval) per packet.
-        let k = if grp.bitrate.is_some() {
-            1
-        } else {
-            codec::check_ptime(c, ptime)
-                .map_err(|a| ScenarioError::new(format!("calls[{g}].ptime"), format!("\"{ptime}\""), a))?
+        let (frame, frame_bytes, k, ptime) = match (grp.adapt.interval(), grp.adapt.start_rate()) {
+            // A bit-rate adaptation (avoip) sends one "frame" per interval,
+            // its size following the rate.
+            (Some(iv), Some(rate)) => (iv, rate_bytes(rate, iv), 1, iv),
+            _ => {
+                let ptime = grp.ptime.unwrap_or_else(|| codec::default_ptime(c));
+                // A bitrate call sends one frame (its whole interval) per packet.
+                let k = if grp.bitrate.is_some() {
+                    1
+                } else {
+                    codec::check_ptime(c, ptime)
+                        .map_err(|a| ScenarioError::new(format!("calls[{g}].ptime"), format!("\"{ptime}\""), a))?
+                };
+                (c.frame, c.frame_bytes, k, ptime)
+            }
         };
         let model = match grp.speech {
             SpeechCfg::Continuous => SpeechModel::Continuous,
@@ -312,13 +336,13 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             let mut start_rng = Rng::stream(seed, run, StreamId::new(kind::CALL_START, ci));
             let start = start_time(&grp.start, grp.stagger, i, &mut start_rng);
             let stop = grp.length.map_or(gen_end, |l| (start + l).min(gen_end));
-            let speech = SpeechProcess::new(model, c.frame, Rng::stream(seed, run, StreamId::new(kind::SPEECH, ci)));
-            let source = VoiceSource::new(c, k, start, stop, grp.vad, speech);
+            let speech = SpeechProcess::new(model, frame, Rng::stream(seed, run, StreamId::new(kind::SPEECH, ci)));
+            let source = VoiceSource::with_frame(frame, frame_bytes, k, start, stop, grp.vad, speech);
             let flow = flows.len() as u32;
             let (snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series, &format!("calls[{g}].transport"))?;
             let framer = matches!(grp.transport, TransportCfg::Tcp(_)).then(StreamFramer::default);
             flows.push(Flow::new(src, dst, snd, rcv, Owner::Call(ci)));
-            let rtcp_cfg = rtcp_config(grp, c, ptime);
+            let rtcp_cfg = rtcp_config(grp, k as u64 * frame_bytes as u64, ptime);
             let (pt, clock_rate) = codec::rtp_format(c);
             let tx = RtpSender::new(pt, clock_rate, rtcp_cfg.as_ref(), start, Rng::stream(seed, run, StreamId::new(kind::RTP, 2 * ci)));
             let rx = RtpReceiver::new(clock_rate, rtcp_cfg.as_ref(), start, Rng::stream(seed, run, StreamId::new(kind::RTP, 2 * ci + 1)));
@@ -341,9 +365,10 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 stop,
                 framer,
                 rtp,
-                adapt: adapter(&grp.adapt, c, ptime),
-                ptime_log: vec![(start, ms(ptime))],
+                adapt: adapter(&grp.adapt, c, ptime, start),
+                log: vec![AdaptPoint::new(start, ptime, frame_bytes as f64 * 8.0 / frame.as_secs_f64(), grp.overhead_bytes)],
                 pending_fpp: None,
+                pending_bytes: None,
             });
         }
     }
@@ -414,6 +439,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         series: Vec::new(),
         interval,
         dropped: Vec::new(),
+        call_series: s.run.series,
     };
     w.prime();
     Ok(w)

@@ -46,6 +46,7 @@ pub(crate) fn call_info(s: &Scenario, g: usize, codec: Codec, ptime: SimDuration
         group: group_label(&grp.label, "calls", g),
         codec,
         ptime,
+        frame: grp.adapt.interval().unwrap_or(codec.frame),
         transport: transport_name(&grp.transport),
         playout,
         advantage: grp.advantage,

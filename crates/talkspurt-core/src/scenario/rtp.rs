@@ -135,6 +135,68 @@ pub enum AdaptCfg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         max_ptime: Option<SimDuration>,
     },
+    /// Seed 004 Fig. 2: AIMD bit rate from smoothed loss and delay; packets
+    /// every `interval`, their size following the rate. The call's `ptime`
+    /// is not used (it is an error to give one).
+    #[serde(rename = "avoip")]
+    Avoip {
+        #[serde(default = "avoip_interval", deserialize_with = "fields::positive")]
+        interval: SimDuration,
+        #[serde(default = "kbps8", with = "fields::rate")]
+        min_rate: u64,
+        #[serde(default = "kbps64", with = "fields::rate")]
+        max_rate: u64,
+        #[serde(default = "kbps8", with = "fields::rate")]
+        step: u64,
+        /// Starting rate (default: `min_rate`).
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::rate_opt")]
+        start_rate: Option<u64>,
+        #[serde(default = "one_s", deserialize_with = "fields::positive")]
+        dec_int: SimDuration,
+        #[serde(default = "three_s", deserialize_with = "fields::positive")]
+        inc_int: SimDuration,
+        /// Max_Loss and Min_Loss in percent (3 and 7).
+        #[serde(default = "max_loss", deserialize_with = "fields::non_negative")]
+        max_loss: f64,
+        #[serde(default = "min_loss", deserialize_with = "fields::non_negative")]
+        min_loss: f64,
+        #[serde(default = "latency_thresh", deserialize_with = "fields::non_negative")]
+        latency_thresh: f64,
+        /// Weight of the previous average (0.2).
+        #[serde(default = "avoip_alpha", deserialize_with = "fields::open_fraction")]
+        alpha: f64,
+        /// Step down after this long without a report (5 s).
+        #[serde(default = "five_s", deserialize_with = "fields::positive")]
+        no_report: SimDuration,
+    },
+}
+
+fn avoip_interval() -> SimDuration {
+    SimDuration::from_millis(125)
+}
+fn kbps8() -> u64 {
+    8_000
+}
+fn kbps64() -> u64 {
+    64_000
+}
+fn one_s() -> SimDuration {
+    SimDuration::from_secs(1)
+}
+fn three_s() -> SimDuration {
+    SimDuration::from_secs(3)
+}
+fn max_loss() -> f64 {
+    3.0
+}
+fn min_loss() -> f64 {
+    7.0
+}
+fn latency_thresh() -> f64 {
+    0.1
+}
+fn avoip_alpha() -> f64 {
+    0.2
 }
 
 fn alpha() -> f64 {
@@ -153,6 +215,24 @@ impl AdaptCfg {
             AdaptCfg::None => "none",
             AdaptCfg::Patent { .. } => "patent",
             AdaptCfg::Busse1996 { .. } => "busse1996",
+            AdaptCfg::Avoip { .. } => "avoip",
+        }
+    }
+
+    /// The packet interval of a sender whose bit rate adapts (`avoip`),
+    /// which replaces the call's ptime; None for the others.
+    pub fn interval(&self) -> Option<SimDuration> {
+        match self {
+            AdaptCfg::Avoip { interval, .. } => Some(*interval),
+            _ => None,
+        }
+    }
+
+    /// The starting bit rate of a bit-rate adaptation.
+    pub fn start_rate(&self) -> Option<u64> {
+        match self {
+            AdaptCfg::Avoip { start_rate, min_rate, .. } => Some(start_rate.unwrap_or(*min_rate)),
+            _ => None,
         }
     }
 }

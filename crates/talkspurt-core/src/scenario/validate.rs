@@ -682,6 +682,26 @@ fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: SimDuration
                 return Err(cx.err(&format!("{p}.ptime"), format!("a ptime within adapt's range {} to {}", dur(lo), dur(hi))));
             }
         }
+        AdaptCfg::Avoip { min_rate, max_rate, start_rate, max_loss, min_loss, .. } => {
+            if cx.given(&format!("{p}.ptime")) {
+                return Err(cx.err(&format!("{p}.ptime"), "no ptime with adapt = { kind = \"avoip\" }: it sends a packet every adapt.interval (default 125ms)"));
+            }
+            if c.bitrate.is_some() {
+                return Err(cx.err(&format!("{p}.bitrate"), "no bitrate with adapt = { kind = \"avoip\" }: the adaptation sets the rate (adapt.start_rate, adapt.interval)"));
+            }
+            let kbps = |x: u64| format!("{}kbps", x as f64 / 1e3);
+            cx.order(&format!("{p}.adapt"), ("min_rate", *min_rate), ("max_rate", *max_rate), true, ("a rate", kbps))?;
+            if let Some(r) = start_rate {
+                if r < min_rate || r > max_rate {
+                    return Err(cx.err(&format!("{p}.adapt.start_rate"), format!("a rate from min_rate to max_rate ({} to {})", kbps(*min_rate), kbps(*max_rate))));
+                }
+            }
+            for (key, x) in [("max_loss", max_loss), ("min_loss", min_loss)] {
+                if *x > 100.0 {
+                    return Err(cx.err(&format!("{p}.adapt.{key}"), "a loss percentage between 0 and 100"));
+                }
+            }
+        }
     }
     Ok(())
 }

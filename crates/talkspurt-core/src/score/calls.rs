@@ -27,6 +27,9 @@ pub struct Scored {
     pub summary: CallSummary,
     pub played: Vec<u64>,
     pub b2b: BackToBack,
+    /// Clips by length in packets: bin k holds clips of k packets, the
+    /// last bin (`run_cap`) those of `run_cap` or more (seed 001 Figs 11, 17).
+    pub clip_hist: Vec<u64>,
     pub bounds: Option<Bounds>,
 }
 
@@ -57,9 +60,14 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     (s.received_runs, s.received_run_mean) = (b2b.received.runs as u64, or_nan(b2b.received.mean));
     s.received_run_var = or_nan(b2b.received.variance);
     s.received_run_max = b2b.received.max.map_or(NAN, |m| m as f64);
-    let frame = info.codec.frame.as_nanos();
+    let frame = info.frame.as_nanos();
     let speech: Vec<u64> = rec.frames.iter().map(|&f| f as u64 * frame).collect();
     let c = clips(&rec.talkspurt, &played, &speech);
+    let cap = a.run_cap.max(1) as usize;
+    let mut clip_hist = vec![0u64; cap + 1];
+    for &k in &c.clip_packets {
+        clip_hist[k.min(cap)] += 1;
+    }
     (s.clips, s.lost_speech_s) = (c.clips as u64, c.lost_speech_s());
     s.clip_mean_ms = c.mean_clip_ns.map_or(NAN, ms);
     s.clip_max_ms = c.max_clip_ns.map_or(NAN, |x| ms(x as f64));
@@ -73,7 +81,7 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     } else {
         s.clear_bounds();
     }
-    Scored { summary: s, played, b2b, bounds }
+    Scored { summary: s, played, b2b, clip_hist, bounds }
 }
 
 /// Counts by fate and seed 003's decomposition (metrics::decomposition).

@@ -13,6 +13,9 @@ pub struct CallInfo {
     pub group: String,
     pub codec: Codec,
     pub ptime: SimDuration,
+    /// The source's frame: the codec's, or a bit-rate adaptation's packet
+    /// interval (`avoip`); a packet carries `frames` × `frame` of speech.
+    pub frame: SimDuration,
     pub transport: &'static str,
     pub playout: PlayoutKind,
     /// E-model advantage factor A (G.107 §7.6), default 0.

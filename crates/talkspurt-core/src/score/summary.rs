@@ -166,8 +166,8 @@ pub fn groups_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
 pub fn bursts_table(scored: &[Scored]) -> Table {
     let (mut call, mut kind, mut length, mut runs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (c, s) in scored.iter().enumerate() {
-        for (k, stats) in [&s.b2b.lost, &s.b2b.received].into_iter().enumerate() {
-            for (len, &n) in stats.histogram.iter().enumerate().filter(|(_, &n)| n > 0) {
+        for (k, hist) in [&s.b2b.lost.histogram, &s.b2b.received.histogram, &s.clip_hist].into_iter().enumerate() {
+            for (len, &n) in hist.iter().enumerate().filter(|(_, &n)| n > 0) {
                 call.push(c as u32);
                 kind.push(k as u32);
                 length.push(len as u32);
@@ -177,7 +177,7 @@ pub fn bursts_table(scored: &[Scored]) -> Table {
     }
     let mut t = Table::default();
     t.push("call", Column::U32(call));
-    t.push("kind", Column::Cat { codes: kind, cats: vec!["lost".into(), "received".into()] });
+    t.push("kind", Column::Cat { codes: kind, cats: vec!["lost".into(), "received".into(), "clip".into()] });
     t.push("length", Column::U32(length));
     t.push("runs", Column::I64(runs));
     t

@@ -4,7 +4,7 @@
 use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
 use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Offer, Packet, Topology, NO_APP};
 use crate::rtp::{RtpReceiver, RtpSender};
-use crate::voice::adapt::Adapter;
+use crate::voice::adapt::{AdaptPoint, Adapter, Change};
 use crate::sched::EventQueue;
 use crate::time::SimTime;
 use crate::traffic::{StreamAction, StreamApp, TrafficSource};
@@ -88,11 +88,34 @@ pub struct Call {
     pub rtp: RtpCall,
     /// The sender's adaptation, fed every `RtcpEvent`.
     pub adapt: Adapter,
-    /// (time, ptime ms) at the start and after every change.
-    pub ptime_log: Vec<(SimTime, u32)>,
-    /// Frames per packet the adaptation chose, applied once the packet
-    /// being filled is out (its completion event is already scheduled).
+    /// The sender's state at the start and after every change.
+    pub log: Vec<AdaptPoint>,
+    /// Frames per packet and bytes per frame the adaptation chose, applied
+    /// once the packet being filled is out (its completion event is
+    /// already scheduled).
     pub pending_fpp: Option<u32>,
+    pub pending_bytes: Option<u32>,
+}
+
+impl Call {
+    /// Record an adaptation's decision and queue it for the next packet.
+    pub fn change(&mut self, now: SimTime, ch: Change) {
+        let last = *self.log.last().expect("the starting point is logged");
+        let frame = self.source.frame();
+        let (ptime, bitrate) = match ch {
+            Change::Ptime(ms) => {
+                let k = (ms as u64 * 1_000_000 / frame.as_nanos()) as u32;
+                self.pending_fpp = Some(k);
+                (frame.mul(k as u64), last.bitrate_bps)
+            }
+            Change::Rate(bps) => {
+                let b = crate::voice::adapt::rate_bytes(bps as u64, frame);
+                self.pending_bytes = Some(b);
+                (last.ptime, b as f64 * 8.0 / frame.as_secs_f64())
+            }
+        };
+        self.log.push(AdaptPoint::new(now, ptime, bitrate, self.overhead));
+    }
 }
 
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -151,6 +174,8 @@ pub struct World {
     pub interval: (SimTime, SimTime),
     /// Scratch: packets a holding queue dropped during one dequeue.
     pub dropped: Vec<Packet>,
+    /// `[run] series`: add each call's ptime and bit rate to `series`.
+    pub call_series: bool,
 }
 
 impl World {
@@ -196,6 +221,14 @@ impl World {
                 self.series.push((i as u32, Side::Receiver, s));
             }
         }
+        if self.call_series {
+            for c in &self.calls {
+                for p in &c.log {
+                    self.series.push((c.flow, Side::Sender, Sample { t: p.t, name: "ptime_ms", value: p.ptime.as_millis_f64() }));
+                    self.series.push((c.flow, Side::Sender, Sample { t: p.t, name: "bitrate_bps", value: p.bitrate_bps }));
+                }
+            }
+        }
         true
     }
 
@@ -220,10 +253,23 @@ impl World {
                 }
                 f.timers[side as usize].0 = SimTime::NEVER;
                 if let Owner::Rtcp(c) = f.owner {
-                    let rtp = &mut self.calls[c as usize].rtp;
+                    let call = &mut self.calls[c as usize];
+                    if now > call.stop {
+                        // The call is over: its RTP sessions stop reporting
+                        // (the report due exactly at the end still goes).
+                        call.rtp.tx.stop();
+                        call.rtp.rx.stop();
+                    }
                     match side {
-                        Side::Sender => rtp.tx.handle_timeout(now),
-                        Side::Receiver => rtp.rx.handle_timeout(now),
+                        Side::Sender => {
+                            call.rtp.tx.handle_timeout(now);
+                            if call.adapt.poll_timeout().is_some_and(|t| t <= now) {
+                                if let Some(ch) = call.adapt.handle_timeout(now) {
+                                    call.change(now, ch);
+                                }
+                            }
+                        }
+                        Side::Receiver => call.rtp.rx.handle_timeout(now),
                     }
                     self.rtcp_service(now, c, side);
                     return;
@@ -244,9 +290,12 @@ impl World {
         if let Some(k) = call.pending_fpp.take() {
             call.source.set_frames_per_packet(k);
         }
+        if let Some(b) = call.pending_bytes.take() {
+            call.source.set_frame_bytes(b);
+        }
         let wire = vp.payload + call.overhead;
         let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
-        let span = call.codec.frame.mul(vp.frames as u64);
+        let span = call.source.frame().mul(vp.frames as u64);
         let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.clock_rate) as u32;
         let hdr = call.rtp.tx.packetize(SimTime(now.0 - span.as_nanos()), samples);
         let unit = AppUnit { app_seq: seq, payload: vp.payload, overhead: call.overhead, rtp: Some(hdr) };
@@ -411,7 +460,13 @@ impl World {
                 while let Some(r) = call.rtp.tx.poll_transmit() {
                     out.push((r, Dir::Forward, dst, src));
                 }
-                call.rtp.tx.poll_timeout()
+                // The adaptation's own timer (a report that did not come)
+                // shares the sender side's slot.
+                let adapt = if now > call.stop { None } else { call.adapt.poll_timeout() };
+                match (call.rtp.tx.poll_timeout(), adapt) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                }
             }
             Side::Receiver => {
                 while let Some(r) = call.rtp.rx.poll_transmit() {
@@ -448,11 +503,8 @@ impl World {
             Dir::Reverse => {
                 call.rtp.tx.handle_rtcp(now, r);
                 while let Some(ev) = call.rtp.tx.poll_event() {
-                    if let Some(ms) = call.adapt.on_event(&ev) {
-                        // From the next packet on (whole frames, validated).
-                        let k = (ms as u64 * 1_000_000 / call.codec.frame.as_nanos()) as u32;
-                        call.pending_fpp = Some(k);
-                        call.ptime_log.push((now, ms));
+                    if let Some(ch) = call.adapt.on_event(now, &ev) {
+                        call.change(now, ch);
                     }
                 }
                 self.rtcp_service(now, c, Side::Sender);

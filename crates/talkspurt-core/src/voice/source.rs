@@ -39,14 +39,19 @@ pub struct VoiceSource {
 impl VoiceSource {
     /// A call generating from `start` until `stop`: a packet is sent only if
     /// its last frame ends by `stop`.
-    pub fn new(codec: &Codec, frames_per_pkt: u32, start: SimTime, stop: SimTime, vad: bool, mut speech: SpeechProcess) -> Self {
-        let frame = codec.frame;
+    pub fn new(codec: &Codec, frames_per_pkt: u32, start: SimTime, stop: SimTime, vad: bool, speech: SpeechProcess) -> Self {
+        Self::with_frame(codec.frame, codec.frame_bytes, frames_per_pkt, start, stop, vad, speech)
+    }
+
+    /// A source on a frame clock of its own (a bit-rate adaptation's packet
+    /// interval, `frame_bytes` following its rate).
+    pub fn with_frame(frame: SimDuration, frame_bytes: u32, frames_per_pkt: u32, start: SimTime, stop: SimTime, vad: bool, mut speech: SpeechProcess) -> Self {
         let stop_frame = stop.saturating_since(start).as_nanos() / frame.as_nanos();
         let spurt_end = speech.talk_frames();
         let next_begin = spurt_end.saturating_add(speech.silence_frames());
         VoiceSource {
             frame,
-            frame_bytes: codec.frame_bytes,
+            frame_bytes,
             frames_per_pkt,
             start,
             stop_frame,
@@ -119,6 +124,16 @@ impl VoiceSource {
     /// Change the bytes per frame (the codec rate) from the next packet on.
     pub fn set_frame_bytes(&mut self, b: u32) {
         self.frame_bytes = b.max(1);
+    }
+
+    /// The source's frame clock.
+    pub fn frame(&self) -> SimDuration {
+        self.frame
+    }
+
+    /// Payload bytes per frame now (the codec rate).
+    pub fn frame_bytes(&self) -> u32 {
+        self.frame_bytes
     }
 
     pub fn ptime(&self) -> SimDuration {

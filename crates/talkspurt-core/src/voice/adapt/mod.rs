@@ -1,16 +1,48 @@
-//! Sender adaptation: algorithms that change the voice source's ptime (or
-//! rate) from what RTCP reports (`rtp::RtcpEvent`). One algorithm per
-//! file, chosen by name; parameters default to their papers' values.
-//! Each returns the ptime to use from the next packet on, in ms, when it
-//! changes. Models and readings: docs/models/rtp.md.
+//! Sender adaptation: algorithms that change the voice source's ptime, bit
+//! rate or codec mode from what RTCP reports (`rtp::RtcpEvent`). One
+//! algorithm per file, chosen by name; parameters default to their papers'
+//! values. Each returns the `Change` to apply from the next packet on.
+//! Models and readings: docs/models/rtp.md.
 
+pub mod avoip;
 pub mod busse;
 pub mod patent;
 
+pub use avoip::{Avoip, AvoipCfg};
 pub use busse::{Busse1996, BusseCfg};
 pub use patent::{Patent, PatentCfg};
 
 use crate::rtp::RtcpEvent;
+use crate::time::{SimDuration, SimTime};
+
+/// What an adaptation decided, applied from the next packet on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Change {
+    /// New packetization time, ms (whole codec frames, validated).
+    Ptime(u32),
+    /// New payload bit rate, bit/s (the bytes per frame follow).
+    Rate(u32),
+}
+
+/// The sender's state after a change: what the `calls` table's adaptation
+/// columns and the `series` table are computed from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AdaptPoint {
+    pub t: SimTime,
+    pub ptime: SimDuration,
+    /// Payload bit rate of the codec (frame bytes × 8 / frame).
+    pub bitrate_bps: f64,
+    /// IP rate while talking: (payload per packet + overhead) × 8 / ptime.
+    pub wire_bps: f64,
+}
+
+impl AdaptPoint {
+    pub fn new(t: SimTime, ptime: SimDuration, bitrate_bps: f64, overhead: u32) -> Self {
+        let p = ptime.as_secs_f64();
+        let wire_bps = (bitrate_bps * p / 8.0 + overhead as f64) * 8.0 / p;
+        AdaptPoint { t, ptime, bitrate_bps, wire_bps }
+    }
+}
 
 #[derive(Debug)]
 pub enum Adapter {
@@ -18,15 +50,33 @@ pub enum Adapter {
     None,
     Patent(Patent),
     Busse1996(Busse1996),
+    Avoip(Avoip),
 }
 
 impl Adapter {
-    /// A report or NACK arrived; `Some(ms)` is the new ptime.
-    pub fn on_event(&mut self, ev: &RtcpEvent) -> Option<u32> {
+    /// A report or NACK arrived at `now`; `Some` is the change to make.
+    pub fn on_event(&mut self, now: SimTime, ev: &RtcpEvent) -> Option<Change> {
         match self {
             Adapter::None => None,
-            Adapter::Patent(a) => a.on_event(ev),
-            Adapter::Busse1996(a) => a.on_event(ev),
+            Adapter::Patent(a) => a.on_event(ev).map(Change::Ptime),
+            Adapter::Busse1996(a) => a.on_event(ev).map(Change::Ptime),
+            Adapter::Avoip(a) => a.on_event(now, ev),
+        }
+    }
+
+    /// The adaptation's own deadline (a report that did not come), if any.
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        match self {
+            Adapter::Avoip(a) => a.poll_timeout(),
+            _ => None,
+        }
+    }
+
+    /// The deadline from `poll_timeout` passed.
+    pub fn handle_timeout(&mut self, now: SimTime) -> Option<Change> {
+        match self {
+            Adapter::Avoip(a) => a.handle_timeout(now),
+            _ => None,
         }
     }
 
@@ -35,8 +85,15 @@ impl Adapter {
             Adapter::None => "none",
             Adapter::Patent(_) => "patent",
             Adapter::Busse1996(_) => "busse1996",
+            Adapter::Avoip(_) => "avoip",
         }
     }
+}
+
+/// Whole octets carrying `rate_bps` for `d`, rounded up (RTP payloads are
+/// octet-aligned, RFC 3551 §4.5).
+pub fn rate_bytes(rate_bps: u64, d: SimDuration) -> u32 {
+    (rate_bps as u128 * d.as_nanos() as u128).div_ceil(8_000_000_000) as u32
 }
 
 /// One step up, bounded (seed 001 §4.5.2: a NACK adds `step` up to the
