@@ -210,8 +210,10 @@ impl TfrcReceiver {
         let (seq, sent, arrived) = self.last.unwrap_or((0, now, now));
         let since = self.t_last_fb.map_or(0.0, |t| now.saturating_since(t).as_secs_f64());
         // RFC 4342 §8.3 (errata 610): the rate since the last report, over
-        // no less than one RTT.
-        let span = since.max(self.r).max(1e-3);
+        // no less than one RTT — or, with seed 003's N_Fb reports per RTT,
+        // no less than its observation interval O = R/N_Fb (§6.2): bytes of
+        // one O over a whole R would report X_recv N_Fb times too low.
+        let span = since.max(self.r / self.n_fb as f64).max(1e-3);
         let x_recv = self.bytes_since_fb as f64 / span;
         if self.cfg.dynamic_feedback && self.r > 0.0 && self.s > 0.0 {
             // Seed 003 eq. (8): N_Fb = min(max(round(R/RTT_ref), 1), R·X_recv/s).

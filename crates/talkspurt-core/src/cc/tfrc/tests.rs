@@ -267,3 +267,35 @@ fn oscillation_reduction_scales_by_the_rtt_root_ratio() {
     let ratio = a.rate() / b.rate();
     assert!((ratio - 0.55).abs() < 1e-5, "X_inst/X = {ratio}");
 }
+
+/// Seed 003 eq. (8) with its observation interval O = R/N_Fb (§6.2): on a
+/// 1 s RTT path, packets of 56 B every 20 ms (2800 B/s) give N_Fb =
+/// min(max(round(1/0.1), 1), ⌊1·2800/56⌋) = min(10, 50) = 10 reports per RTT,
+/// each 100 ms apart, and each report's X_recv is the rate over its own
+/// 100 ms (2800 B/s), not its bytes spread over a whole RTT (280 B/s).
+#[test]
+fn dynamic_feedback_reports_the_rate_of_its_observation_interval() {
+    use super::receiver::{DataInfo, FeedbackMode, TfrcReceiver};
+    let cfg = TfrcConfig { dynamic_feedback: true, ..TfrcConfig::default() };
+    let mut rx = TfrcReceiver::new(cfg, FeedbackMode::Timer);
+    let mut seq = 0u64;
+    let mut reports = Vec::new();
+    for ms in (0..5000u64).step_by(20) {
+        let now = t_ms(ms);
+        let d = DataInfo { seq, sent: now, bytes: 56, ce: false, ccval: 0, rtt: Some(SimDuration::from_secs(1)) };
+        seq += 1;
+        let due = rx.on_data(now, &d) | rx.on_timeout(now);
+        if due {
+            reports.push((ms, rx.report(now).x_recv, rx.n_fb()));
+        }
+    }
+    // Skip the start-up reports (before a whole observation interval).
+    let steady: Vec<_> = reports.iter().filter(|r| r.0 >= 2000).collect();
+    assert!(steady.len() >= 25, "{} reports in 3 s", steady.len());
+    for &&(ms, x_recv, n_fb) in &steady {
+        assert_eq!(n_fb, 10, "at {ms} ms");
+        assert!((x_recv - 2800.0).abs() <= 0.21 * 2800.0, "X_recv {x_recv} B/s at {ms} ms");
+    }
+    let gaps: Vec<u64> = steady.windows(2).map(|w| w[1].0 - w[0].0).collect();
+    assert!(gaps.iter().all(|&g| (100..=120).contains(&g)), "report gaps {gaps:?}");
+}

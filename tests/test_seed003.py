@@ -1,0 +1,83 @@
+"""Seed 003 (Sarwar, Boreli & Lochin, CCID4 over satellite), Tables 3–6 and
+§7.2, on scenarios/seeds/003's study files: one VoIP call (or 5 and 12)
+down the IPSTAR profile over UDP, CCID4 (RFC 3448 rules, as Linux had),
+CCID4-N and CCID4-N100, 10-minute calls as in the paper.
+
+Published figures and talkspurt's (10 replications; docs/sweeps.md has
+the whole table) — the tolerances below are written per check:
+
+PLR % (sender drops + network), CCID4 / N / N100 / UDP:
+  G.711   paper 2.01 / 0.44 / 0.15 / 0.15   talkspurt 1.83 / 0.90 / 0.34 / 0.02
+  G.729   paper 1.24 / 0.08 / 0.10 / 0.10   talkspurt 1.51 / 0.19 / 0.20 / 0.00
+  Speex   paper 1.84 / 0.15 / 0.10 / 0.10   talkspurt 1.51 / 0.19 / 0.20 / 0.00
+Receiver jitter (ms), UDP: paper mean 30.6, max 862; talkspurt 30.3, 765.
+R, G.711: paper UDP ≈ 79 (MOS 3.9), CCID4 below 50; talkspurt 77.7, 36.6.
+
+Not asserted (gaps, explained in docs/sweeps.md): Speex/DTX (paper 17.3 %
+over CCID4, talkspurt 69.8 %: the DTX pattern is not given), 12 G.711
+calls (the paper's link was shared with other IPSTAR users: UDP lost
+1.55 % there, nothing here), CCID4-N100's R of ≈ 79 (talkspurt 65)."""
+
+from __future__ import annotations
+
+import pytest
+
+import talkspurt
+from talkspurt.sweeps import load_sweep
+from conftest import ROOT
+
+STUDY = ROOT / "scenarios" / "seeds" / "003" / "tables_3_5.toml"
+LOADS = ("G.711", "G.729", "Speex")
+PAPER_CCID4 = {"G.711": 2.01, "G.729": 1.24, "Speex": 1.84}  # Table 3
+
+
+@pytest.fixture(scope="module")
+def calls(tmp_path_factory):
+    sw = load_sweep(STUDY)
+    sw.list = [p for p in sw.list if p["label"].split(" / ")[0] in LOADS]
+    sw.replications = 4
+    res = talkspurt.sweep(sw, tmp_path_factory.mktemp("s003") / "out", workers=2, trace=False)
+    c = res.calls
+    c["plr"] = 100 * (c.loss_sender + c.loss_network)
+    c[["load", "transport_label"]] = c.label.str.split(" / ", expand=True)
+    return c
+
+
+def plr(c, load, tr):
+    return c[(c.load == load) & (c.transport_label == tr)].plr.mean()
+
+
+@pytest.mark.parametrize("load", LOADS)
+def test_ccid4_loses_what_the_paper_measured(calls, load):
+    # Table 3: CCID4's loss is sender drops in slow start over a 1 s RTT.
+    # Within 0.6 points of the paper (measured differences 0.18–0.33).
+    assert abs(plr(calls, load, "CCID4") - PAPER_CCID4[load]) <= 0.6
+    assert plr(calls, load, "UDP") < 0.1  # Table 3: 0.1–0.15 % on the live link
+
+
+@pytest.mark.parametrize("load", LOADS)
+def test_ccid4_n_and_n100_cut_the_loss(calls, load):
+    # Table 5: both proposals cut CCID4's loss several-fold (paper 4.6–20×);
+    # here N by ≥ 1.5× (measured 2.0–8×) and N100 by ≥ 4× (5.4–8×).
+    base = plr(calls, load, "CCID4")
+    assert plr(calls, load, "CCID4-N") <= base / 1.5
+    assert plr(calls, load, "CCID4-N100") <= base / 4
+
+
+def test_jitter_is_the_network_s(calls):
+    # Tables 4 and 6: receiver jitter ≈ 30 ms whatever the transport (the
+    # bursty link's, not DCCP's): mean within 10 % of 30.6 ms for every
+    # transport; the per-call maximum 0.5–1.0 s on average (paper 798–963 ms).
+    for tr, g in calls.groupby("transport_label"):
+        assert abs(g.jitter_receiver_mean_ms.mean() - 30.6) <= 3.06, tr
+        assert 500 <= g.jitter_receiver_max_ms.mean() <= 1000, tr
+
+
+def test_g711_quality(calls):
+    # §7.2 (A = 40, 400 ms buffer, G.711 without PLC): UDP "79 (MOS 3.9)",
+    # CCID4 "below 50", the proposals in between. UDP within 2 of 79.
+    r = {tr: calls[(calls.load == "G.711") & (calls.transport_label == tr)].r.mean()
+         for tr in ("UDP", "CCID4", "CCID4-N", "CCID4-N100")}
+    assert abs(r["UDP"] - 79) <= 2, r
+    assert r["CCID4"] < 50, r
+    assert r["CCID4"] < r["CCID4-N"] < r["CCID4-N100"] < r["UDP"], r
