@@ -81,3 +81,34 @@ def test_g711_quality(calls):
     assert abs(r["UDP"] - 79) <= 2, r
     assert r["CCID4"] < 50, r
     assert r["CCID4"] < r["CCID4-N"] < r["CCID4-N100"] < r["UDP"], r
+
+
+TABLE_8 = {  # seed 003 Table 8, Jain's index of (VoIP stream, TCP)
+    ("780kbps", "UDP"): 0.74, ("1Mbps", "UDP"): 0.5,
+    ("780kbps", "CCID4"): 0.9997, ("1Mbps", "CCID4"): 0.985,
+}
+
+
+@pytest.fixture(scope="module")
+def fairness(tmp_path_factory):
+    sw = load_sweep(ROOT / "scenarios" / "seeds" / "003" / "table_8.toml")
+    sw.replications = 1
+    res = talkspurt.sweep(sw, tmp_path_factory.mktemp("s003f") / "out", workers=2, trace=False)
+    out = {}
+    for run in res.runs.itertuples():
+        r = talkspurt.Results.load(res.directory / "runs" / run.run)
+        rate = r.manifest["scenario"]["traffic"][0]["rate"]
+        out[(rate, run.label)] = talkspurt.fairness(r, per="group")
+    return out
+
+
+def test_table_8_udp_is_unfair_and_ccid4_fair(fairness):
+    # UDP takes what it needs: Jain 0.706 at 780 kb/s (paper 0.74) and 0.500
+    # at 1 Mb/s (paper 0.5), within 0.05. The CCID4 family shares with TCP:
+    # ≥ 0.85 (measured 0.87–0.93; the paper's 0.98–0.9997 are higher, with
+    # TCP's share on the real link unknown) and above UDP at both rates.
+    for rate in ("780kbps", "1Mbps"):
+        assert abs(fairness[(rate, "UDP")] - TABLE_8[(rate, "UDP")]) <= 0.05, fairness
+        for tr in ("CCID4", "CCID4-N", "CCID4-N100"):
+            assert fairness[(rate, tr)] >= 0.85, (rate, tr, fairness)
+            assert fairness[(rate, tr)] > fairness[(rate, "UDP")] + 0.1, (rate, tr, fairness)
