@@ -120,8 +120,8 @@ fn tcp(ecn: bool) -> TransportCfg {
 /// (whose drops the average queue is too slow to prevent) no segment is
 /// retransmitted from 10 s to 60 s, yet every sender keeps cutting its
 /// window (≥ 10 cuts after 10 s, all on echoed marks), at most once per
-/// round trip (RFC 3168 §6.1.2): successive cwnd reductions are at least
-/// the flow's smallest RTT sample apart. The same flows without ECN get
+/// round trip (RFC 3168 §6.1.2): successive cwnd reductions after 10 s are
+/// at least the flow's smallest RTT sample apart. The same flows without ECN get
 /// no marks and retransmit after 10 s.
 #[test]
 fn ecn_tcp_over_red_gets_marks_not_drops() {
@@ -152,7 +152,12 @@ fn ecn_tcp_over_red_gets_marks_not_drops() {
             let min_rtt = pick("rtt_ms").iter().map(|x| x.1).fold(f64::INFINITY, f64::min) / 1e3;
             let cw = pick("cwnd");
             let cuts: Vec<f64> = cw.windows(2).filter(|w| w[1].1 < w[0].1).map(|w| w[1].0).collect();
-            let gap = cuts.windows(2).map(|w| w[1] - w[0]).fold(f64::INFINITY, f64::min);
+            // After 10 s nothing is retransmitted, so every cut answers an
+            // ECN-Echo; before it, slow start's overshoot also brings
+            // losses and timeouts, which RFC 3168's once-per-RTT rule does
+            // not govern.
+            let ecn_cuts: Vec<f64> = cuts.iter().copied().filter(|&c| c >= 10.0).collect();
+            let gap = ecn_cuts.windows(2).map(|w| w[1] - w[0]).fold(f64::INFINITY, f64::min);
             eprintln!("flow {f}: {} reductions, min gap {:.1} ms, min RTT {:.1} ms", cuts.len(), gap * 1e3, min_rtt * 1e3);
             assert!(cuts.iter().filter(|&&c| c >= 10.0).count() >= 10, "flow {f}: {} reductions", cuts.len());
             assert!(gap >= min_rtt, "flow {f}: reductions {gap} s apart, RTT {min_rtt} s");

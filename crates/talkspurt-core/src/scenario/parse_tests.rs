@@ -589,6 +589,7 @@ impl Gen {
             _ => InitialWindow::Rfc6928,
         };
         t.nodelay = g.coin();
+        t.limited_transmit = g.coin();
         t.delayed_ack = g.coin();
         t.delack_timeout = SimDuration(1 + g.below(500_000_000));
         t.min_rto = g.dur(0);

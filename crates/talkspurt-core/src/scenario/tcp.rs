@@ -50,6 +50,7 @@ struct TcpDoc {
     #[serde(with = "initial_window")]
     initial_window: InitialWindow,
     nodelay: bool,
+    limited_transmit: bool,
     delayed_ack: bool,
     #[serde(deserialize_with = "fields::delack")]
     delack_timeout: SimDuration,
@@ -110,6 +111,7 @@ impl From<TcpDoc> for TcpConfig {
             mss: d.mss,
             initial_window: d.initial_window,
             nodelay: d.nodelay,
+            limited_transmit: d.limited_transmit,
             delayed_ack: d.delayed_ack,
             delack_timeout: d.delack_timeout,
             initial_rto: d.initial_rto,
@@ -145,6 +147,7 @@ impl From<&TcpConfig> for TcpDoc {
             mss: t.mss,
             initial_window: t.initial_window,
             nodelay: t.nodelay,
+            limited_transmit: t.limited_transmit,
             delayed_ack: t.delayed_ack,
             delack_timeout: t.delack_timeout,
             initial_rto: t.initial_rto,

@@ -47,7 +47,7 @@ fn tcp_defaults_are_the_configs_with_recovery_and_sack_filled_in() {
 fn tcp_every_key_given() {
     let t = tcp(
         "{ kind = \"tcp\", cc = \"vegas\", recovery = \"sack\", sack = true, mss = \"536B\", \
-         initial_window = 4, nodelay = true, delayed_ack = false, delack_timeout = \"100ms\", \
+         initial_window = 4, nodelay = true, limited_transmit = true, delayed_ack = false, delack_timeout = \"100ms\", \
          initial_rto = \"3s\", min_rto = \"200ms\", max_rto = \"120s\", granularity = \"10ms\", \
          rcv_window = \"64KiB\", send_buffer = \"5p\", idle_restart = \"rfc7661\", ecn = true, \
          timestamps = true, handshake = false, framing = \"0B\", vegas = { alpha = 2, beta = 4, gamma = 0.5 } }",
@@ -59,6 +59,7 @@ fn tcp_every_key_given() {
         mss: 536,
         initial_window: InitialWindow::Segments(4),
         nodelay: true,
+        limited_transmit: true,
         delayed_ack: false,
         delack_timeout: ms(100),
         initial_rto: ms(3000),
@@ -105,6 +106,7 @@ const OPTION_KEYS: &[&str] = &[
         "mss",
         "initial_window",
         "nodelay",
+        "limited_transmit",
         "delayed_ack",
         "delack_timeout",
         "initial_rto",
@@ -129,7 +131,7 @@ fn tcp_to_json_writes_every_key_and_only_the_chosen_controller_table() {
     for &k in ["kind"].iter().chain(OPTION_KEYS).chain(&["cubic"]) {
         assert!(keys.contains(&k), "{k} missing from {t}");
     }
-    assert_eq!(keys.len(), 21, "{t}");
+    assert_eq!(keys.len(), 22, "{t}");
     assert_eq!(t["kind"], "tcp");
     assert_eq!(t["recovery"], "sack");
     assert_eq!(t["mss"], "1460B");

@@ -204,7 +204,13 @@ impl TcpSender {
 
     fn enter_recovery(&mut self, now: SimTime) {
         let flight = self.flight();
-        self.cc.on_congestion_event(now, flight);
+        // RFC 3168 §6.1.2: ssthresh is not lowered again for a loss in the
+        // window an ECN-Echo already answered (data sent before that
+        // reduction); the segment is still retransmitted.
+        let answered = self.cfg.ecn && self.snd_una < self.ecn_recover;
+        if !answered {
+            self.cc.on_congestion_event(now, flight);
+        }
         let ssthresh = self.cc.ssthresh();
         self.stats.count(now, |c| c.fast_retransmits += 1);
         self.recover = self.snd_max;

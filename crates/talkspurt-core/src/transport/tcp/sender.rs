@@ -331,7 +331,13 @@ impl TcpSender {
     /// The usable window for new data (RFC 5681 §3.2 with the inflated
     /// window during Reno/NewReno recovery).
     fn can_send_new(&self, len: u64) -> bool {
-        let wnd = self.cc.cwnd().min(self.rwnd);
+        let mut wnd = self.cc.cwnd();
+        if self.cfg.limited_transmit && !self.in_recovery && (1..=2).contains(&self.dupacks) {
+            // RFC 3042 §2: up to cwnd + 2·SMSS outstanding on the first two
+            // duplicate ACKs; cwnd itself is unchanged.
+            wnd += self.dupacks as u64 * self.smss;
+        }
+        let wnd = wnd.min(self.rwnd);
         self.snd_nxt + len <= self.snd_una + wnd || (self.flight() == 0 && len > 0 && wnd >= 1)
     }
 
