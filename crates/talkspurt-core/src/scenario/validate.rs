@@ -702,6 +702,26 @@ fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: SimDuration
                 }
             }
         }
+        AdaptCfg::CodecMode { modes, lambda_u, lambda_c, .. } => {
+            if c.bitrate.is_some() {
+                return Err(cx.err(&format!("{p}.bitrate"), "no bitrate with adapt = { kind = \"codec-mode\" }: the codec's modes set the rate"));
+            }
+            let fams = codec::MODE_FAMILIES.map(|f| format!("{f}-…")).join(", ");
+            match super::build::mode_ladder(k, modes.as_deref()) {
+                Err(usize::MAX) => {
+                    return Err(cx.err(&format!("{p}.codec"), format!("a multi-rate codec for adapt = {{ kind = \"codec-mode\" }}: {fams}")));
+                }
+                Err(i) => {
+                    let all: Vec<&str> = codec::modes(k).iter().map(|m| m.name).collect();
+                    return Err(cx.err(&format!("{p}.adapt.modes[{i}]"), format!("a mode of the call's codec family: {}", all.join(", "))));
+                }
+                Ok(v) if !v.iter().any(|m| m.name == k.name) => {
+                    return Err(cx.err(&format!("{p}.adapt.modes"), format!("a list including the call's codec {} (calls start in it)", k.name)));
+                }
+                Ok(_) => {}
+            }
+            cx.order(&format!("{p}.adapt"), ("lambda_u", *lambda_u), ("lambda_c", *lambda_c), true, ("a loss percentage", |x: f64| format!("{x}")))?;
+        }
     }
     Ok(())
 }

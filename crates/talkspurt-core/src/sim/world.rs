@@ -113,6 +113,10 @@ impl Call {
                 self.pending_bytes = Some(b);
                 (last.ptime, b as f64 * 8.0 / frame.as_secs_f64())
             }
+            Change::Mode(m) => {
+                self.pending_bytes = Some(m.frame_bytes);
+                (last.ptime, m.bitrate_bps())
+            }
         };
         self.log.push(AdaptPoint::new(now, ptime, bitrate, self.overhead));
     }

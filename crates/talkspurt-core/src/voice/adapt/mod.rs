@@ -6,14 +6,17 @@
 
 pub mod avoip;
 pub mod busse;
+pub mod mode;
 pub mod patent;
 
 pub use avoip::{Avoip, AvoipCfg};
 pub use busse::{Busse1996, BusseCfg};
+pub use mode::{CodecMode, ModeCfg};
 pub use patent::{Patent, PatentCfg};
 
 use crate::rtp::RtcpEvent;
 use crate::time::{SimDuration, SimTime};
+use crate::voice::Codec;
 
 /// What an adaptation decided, applied from the next packet on.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,6 +25,8 @@ pub enum Change {
     Ptime(u32),
     /// New payload bit rate, bit/s (the bytes per frame follow).
     Rate(u32),
+    /// New mode of a multi-rate codec (same frame, its octets per frame).
+    Mode(&'static Codec),
 }
 
 /// The sender's state after a change: what the `calls` table's adaptation
@@ -51,6 +56,7 @@ pub enum Adapter {
     Patent(Patent),
     Busse1996(Busse1996),
     Avoip(Avoip),
+    CodecMode(CodecMode),
 }
 
 impl Adapter {
@@ -61,6 +67,7 @@ impl Adapter {
             Adapter::Patent(a) => a.on_event(ev).map(Change::Ptime),
             Adapter::Busse1996(a) => a.on_event(ev).map(Change::Ptime),
             Adapter::Avoip(a) => a.on_event(now, ev),
+            Adapter::CodecMode(a) => a.on_event(ev).map(Change::Mode),
         }
     }
 
@@ -86,6 +93,7 @@ impl Adapter {
             Adapter::Patent(_) => "patent",
             Adapter::Busse1996(_) => "busse1996",
             Adapter::Avoip(_) => "avoip",
+            Adapter::CodecMode(_) => "codec-mode",
         }
     }
 }
