@@ -185,6 +185,20 @@ pub enum AdaptCfg {
         #[serde(default = "lambda_c", deserialize_with = "fields::non_negative")]
         lambda_c: f64,
     },
+    /// Seed 000 §3.1/§3.6 over DCCP CCID 3/4 or TFRC: the highest mode not
+    /// above the transport's allowed rate; optional padding up to it and
+    /// start-up probe (docs/models/rtp.md). Needs no RTCP.
+    #[serde(rename = "tfrc-codec")]
+    TfrcCodec {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        modes: Option<Vec<String>>,
+        /// Pad packets up to the allowed rate (default false).
+        #[serde(default)]
+        pad: bool,
+        /// Start-up probe limit (default: no probe).
+        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::positive_opt")]
+        probe: Option<SimDuration>,
+    },
 }
 
 fn avoip_interval() -> SimDuration {
@@ -233,6 +247,7 @@ impl AdaptCfg {
             AdaptCfg::Busse1996 { .. } => "busse1996",
             AdaptCfg::Avoip { .. } => "avoip",
             AdaptCfg::CodecMode { .. } => "codec-mode",
+            AdaptCfg::TfrcCodec { .. } => "tfrc-codec",
         }
     }
 

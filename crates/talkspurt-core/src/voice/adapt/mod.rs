@@ -8,11 +8,13 @@ pub mod avoip;
 pub mod busse;
 pub mod mode;
 pub mod patent;
+pub mod tfrc_codec;
 
 pub use avoip::{Avoip, AvoipCfg};
 pub use busse::{Busse1996, BusseCfg};
 pub use mode::{CodecMode, ModeCfg};
 pub use patent::{Patent, PatentCfg};
+pub use tfrc_codec::{Gate, TfrcCodec, TfrcCodecCfg};
 
 use crate::rtp::RtcpEvent;
 use crate::time::{SimDuration, SimTime};
@@ -57,6 +59,7 @@ pub enum Adapter {
     Busse1996(Busse1996),
     Avoip(Avoip),
     CodecMode(CodecMode),
+    TfrcCodec(TfrcCodec),
 }
 
 impl Adapter {
@@ -68,6 +71,25 @@ impl Adapter {
             Adapter::Busse1996(a) => a.on_event(ev).map(Change::Ptime),
             Adapter::Avoip(a) => a.on_event(now, ev),
             Adapter::CodecMode(a) => a.on_event(ev).map(Change::Mode),
+            Adapter::TfrcCodec(_) => None,
+        }
+    }
+
+    /// The transport's allowed rate changed (`AppEvent::RateChanged`,
+    /// segment bit/s); only `tfrc-codec` listens.
+    pub fn on_rate(&mut self, now: SimTime, bps: f64) -> Option<Change> {
+        match self {
+            Adapter::TfrcCodec(a) => a.on_rate(now, bps).map(Change::Mode),
+            _ => None,
+        }
+    }
+
+    /// What to send for the packet of `payload` speech bytes the voice
+    /// clock produced (`tfrc-codec`'s probe and padding; speech otherwise).
+    pub fn gate(&mut self, now: SimTime, payload: u32, ptime: SimDuration) -> Gate {
+        match self {
+            Adapter::TfrcCodec(a) => a.gate(now, payload, ptime),
+            _ => Gate::Speech { pad: 0 },
         }
     }
 
@@ -87,6 +109,23 @@ impl Adapter {
         }
     }
 
+    /// When `tfrc-codec`'s start-up probe cleared the call.
+    pub fn cleared_at(&self) -> Option<SimTime> {
+        match self {
+            Adapter::TfrcCodec(a) => a.cleared_at(),
+            _ => None,
+        }
+    }
+
+    /// How long `tfrc-codec`'s probe held speech back (None: no probe, or
+    /// cleared).
+    pub fn probe_time(&self) -> Option<SimDuration> {
+        match self {
+            Adapter::TfrcCodec(a) if a.probes() => a.probe_time(),
+            _ => None,
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Adapter::None => "none",
@@ -94,6 +133,7 @@ impl Adapter {
             Adapter::Busse1996(_) => "busse1996",
             Adapter::Avoip(_) => "avoip",
             Adapter::CodecMode(_) => "codec-mode",
+            Adapter::TfrcCodec(_) => "tfrc-codec",
         }
     }
 }
