@@ -44,6 +44,8 @@ _KEPT_CALL_COLUMNS = (
     "feedback_bps",
     "nack_events",
     "nack_suppressed",
+    "cleared",
+    "probe_s",
 )
 
 

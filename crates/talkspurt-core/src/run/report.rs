@@ -84,7 +84,7 @@ fn traffic_table(w: &World, labels: &[String]) -> Table {
 /// Columns of the calls table that describe the call's transport and
 /// sender rather than its scoring: rescoring (other playout, same packets)
 /// keeps them.
-pub const TRANSPORT_CALL_COLUMNS: [&str; 15] = [
+pub const TRANSPORT_CALL_COLUMNS: [&str; 17] = [
     "allowed_rate_mean_bps",
     "loss_event_rate_mean",
     "adapt",
@@ -100,6 +100,8 @@ pub const TRANSPORT_CALL_COLUMNS: [&str; 15] = [
     "feedback_bps",
     "nack_events",
     "nack_suppressed",
+    "cleared",
+    "probe_s",
 ];
 
 /// The sender's adaptation (metrics::adaptation) and the RTCP each side
@@ -137,6 +139,9 @@ fn adapt_columns(w: &World, t: &mut Table) {
     t.push("feedback_bps", bps(|c| c.rtp.rx.counters.early_bytes));
     t.push("nack_events", Column::I64(calls.iter().map(|c| c.rtp.rx.counters.nack_events as i64).collect()));
     t.push("nack_suppressed", Column::I64(calls.iter().map(|c| c.rtp.rx.counters.nack_suppressed as i64).collect()));
+    // tfrc-codec's start-up probe: cleared calls, and how long speech waited.
+    t.push("cleared", Column::Bool(calls.iter().map(|c| c.adapt.cleared_at().is_some()).collect()));
+    t.push("probe_s", Column::F64(calls.iter().map(|c| c.adapt.probe_time().map_or(f64::NAN, |d| d.as_secs_f64())).collect()));
 }
 
 /// TFRC-family flows (DCCP CCID 3/4, TFRC): the time-weighted mean allowed

@@ -4,8 +4,9 @@
 use crate::sim::world::{Call, Flow, Owner, RtpCall, TrafficApp, TrafficCounters, TrafficFeed, World};
 use crate::rtp::{AvpfConfig, FbLimit, FbMode, RtcpConfig, RtpReceiver, RtpSender, Schedule};
 use crate::scenario::rtp::{AdaptCfg, FbLimitName, FbModeName, IntervalKind};
-use crate::voice::adapt::{rate_bytes, AdaptPoint, Adapter, Avoip, AvoipCfg, Busse1996, BusseCfg, Patent, PatentCfg};
+use crate::voice::adapt::{rate_bytes, AdaptPoint, Adapter, Avoip, AvoipCfg, Busse1996, BusseCfg, CodecMode, ModeCfg, Patent, PatentCfg, TfrcCodec, TfrcCodecCfg};
 use crate::voice::Codec;
+use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
 use crate::scenario::group_codec;
 use crate::net::channel::Channel;
 use crate::net::capacity::{Capacity, Deliveries, Propagation, Steps};
@@ -187,8 +188,26 @@ fn ms(d: SimDuration) -> u32 {
     (d.as_nanos() / 1_000_000) as u32
 }
 
+/// The modes a `codec-mode` call may use, ascending in rate: the named
+/// ones, or the whole family of `c`. `Err(i)`: `names[i]` is not a mode of
+/// the family (`usize::MAX`: `c` has no modes).
+pub fn mode_ladder(c: &Codec, names: Option<&[String]>) -> Result<Vec<&'static Codec>, usize> {
+    let all = codec::modes(c);
+    if all.is_empty() {
+        return Err(usize::MAX);
+    }
+    let Some(names) = names else { return Ok(all) };
+    let mut v = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        v.push(*all.iter().find(|m| m.name == n).ok_or(i)?);
+    }
+    v.sort_by_key(|m| m.frame_bytes);
+    v.dedup_by_key(|m| m.name);
+    Ok(v)
+}
+
 /// The call's adaptation, starting from `ptime` at `start`.
-fn adapter(cfg: &AdaptCfg, c: &Codec, ptime: SimDuration, start: SimTime) -> Adapter {
+fn adapter(cfg: &AdaptCfg, c: &Codec, ptime: SimDuration, overhead: u32, start: SimTime) -> Adapter {
     match cfg {
         AdaptCfg::None => Adapter::None,
         AdaptCfg::Patent { thresholds, ptimes } => {
@@ -225,6 +244,16 @@ fn adapter(cfg: &AdaptCfg, c: &Codec, ptime: SimDuration, start: SimTime) -> Ada
                 no_report,
             };
             Adapter::Avoip(Avoip::new(cfg, start))
+        }
+        AdaptCfg::CodecMode { modes, alpha, lambda_u, lambda_c } => {
+            let modes = mode_ladder(c, modes.as_deref()).expect("validated: modes of the codec's family");
+            Adapter::CodecMode(CodecMode::new(ModeCfg { modes, alpha: *alpha, lambda_u: lambda_u / 100.0, lambda_c: lambda_c / 100.0 }, c))
+        }
+        AdaptCfg::TfrcCodec { modes, pad, probe } => {
+            let modes = mode_ladder(c, modes.as_deref()).expect("validated: modes of the codec's family");
+            let frames = (ptime.as_nanos() / c.frame.as_nanos()) as u32;
+            let seg_overhead = overhead.saturating_sub(IPV4_HEADER + UDP_HEADER);
+            Adapter::TfrcCodec(TfrcCodec::new(TfrcCodecCfg { modes, frames, seg_overhead, pad: *pad, probe: *probe }, c, start))
         }
     }
 }
@@ -365,7 +394,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 stop,
                 framer,
                 rtp,
-                adapt: adapter(&grp.adapt, c, ptime, start),
+                adapt: adapter(&grp.adapt, c, ptime, grp.overhead_bytes, start),
                 log: vec![AdaptPoint::new(start, ptime, frame_bytes as f64 * 8.0 / frame.as_secs_f64(), grp.overhead_bytes)],
                 pending_fpp: None,
                 pending_bytes: None,

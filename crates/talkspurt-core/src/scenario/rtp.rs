@@ -169,6 +169,36 @@ pub enum AdaptCfg {
         #[serde(default = "five_s", deserialize_with = "fields::positive")]
         no_report: SimDuration,
     },
+    /// A multi-rate codec (AMR-NB, Speex-NB) switches mode on reported
+    /// loss: busse1996's rule on the mode ladder (docs/models/rtp.md).
+    #[serde(rename = "codec-mode")]
+    CodecMode {
+        /// The allowed modes, codec names of the call's family (default:
+        /// all of them).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        modes: Option<Vec<String>>,
+        #[serde(default = "alpha", deserialize_with = "fields::open_fraction")]
+        alpha: f64,
+        /// Up below λ_u, down above λ_c, in percent (2 and 4).
+        #[serde(default = "lambda_u", deserialize_with = "fields::non_negative")]
+        lambda_u: f64,
+        #[serde(default = "lambda_c", deserialize_with = "fields::non_negative")]
+        lambda_c: f64,
+    },
+    /// Seed 000 §3.1/§3.6 over DCCP CCID 3/4 or TFRC: the highest mode not
+    /// above the transport's allowed rate; optional padding up to it and
+    /// start-up probe (docs/models/rtp.md). Needs no RTCP.
+    #[serde(rename = "tfrc-codec")]
+    TfrcCodec {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        modes: Option<Vec<String>>,
+        /// Pad packets up to the allowed rate (default false).
+        #[serde(default)]
+        pad: bool,
+        /// Start-up probe limit (default: no probe).
+        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::positive_opt")]
+        probe: Option<SimDuration>,
+    },
 }
 
 fn avoip_interval() -> SimDuration {
@@ -216,6 +246,8 @@ impl AdaptCfg {
             AdaptCfg::Patent { .. } => "patent",
             AdaptCfg::Busse1996 { .. } => "busse1996",
             AdaptCfg::Avoip { .. } => "avoip",
+            AdaptCfg::CodecMode { .. } => "codec-mode",
+            AdaptCfg::TfrcCodec { .. } => "tfrc-codec",
         }
     }
 

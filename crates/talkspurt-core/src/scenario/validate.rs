@@ -635,7 +635,7 @@ fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: SimDuration
         if c.feedback.is_some() {
             return Err(cx.err(&format!("{p}.feedback"), "no feedback without RTCP: add rtcp = { interval = \"rfc3550\" } (or \"fixed\") to the call"));
         }
-        if c.adapt != AdaptCfg::None {
+        if !matches!(c.adapt, AdaptCfg::None | AdaptCfg::TfrcCodec { .. }) {
             return Err(cx.err(&format!("{p}.adapt"), "kind = \"none\" without RTCP: an adaptive sender needs rtcp = { … } to hear reports"));
         }
     }
@@ -702,6 +702,42 @@ fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: SimDuration
                 }
             }
         }
+        AdaptCfg::TfrcCodec { modes, .. } => {
+            use super::TransportCfg;
+            let rate_based = match &c.transport {
+                TransportCfg::Dccp(d) => d.ccid != Some(2),
+                TransportCfg::Tfrc(_) => true,
+                _ => false,
+            };
+            if !rate_based {
+                return Err(cx.err(&format!("{p}.transport"), "a TFRC transport for adapt = { kind = \"tfrc-codec\" }: { kind = \"dccp\", ccid = 3 } (or 4), or { kind = \"tfrc\" }"));
+            }
+            mode_list(cx, p, c, k, modes, "tfrc-codec")?;
+        }
+        AdaptCfg::CodecMode { modes, lambda_u, lambda_c, .. } => {
+            mode_list(cx, p, c, k, modes, "codec-mode")?;
+            cx.order(&format!("{p}.adapt"), ("lambda_u", *lambda_u), ("lambda_c", *lambda_c), true, ("a loss percentage", |x: f64| format!("{x}")))?;
+        }
     }
     Ok(())
+}
+
+/// A mode-switching adaptation's codec and `modes`: a multi-rate codec,
+/// modes of its family including the codec itself, and no `bitrate`.
+fn mode_list(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, modes: &Option<Vec<String>>, kind: &str) -> R<()> {
+    if c.bitrate.is_some() {
+        return Err(cx.err(&format!("{p}.bitrate"), format!("no bitrate with adapt = {{ kind = \"{kind}\" }}: the codec's modes set the rate")));
+    }
+    let fams = codec::MODE_FAMILIES.map(|f| format!("{f}-…")).join(", ");
+    match super::build::mode_ladder(k, modes.as_deref()) {
+        Err(usize::MAX) => Err(cx.err(&format!("{p}.codec"), format!("a multi-rate codec for adapt = {{ kind = \"{kind}\" }}: {fams}"))),
+        Err(i) => {
+            let all: Vec<&str> = codec::modes(k).iter().map(|m| m.name).collect();
+            Err(cx.err(&format!("{p}.adapt.modes[{i}]"), format!("a mode of the call's codec family: {}", all.join(", "))))
+        }
+        Ok(v) if !v.iter().any(|m| m.name == k.name) => {
+            Err(cx.err(&format!("{p}.adapt.modes"), format!("a list including the call's codec {} (calls start in it)", k.name)))
+        }
+        Ok(_) => Ok(()),
+    }
 }

@@ -4,7 +4,7 @@
 use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
 use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Offer, Packet, Topology, NO_APP};
 use crate::rtp::{RtpReceiver, RtpSender};
-use crate::voice::adapt::{AdaptPoint, Adapter, Change};
+use crate::voice::adapt::{AdaptPoint, Adapter, Change, Gate};
 use crate::sched::EventQueue;
 use crate::time::SimTime;
 use crate::traffic::{StreamAction, StreamApp, TrafficSource};
@@ -112,6 +112,10 @@ impl Call {
                 let b = crate::voice::adapt::rate_bytes(bps as u64, frame);
                 self.pending_bytes = Some(b);
                 (last.ptime, b as f64 * 8.0 / frame.as_secs_f64())
+            }
+            Change::Mode(m) => {
+                self.pending_bytes = Some(m.frame_bytes);
+                (last.ptime, m.bitrate_bps())
             }
         };
         self.log.push(AdaptPoint::new(now, ptime, bitrate, self.overhead));
@@ -293,12 +297,29 @@ impl World {
         if let Some(b) = call.pending_bytes.take() {
             call.source.set_frame_bytes(b);
         }
-        let wire = vp.payload + call.overhead;
-        let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
         let span = call.source.frame().mul(vp.frames as u64);
+        let pad = match call.adapt.gate(now, vp.payload, span) {
+            Gate::Speech { pad } => pad,
+            // Cleared (tfrc-codec's probe failed): the call sends nothing more.
+            Gate::Cleared => return,
+            // Probing: idle data on the voice clock, not speech, not RTP.
+            Gate::Idle(bytes) => {
+                let unit = AppUnit { app_seq: NO_APP, payload: bytes, overhead: call.overhead, rtp: None };
+                let flow = call.flow;
+                if let Some(t) = call.source.next_ready() {
+                    self.q.schedule(t, Event::Voice { call: ci });
+                }
+                let _ = self.flows[flow as usize].sender.send(now, unit);
+                self.service(now, flow, Side::Sender);
+                return;
+            }
+        };
+        let wire = vp.payload + pad + call.overhead;
+        let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
         let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.clock_rate) as u32;
         let hdr = call.rtp.tx.packetize(SimTime(now.0 - span.as_nanos()), samples);
-        let unit = AppUnit { app_seq: seq, payload: vp.payload, overhead: call.overhead, rtp: Some(hdr) };
+        // Padding (RFC 3550 §5.1's P bit) rides in the payload on the wire.
+        let unit = AppUnit { app_seq: seq, payload: vp.payload + pad, overhead: call.overhead, rtp: Some(hdr) };
         let flow = call.flow;
         if let Some(t) = call.source.next_ready() {
             self.q.schedule(t, Event::Voice { call: ci });
@@ -366,8 +387,16 @@ impl World {
         let f = &mut self.flows[flow as usize];
         if side == Side::Sender {
             while let Some(ev) = f.sender.poll_event() {
-                if let (AppEvent::Sent { app_seq }, Owner::Call(c)) = (ev, f.owner) {
-                    self.calls[c as usize].rec.sent(app_seq, now);
+                let Owner::Call(c) = f.owner else { continue };
+                let call = &mut self.calls[c as usize];
+                match ev {
+                    AppEvent::Sent { app_seq } => call.rec.sent(app_seq, now),
+                    // TFRC's allowed rate, for the adaptation (tfrc-codec).
+                    AppEvent::RateChanged { bps } => {
+                        if let Some(ch) = call.adapt.on_rate(now, bps) {
+                            call.change(now, ch);
+                        }
+                    }
                 }
             }
         }

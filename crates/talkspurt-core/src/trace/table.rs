@@ -68,6 +68,12 @@ impl Table {
             _ => panic!("no i64 column {name}"),
         }
     }
+    pub fn bool(&self, name: &str) -> &[bool] {
+        match self.get(name) {
+            Some(Column::Bool(v)) => v,
+            _ => panic!("no bool column {name}"),
+        }
+    }
 }
 
 /// Seconds from integer nanoseconds, NaN for "never".

@@ -110,6 +110,27 @@ pub fn lookup(name: &str) -> Option<&'static Codec> {
     CODECS.iter().find(|c| c.name == name)
 }
 
+/// The families whose modes an adaptation may switch between (the issue's
+/// AMR-NB and Speex narrowband; G.723.1's two rates are left fixed).
+pub const MODE_FAMILIES: [&str; 2] = ["AMR-NB", "Speex-NB"];
+
+/// A multi-rate codec's family: "AMR-NB-7.4" → "AMR-NB".
+pub fn family(codec: &Codec) -> Option<&'static str> {
+    MODE_FAMILIES.into_iter().find(|f| codec.name.strip_prefix(f).is_some_and(|r| r.starts_with('-')))
+}
+
+/// The modes of a multi-rate codec's family (AMR-NB's eight, 4.75–12.2
+/// kb/s; Speex narrowband's modes 1–8), in ascending bit rate; empty for a
+/// single-rate codec. All share the frame, so a switch changes only the
+/// octets per frame (AMR may change mode at any frame, the receiver
+/// asking through RFC 4867's codec mode request).
+pub fn modes(codec: &Codec) -> Vec<&'static Codec> {
+    let Some(fam) = family(codec) else { return Vec::new() };
+    let mut v: Vec<&'static Codec> = CODECS.iter().filter(|c| family(c) == Some(fam)).collect();
+    v.sort_by_key(|c| c.frame_bytes);
+    v
+}
+
 /// All codec names, for error messages.
 pub fn names() -> Vec<&'static str> {
     CODECS.iter().map(|c| c.name).collect()
@@ -176,6 +197,16 @@ mod tests {
         assert!((r("G.723.1-6.3") - 6_400.0).abs() < 1e-9);
         assert_eq!(r("GSM-FR"), 13_200.0);
         assert_eq!(r("AMR-NB-12.2"), 12_400.0);
+    }
+
+    #[test]
+    fn mode_families() {
+        let amr: Vec<&str> = modes(lookup("AMR-NB-7.4").unwrap()).iter().map(|c| c.name).collect();
+        assert_eq!(amr, ["AMR-NB-4.75", "AMR-NB-5.15", "AMR-NB-5.9", "AMR-NB-6.7", "AMR-NB-7.4", "AMR-NB-7.95", "AMR-NB-10.2", "AMR-NB-12.2"]);
+        let speex = modes(lookup("Speex-NB-8").unwrap());
+        assert_eq!((speex.len(), speex[0].name, speex[7].name), (8, "Speex-NB-2.15", "Speex-NB-24.6"));
+        assert!(modes(lookup("G.711").unwrap()).is_empty());
+        assert!(modes(lookup("G.723.1-6.3").unwrap()).is_empty());
     }
 
     #[test]

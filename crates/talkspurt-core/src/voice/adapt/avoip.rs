@@ -234,7 +234,7 @@ mod tests {
             t += 1_001;
             assert_eq!(a.on_event(at(t), &rep(1.0, None)).map(|c| match c {
                 Change::Rate(r) => r,
-                Change::Ptime(_) => 0,
+                Change::Ptime(_) | Change::Mode(_) => 0,
             }), want);
         }
     }

@@ -6,14 +6,19 @@
 
 pub mod avoip;
 pub mod busse;
+pub mod mode;
 pub mod patent;
+pub mod tfrc_codec;
 
 pub use avoip::{Avoip, AvoipCfg};
 pub use busse::{Busse1996, BusseCfg};
+pub use mode::{CodecMode, ModeCfg};
 pub use patent::{Patent, PatentCfg};
+pub use tfrc_codec::{Gate, TfrcCodec, TfrcCodecCfg};
 
 use crate::rtp::RtcpEvent;
 use crate::time::{SimDuration, SimTime};
+use crate::voice::Codec;
 
 /// What an adaptation decided, applied from the next packet on.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,6 +27,8 @@ pub enum Change {
     Ptime(u32),
     /// New payload bit rate, bit/s (the bytes per frame follow).
     Rate(u32),
+    /// New mode of a multi-rate codec (same frame, its octets per frame).
+    Mode(&'static Codec),
 }
 
 /// The sender's state after a change: what the `calls` table's adaptation
@@ -51,6 +58,8 @@ pub enum Adapter {
     Patent(Patent),
     Busse1996(Busse1996),
     Avoip(Avoip),
+    CodecMode(CodecMode),
+    TfrcCodec(TfrcCodec),
 }
 
 impl Adapter {
@@ -61,6 +70,26 @@ impl Adapter {
             Adapter::Patent(a) => a.on_event(ev).map(Change::Ptime),
             Adapter::Busse1996(a) => a.on_event(ev).map(Change::Ptime),
             Adapter::Avoip(a) => a.on_event(now, ev),
+            Adapter::CodecMode(a) => a.on_event(ev).map(Change::Mode),
+            Adapter::TfrcCodec(_) => None,
+        }
+    }
+
+    /// The transport's allowed rate changed (`AppEvent::RateChanged`,
+    /// segment bit/s); only `tfrc-codec` listens.
+    pub fn on_rate(&mut self, now: SimTime, bps: f64) -> Option<Change> {
+        match self {
+            Adapter::TfrcCodec(a) => a.on_rate(now, bps).map(Change::Mode),
+            _ => None,
+        }
+    }
+
+    /// What to send for the packet of `payload` speech bytes the voice
+    /// clock produced (`tfrc-codec`'s probe and padding; speech otherwise).
+    pub fn gate(&mut self, now: SimTime, payload: u32, ptime: SimDuration) -> Gate {
+        match self {
+            Adapter::TfrcCodec(a) => a.gate(now, payload, ptime),
+            _ => Gate::Speech { pad: 0 },
         }
     }
 
@@ -80,12 +109,31 @@ impl Adapter {
         }
     }
 
+    /// When `tfrc-codec`'s start-up probe cleared the call.
+    pub fn cleared_at(&self) -> Option<SimTime> {
+        match self {
+            Adapter::TfrcCodec(a) => a.cleared_at(),
+            _ => None,
+        }
+    }
+
+    /// How long `tfrc-codec`'s probe held speech back (None: no probe, or
+    /// cleared).
+    pub fn probe_time(&self) -> Option<SimDuration> {
+        match self {
+            Adapter::TfrcCodec(a) if a.probes() => a.probe_time(),
+            _ => None,
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Adapter::None => "none",
             Adapter::Patent(_) => "patent",
             Adapter::Busse1996(_) => "busse1996",
             Adapter::Avoip(_) => "avoip",
+            Adapter::CodecMode(_) => "codec-mode",
+            Adapter::TfrcCodec(_) => "tfrc-codec",
         }
     }
 }
