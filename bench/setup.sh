@@ -2,13 +2,15 @@
 # Install the Debian packages the benchmarks and peer/report tests use:
 # ns2 (the ns-2 peer for bench/dumbbell.py, bench/sweep.py and the TCP
 # tests) and chromium-headless-shell (tests/test_report.py opens the HTML
-# report in it), and the audio codec libraries (tests/test_audio_*.py).
+# report in it), the audio codec libraries (tests/test_audio_*.py) and
+# tshark (tests/test_pcap.py reads the pcap export with it).
 # Idempotent: installs only what is missing (the same list as .ci/run).
 set -eu
 PKGS=""
 command -v ns >/dev/null 2>&1 || PKGS="$PKGS ns2"
 { command -v chromium-headless-shell >/dev/null 2>&1 || command -v chromium >/dev/null 2>&1; } \
     || PKGS="$PKGS chromium-headless-shell"
+command -v tshark >/dev/null 2>&1 || PKGS="$PKGS tshark"
 for p in libopus0 libbcg729-0 libspeex1 libgsm1 libopencore-amrnb0; do
     dpkg -s "$p" >/dev/null 2>&1 || PKGS="$PKGS $p"
 done

@@ -14,6 +14,8 @@ def run(
     seed: Optional[int] = None,
     trace: Optional[bool] = None,
     progress: Optional[Callable[[float], None]] = None,
+    capture: Optional[list[str]] = None,
+    capture_key: str = "capture",
 ) -> dict[str, Any]: ...
 def rescore(
     scenario_json: str, calls: dict[str, Any], packets: dict[str, Any], trace: bool = True

@@ -7,10 +7,10 @@ import os
 import platform
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import _core
 from . import overrides as _overrides
@@ -70,6 +70,9 @@ def run(
     overrides: Optional[Mapping[str, Any]] = None,
     trace: Optional[bool] = None,
     progress: Optional[Callable[[float], None]] = None,
+    pcap: Optional[Union[str, "os.PathLike[str]"]] = None,
+    capture: Optional[Sequence[str]] = None,
+    force: bool = False,
 ) -> "Results":
     """Run a scenario and return its `Results`.
 
@@ -77,20 +80,45 @@ def run(
     "run.seed": 3}`), applied to the document before validation; `seed`
     overrides `[run].seed`; `trace` overrides `[run].trace` (the per-packet
     table); `progress(fraction)` is called now and then.
+    `pcap` names a folder for libpcap captures of what `capture` lists
+    (default `["calls"]`: each call's receiver; `"link:I[:forward|reverse]"`
+    and `"A>B"` name link directions; docs/pcap.md); an existing .pcap file
+    there is an error unless `force`.
     Same scenario and seed give identical results.
     """
+    return _run(scenario, seed, overrides=overrides, trace=trace, progress=progress, pcap=pcap,
+                capture=capture, force=force)
+
+
+def _run(
+    scenario: ScenarioLike,
+    seed: Optional[int] = None,
+    *,
+    overrides: Optional[Mapping[str, Any]] = None,
+    trace: Optional[bool] = None,
+    progress: Optional[Callable[[float], None]] = None,
+    pcap: Any = None,
+    capture: Optional[Sequence[str]] = None,
+    force: bool = False,
+    keys: tuple[str, str] = ("pcap", "capture"),
+) -> "Results":
+    from . import pcap as _pcap
     from .results import Results
 
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0 or seed >= 2**64):
         raise _error("seed", repr(seed), "an integer from 0 to 2^64-1")
     from .audio.config import split
 
+    pcap_dir, specs = _pcap.check(pcap, capture, force, keys)
     core, audio = split(resolve(scenario, overrides))  # the audio table is Python's (audio/config.py)
     text = to_json(core)
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()
-    raw = _core.run(text, seed, trace, progress)
+    raw = _core.run(text, seed, trace, progress, specs or None, keys[1])
     wall = time.perf_counter() - t0
+    captures = raw.pop("captures")
+    if pcap_dir is not None:
+        _pcap.write(pcap_dir, captures, force)
     as_run = json.loads(raw["scenario"])
     if not as_run.get("run", {}).get("series", False) and not _queue_series(as_run):
         raw["series"] = None  # no endpoint or queue series asked for: no table, no file
@@ -102,6 +130,7 @@ def run(
         "events": raw["events"],
         "voice_packets": raw["voice_packets"],
         "sim_end_s": raw["sim_end_s"],
+        **({"pcap": {"dir": str(pcap_dir), "files": [n for n, _ in captures]}} if pcap_dir is not None else {}),
         "versions": {
             "talkspurt": _core.__version__,
             "python": sys.version.split()[0],

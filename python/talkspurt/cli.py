@@ -48,7 +48,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("-o", "--output", metavar="DIR", help="write results into DIR (must be new or empty)")
     r.add_argument("--seed", type=int, help="override [run].seed")
     r.add_argument("--no-trace", action="store_true", help="skip the per-packet table (faster, less memory)")
-    r.add_argument("--force", action="store_true", help="replace the contents of an existing DIR")
+    r.add_argument("--force", action="store_true", help="replace the contents of an existing DIR (and .pcap files)")
+    r.add_argument("--pcap", metavar="DIR", help="write libpcap captures into DIR (docs/pcap.md)")
+    r.add_argument("--capture", action="append", metavar="SPEC",
+                   help='what to capture with --pcap: "calls" (default), "call:N", "link:I", '
+                        '"link:I:forward|reverse", "A>B"; repeatable')
     r.add_argument("-q", "--quiet", action="store_true", help="no table, no progress bar")
     v = sub.add_parser("validate", help="check a scenario and print it normalized",
                        description="Validate a scenario; print it with every default filled in (JSON).")
@@ -188,7 +192,9 @@ _stdout_closed = False
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .api import resolve, run, validate
+    from . import pcap as _pcap
+    from .api import _run as run
+    from .api import resolve, validate
 
     if args.output is not None and not args.output.strip():
         return _fail("-o/--output: got an empty path; expected a directory")
@@ -196,6 +202,7 @@ def _run(args: argparse.Namespace) -> int:
     # The scenario is a path, never TOML text, whatever characters it holds.
     doc = resolve(Path(args.scenario), _overrides(args.sets))
     validate(doc)  # a bad scenario fails before anything touches the disk
+    _pcap.check(args.pcap, args.capture, args.force, ("--pcap", "--capture"))
     if out is not None:
         problem = _check_output(out, args.force)
         if problem:
@@ -207,7 +214,8 @@ def _run(args: argparse.Namespace) -> int:
         def progress(f: float) -> None:
             bar.update(int(f * 1000) - bar.n)
     try:
-        res = run(doc, args.seed, trace=False if args.no_trace else None, progress=progress)
+        res = run(doc, args.seed, trace=False if args.no_trace else None, progress=progress, pcap=args.pcap,
+                  capture=args.capture, force=args.force, keys=("--pcap", "--capture"))
     finally:
         if bar is not None:
             bar.close()
@@ -220,6 +228,8 @@ def _run(args: argparse.Namespace) -> int:
         res.save(out, overwrite=args.force)
         if not args.quiet:
             _print(f"results written to {out}/")
+    if args.pcap is not None and not args.quiet:
+        _print(f"captures written to {args.pcap}/: {', '.join(res.manifest['pcap']['files'])}")
     return 0
 
 

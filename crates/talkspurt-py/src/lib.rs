@@ -82,14 +82,19 @@ fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
 /// Run a scenario to completion and return its tables as column buffers.
 /// `progress(fraction)` is called from time to time (with the GIL held);
 /// Ctrl-C aborts the run with KeyboardInterrupt.
+/// `capture` lists packet-capture specs (docs/pcap.md); the files come
+/// back as `captures`, a list of (name, libpcap bytes), one bytes object
+/// per file. `capture_key` names the option in errors.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None, trace=None, progress=None))]
+#[pyo3(signature = (scenario_json, seed=None, trace=None, progress=None, capture=None, capture_key="capture"))]
 fn run(
     py: Python<'_>,
     scenario_json: &str,
     seed: Option<u64>,
     trace: Option<bool>,
     progress: Option<PyObject>,
+    capture: Option<Vec<String>>,
+    capture_key: &str,
 ) -> PyResult<PyObject> {
     let mut s = parse(py, scenario_json)?;
     if let Some(seed) = seed {
@@ -115,7 +120,8 @@ fn run(
                 true
             })
         };
-        talkspurt_core::run::run(&s, &mut cb)
+        let opts = talkspurt_core::run::RunOptions { capture: capture.unwrap_or_default(), capture_key: capture_key.to_string() };
+        talkspurt_core::run::run_with(&s, &opts, &mut cb)
     });
     if let Some(e) = cb_err {
         return Err(e);
@@ -141,6 +147,11 @@ fn run(
     d.set_item("events", out.events)?;
     d.set_item("voice_packets", out.voice_packets)?;
     d.set_item("sim_end_s", out.sim_end_s)?;
+    let caps = PyList::empty_bound(py);
+    for (name, bytes) in out.captures {
+        caps.append((name, PyBytes::new_bound(py, &bytes)))?;
+    }
+    d.set_item("captures", caps)?;
     d.set_item("seed", s.run.seed)?;
     d.set_item("scenario", scenario::parse::to_json(&s).to_string())?;
     Ok(d.into_py(py))

@@ -9,6 +9,7 @@ pub mod fq_codel;
 pub mod jitter;
 pub mod loss;
 pub mod packet;
+pub mod pcap;
 pub mod pie;
 pub mod queue;
 pub mod red;

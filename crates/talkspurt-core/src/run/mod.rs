@@ -1,12 +1,14 @@
 //! One scenario, start to finish: build the world, run it, score it, and
 //! assemble the finished world into a `Report` (`report.rs`).
 
+pub mod capture;
 pub mod report;
 
 pub use report::{report, Report};
 
 use crate::scenario::{build, call_info, group_label, Scenario, ScenarioError};
 use crate::score::CallInfo;
+use crate::sim::capture::Capture;
 
 pub struct RunOutput {
     pub report: Report,
@@ -18,11 +20,34 @@ pub struct RunOutput {
     pub sim_end_s: f64,
     /// False when `progress` asked to stop early.
     pub completed: bool,
+    /// Capture files (name, libpcap bytes), empty unless asked for.
+    pub captures: Vec<(String, Vec<u8>)>,
+}
+
+/// Options of a run that are not part of the scenario.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Capture specs (`run::capture::taps`); empty: no capture.
+    pub capture: Vec<String>,
+    /// The option's name in errors (`capture`, `--capture`).
+    pub capture_key: String,
 }
 
 /// Run a validated scenario. `progress(fraction)` returns false to abort.
 pub fn run(s: &Scenario, progress: &mut dyn FnMut(f64) -> bool) -> Result<RunOutput, ScenarioError> {
+    run_with(s, &RunOptions::default(), progress)
+}
+
+/// `run` with options beyond the scenario (packet capture).
+pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -> bool) -> Result<RunOutput, ScenarioError> {
     let mut w = build(s)?;
+    if !opts.capture.is_empty() {
+        let key = if opts.capture_key.is_empty() { "capture" } else { &opts.capture_key };
+        let taps = capture::taps(s, &opts.capture, w.calls.len() as u32, key)?;
+        let rtcp: Vec<Option<u32>> = w.calls.iter().map(|c| c.rtp.rtcp_flow).collect();
+        let cap = Capture::new(w.topo.channels.len(), &w.flows, |c| rtcp[c as usize], &taps);
+        w.capture = Some(Box::new(cap));
+    }
     let infos: Vec<CallInfo> = w
         .calls
         .iter()
@@ -32,11 +57,13 @@ pub fn run(s: &Scenario, progress: &mut dyn FnMut(f64) -> bool) -> Result<RunOut
         s.traffic.iter().enumerate().map(|(g, t)| group_label(&t.label, "traffic", g)).collect();
     let completed = w.run(progress);
     let voice_packets = w.calls.iter().map(|c| c.rec.len() as u64).sum();
+    let captures = w.capture.take().map_or_else(Vec::new, |c| c.files.into_iter().map(|f| (f.name, f.bytes)).collect());
     Ok(RunOutput {
         report: report(&w, &infos, &traffic_labels, &s.analysis.score(), s.run.trace),
         events: w.q.events_processed(),
         voice_packets,
         sim_end_s: w.q.now().as_secs_f64(),
         completed,
+        captures,
     })
 }

@@ -469,6 +469,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         interval,
         dropped: Vec::new(),
         call_series: s.run.series,
+        capture: None,
     };
     w.prime();
     Ok(w)

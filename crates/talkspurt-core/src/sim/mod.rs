@@ -1,6 +1,7 @@
 //! The simulation engine: the world (topology, flows, applications) and its
 //! event loop. Each call writes its per-packet records (`trace::record`).
 
+pub mod capture;
 pub mod world;
 
 pub use world::World;

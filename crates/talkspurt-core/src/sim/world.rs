@@ -1,6 +1,7 @@
 //! The world: topology, flows (sender/receiver endpoint pairs), the
 //! applications driving them, and the event loop. Only `run` moves time.
 
+use super::capture::Capture;
 use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
 use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Offer, Packet, Topology, NO_APP};
 use crate::rtp::{RtpReceiver, RtpSender};
@@ -180,6 +181,8 @@ pub struct World {
     pub dropped: Vec<Packet>,
     /// `[run] series`: add each call's ptime and bit rate to `series`.
     pub call_series: bool,
+    /// Packet capture (pcap export), off unless asked for.
+    pub capture: Option<Box<Capture>>,
 }
 
 impl World {
@@ -241,6 +244,9 @@ impl World {
             Event::Voice { call } => self.on_voice(now, call),
             Event::Traffic { src } => self.on_traffic(now, src),
             Event::Arrive { ch, pkt } => {
+                if let Some(cap) = &mut self.capture {
+                    cap.on_arrive(now, ch, &pkt, &self.flows);
+                }
                 let node = self.topo.channels[ch as usize].to;
                 if node == pkt.dst {
                     self.deliver(now, pkt);
@@ -418,6 +424,9 @@ impl World {
 
     /// Put a packet on the next channel from `node` towards its destination.
     fn forward(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
+        if let Some(cap) = &mut self.capture {
+            cap.on_forward(now, node, &pkt, &self.flows);
+        }
         if node == pkt.dst {
             // Same-node endpoints: deliver without crossing a link.
             self.deliver(now, pkt);
@@ -542,6 +551,9 @@ impl World {
     }
 
     fn deliver(&mut self, now: SimTime, pkt: Packet) {
+        if let Some(cap) = &mut self.capture {
+            cap.on_deliver(now, &pkt, &self.flows);
+        }
         let fi = pkt.flow;
         if let Owner::Rtcp(c) = self.flows[fi as usize].owner {
             self.deliver_rtcp(now, c, &pkt);
