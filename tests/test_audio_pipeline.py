@@ -91,9 +91,9 @@ def test_opus_fec_recovers_frames_only_when_enabled():
 
 def _rendered(res, call, cfg=None):
     cfg = parse(cfg or {})
-    (_, c, spec_args, trace, files, _), = _jobs(res, cfg, [call], True)
+    (_, c, spec_args, trace, (files, timeline), _), = _jobs(res, cfg, [call], True)
     spec = codec_spec(cfg, *spec_args)
-    return render(trace, spec, speech_source(cfg, c, files, spec.fs)), trace
+    return render(trace, spec, speech_source(cfg, c, files, spec.fs, timeline)), trace
 
 
 def test_talkspurts_play_at_their_own_playout_offsets():

@@ -47,8 +47,10 @@ def validate(scenario: ScenarioLike, overrides: Optional[Mapping[str, Any]] = No
     """
     from .audio.config import split
 
+    from .audio.talkspurts import restore
+
     core, audio = split(resolve(scenario, overrides))
-    out = json.loads(_core.validate(to_json(core)))
+    out = restore(json.loads(_core.validate(to_json(core))), core)
     if audio is not None:
         out.setdefault("analysis", {})["audio"] = audio.to_table()
     return out
@@ -119,7 +121,9 @@ def _run(
     captures = raw.pop("captures")
     if pcap_dir is not None:
         _pcap.write(pcap_dir, captures, force)
-    as_run = json.loads(raw["scenario"])
+    from .audio.talkspurts import restore
+
+    as_run = restore(json.loads(raw["scenario"]), core)  # vad tables, not their talkspurt lists
     if not as_run.get("run", {}).get("series", False) and not _queue_series(as_run):
         raw["series"] = None  # no endpoint or queue series asked for: no table, no file
     manifest = {

@@ -132,9 +132,14 @@ def to_json(scenario: Mapping[str, Any]) -> str:
 
     `[analysis] audio` is validated here and left out: the audio pipeline
     is Python's (`talkspurt.audio`), and the core knows nothing of it.
+    Speech `model = "vad"` is resolved here into `model = "schedule"`
+    (audio/talkspurts.py): the VAD is Python's too.
     """
     from .audio.config import split
 
+    from .audio.talkspurts import resolve
+
     _check_values(scenario, "")
     core, _ = split(scenario)
-    return json.dumps(core, allow_nan=False)
+    # `speech = { model = "vad" }` becomes the talkspurts its VAD found.
+    return json.dumps(resolve(core), allow_nan=False)

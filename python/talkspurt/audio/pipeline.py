@@ -51,15 +51,38 @@ def _trace(packets, call_row, frame_ms: float) -> CallTrace:
     )
 
 
-def speech_source(cfg: AudioConfig, call: int, files, fs: int) -> SpeechSource:
-    """Call `call`'s speech: the files from file `call` mod n on, at `fs`."""
-    return SpeechSource(files, fs, active_only=cfg.fill == "active", start=call)
+def speech_source(cfg: AudioConfig, call: int, files, fs: int, timeline: bool = False) -> SpeechSource:
+    """Call `call`'s speech: the files from file `call` mod n on, at `fs`;
+    in real time (`timeline`) when the run's VAD took its talkspurts from it."""
+    return SpeechSource(files, fs, active_only=cfg.fill == "active", start=call, timeline=timeline)
+
+
+def _speech_of(cfg: AudioConfig, scenario, call: int, default_files):
+    """(files, timeline) of a call: its group's `model = "vad"` speech if
+    the run took the talkspurts from it (the same speech, so what was "on"
+    is what gets encoded), else the audio table's."""
+    from .talkspurts import vad_table
+
+    vt = vad_table(scenario, call)
+    if vt is None:
+        return default_files, False
+    if cfg.speech is not None or cfg.fill != "continuous":
+        raise AudioError(f"{PATH}.speech: call {call}'s talkspurts come from its speech's VAD "
+                         "(speech = { model = \"vad\" }), which also gives the audio; leave "
+                         f"{PATH}.speech and {PATH}.fill unset")
+    return speech_files(vt["speech"]), True
+
+
+def _vad(scenario, call: int) -> bool:
+    from .talkspurts import vad_table
+
+    return vad_table(scenario, call) is not None
 
 
 def _one(args) -> tuple[dict[str, Any], Optional[Rendered]]:
-    cfg, call, spec_args, trace, files, keep = args
+    cfg, call, spec_args, trace, (files, timeline), keep = args
     spec = codec_spec(cfg, *spec_args)
-    source = speech_source(cfg, call, files, spec.fs)
+    source = speech_source(cfg, call, files, spec.fs, timeline)
     r = render(trace, spec, source, conceal=cfg.conceal)
     row = score(r, mode=cfg.mode, segment_s=cfg.segment, max_segments=cfg.max_segments, stoi=cfg.stoi)
     row["call"] = call
@@ -79,7 +102,9 @@ def _jobs(results: "Results", cfg: AudioConfig, calls: Optional[list[int]], keep
     from .. import codecs as table_codecs
 
     frame_ms = {c["name"]: float(c["frame_ms"]) for c in table_codecs()}
-    files = speech_files(cfg.speech)
+    scenario = (getattr(results, "manifest", None) or {}).get("scenario")
+    all_vad = all(_vad(scenario, int(c)) for c in wanted)
+    files = None if all_vad and cfg.speech is None else speech_files(cfg.speech)
     groups = dict(tuple(packets.groupby("call", sort=True, observed=True)))
     jobs = []
     for c in wanted:
@@ -90,7 +115,8 @@ def _jobs(results: "Results", cfg: AudioConfig, calls: Optional[list[int]], keep
         if p is None:
             p = packets.iloc[0:0]
         p = p.sort_values("seq")
-        jobs.append((cfg, int(c), (codec, frame_ms[codec]), _trace(p, row, frame_ms[codec]), files, keep))
+        speech = _speech_of(cfg, scenario, int(c), files)
+        jobs.append((cfg, int(c), (codec, frame_ms[codec]), _trace(p, row, frame_ms[codec]), speech, keep))
     return jobs
 
 

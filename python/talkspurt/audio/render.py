@@ -6,6 +6,8 @@ Readings (docs/models/audio.md):
   complete) at t_generated carries the speech of [t_generated − frames·F,
   t_generated], F the table codec's frame. Talkspurts are filled with
   consecutive speech from the source; silences are zero (the sent signal).
+  When the talkspurts came from the speech's own VAD, each frame carries
+  the speech of its own instant instead (the source in real time).
 - The receiver plays a talkspurt at generation time + the talkspurt's
   offset (`t_played − t_generated` of its played packets), so playout-delay
   changes between talkspurts shift whole talkspurts.
@@ -102,7 +104,7 @@ def render(trace: CallTrace, spec: CodecSpec, source: SpeechSource, *, conceal: 
         length = max(length, int(start.max()) + frame)
     ref = np.zeros(length)
     for s0 in start:  # talkspurts' frames are consecutive; fill them in order
-        ref[s0:s0 + frame] = source.take(frame)
+        ref[s0:s0 + frame] = source.at(s0, frame) if source.timeline else source.take(frame)
 
     offsets = trace.t_played - trace.t_generated  # NaN where not played
     max_off = np.nanmax(offsets) if np.isfinite(offsets).any() else 0.0

@@ -144,9 +144,13 @@ class SpeechSource:
     `active_only` keeps only what `vad_mask` calls speech, so every talkspurt
     carries speech (seed 000 §4.1 fills the on periods with continuous
     speech). `start` picks the first file (calls start at different ones).
+    `timeline`: the source runs in real time from the call's start and a
+    talkspurt carries the speech of its own instants (`at`), as when the
+    talkspurts came from this speech's VAD (`speech = { model = "vad" }`).
     """
 
-    def __init__(self, files: Sequence[Path], fs: int, *, active_only: bool = False, start: int = 0):
+    def __init__(self, files: Sequence[Path], fs: int, *, active_only: bool = False, start: int = 0,
+                 timeline: bool = False):
         parts = []
         for f in files:
             x, rate = read_wav(f)
@@ -158,9 +162,14 @@ class SpeechSource:
         if len(self.signal) == 0:
             raise SpeechError("speech: the files hold no active speech")
         self.pos = 0
+        self.timeline = timeline
 
     def take(self, n: int) -> np.ndarray:
         """The next n samples, wrapping around at the end."""
         idx = (self.pos + np.arange(n)) % len(self.signal)
         self.pos = (self.pos + n) % len(self.signal)
         return self.signal[idx]
+
+    def at(self, pos: int, n: int) -> np.ndarray:
+        """Samples [pos, pos + n) of the looped signal (the timeline reading)."""
+        return self.signal[(pos + np.arange(n)) % len(self.signal)]

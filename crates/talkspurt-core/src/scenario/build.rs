@@ -300,7 +300,7 @@ fn node(topo: &Topology, name: &str, path: String) -> Result<NodeId, ScenarioErr
 }
 
 /// Expected packets for one call, to size its record once.
-fn expected_packets(dur: SimDuration, ptime: SimDuration, speech: &SpeechCfg) -> usize {
+fn expected_packets(dur: SimDuration, ptime: SimDuration, speech: &SpeechCfg, spurts: &[(u64, u64)], frame: SimDuration) -> usize {
     let slots = dur.as_nanos() / ptime.as_nanos().max(1) + 2;
     match speech {
         SpeechCfg::Continuous => slots as usize,
@@ -310,6 +310,8 @@ fn expected_packets(dur: SimDuration, ptime: SimDuration, speech: &SpeechCfg) ->
             let spurts = dur.as_secs_f64() / (t + s).max(1e-3);
             ((slots as f64 * frac + spurts) * 1.1 + 64.0) as usize
         }
+        // At most one packet per ptime of talk plus one partial per talkspurt.
+        SpeechCfg::Schedule(_) => slots.min(spurts.iter().map(|(b, e)| (e - b) * frame.as_nanos() / ptime.as_nanos().max(1) + 1).sum::<u64>() + 2) as usize,
     }
 }
 
@@ -356,11 +358,16 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 (c.frame, c.frame_bytes, k, ptime)
             }
         };
-        let model = match grp.speech {
-            SpeechCfg::Continuous => SpeechModel::Continuous,
-            SpeechCfg::OnOff { talk, silence } => SpeechModel::OnOff { talk, silence },
-        };
         for i in 0..grp.count {
+            let model = match &grp.speech {
+                SpeechCfg::Continuous => SpeechModel::Continuous,
+                SpeechCfg::OnOff { talk, silence } => SpeechModel::OnOff { talk: *talk, silence: *silence },
+                SpeechCfg::Schedule(s) => SpeechModel::Schedule(super::speech::frames(s, i as usize, frame)),
+            };
+            let spurts = match &model {
+                SpeechModel::Schedule(s) => s.clone(),
+                _ => Vec::new().into(),
+            };
             let ci = calls.len() as u32;
             let mut start_rng = Rng::stream(seed, run, StreamId::new(kind::CALL_START, ci));
             let start = start_time(&grp.start, grp.stagger, i, &mut start_rng);
@@ -382,7 +389,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 f
             });
             let rtp = RtpCall { tx, rx, rtcp_flow, clock_rate };
-            let expect = expected_packets(stop.saturating_since(start), ptime, &grp.speech);
+            let expect = expected_packets(stop.saturating_since(start), ptime, &grp.speech, &spurts, frame);
             calls.push(Call {
                 flow,
                 group: g as u32,

@@ -322,6 +322,9 @@ pub enum SpeechDoc {
     /// Talk and silence as distribution tables of any family.
     #[serde(rename = "onoff")]
     OnOff(OnOffSpeech),
+    /// Talkspurts at given times (a VAD's, or a user's).
+    #[serde(rename = "schedule")]
+    Schedule(SpurtsCfg),
 }
 
 impl From<SpeechDoc> for SpeechCfg {
@@ -329,6 +332,7 @@ impl From<SpeechDoc> for SpeechCfg {
         let pair = |talk, silence| SpeechCfg::OnOff { talk, silence };
         match d {
             SpeechDoc::Continuous => SpeechCfg::Continuous,
+            SpeechDoc::Schedule(s) => SpeechCfg::Schedule(s),
             SpeechDoc::Exponential(m) => pair(
                 DurationDist::Exponential { mean: m.talk },
                 DurationDist::Exponential { mean: m.silence },
@@ -355,8 +359,10 @@ impl From<SpeechDoc> for SpeechCfg {
 /// mixed ones `model = "onoff"`.
 impl From<SpeechCfg> for SpeechDoc {
     fn from(s: SpeechCfg) -> Self {
-        let SpeechCfg::OnOff { talk, silence } = s else {
-            return SpeechDoc::Continuous;
+        let (talk, silence) = match s {
+            SpeechCfg::Continuous => return SpeechDoc::Continuous,
+            SpeechCfg::Schedule(s) => return SpeechDoc::Schedule(s),
+            SpeechCfg::OnOff { talk, silence } => (talk, silence),
         };
         let shapes = |a: f64, b: f64| if a == b { (a, None, None) } else { (a, Some(a), Some(b)) };
         use DurationDist::*;

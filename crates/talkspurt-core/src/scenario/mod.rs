@@ -31,6 +31,7 @@ pub mod parse;
 pub mod queue;
 pub mod rtp;
 mod ser;
+mod speech;
 mod tcp;
 pub mod tfrc;
 mod topology;

@@ -599,6 +599,47 @@ pub enum SpeechCfg {
     /// Alternating talkspurts and silences with independent durations
     /// (Sriram–Whitt exponential model: talk 1 s, silence 1.5 s, seed 000).
     OnOff { talk: DurationDist, silence: DurationDist },
+    /// Talkspurts at given times (`model = "schedule"`), e.g. a VAD's
+    /// decisions on real speech (seed 000 §4.1; `model = "vad"` is resolved
+    /// into this by the Python package, which holds the VAD).
+    Schedule(SpurtsCfg),
+}
+
+/// One talkspurt: `[begin, end)` from the call's start, written
+/// `["1.2s", "2.5s"]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Spurt(pub SimDuration, pub SimDuration);
+
+impl<'de> Deserialize<'de> for Spurt {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Vec::<SimDuration>::deserialize(d)?.as_slice() {
+            &[b, e] => Ok(Spurt(b, e)),
+            _ => Err(serde::de::Error::custom("a talkspurt [begin, end] of two durations, e.g. [\"0s\", \"1.2s\"]")),
+        }
+    }
+}
+
+/// `spurts` for every call of the group, or `calls`, one list per call.
+/// Validated: frame-aligned, ascending with a silence between talkspurts,
+/// within the call's longest possible length.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpurtsCfg {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spurts: Option<Vec<Spurt>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calls: Option<Vec<Vec<Spurt>>>,
+}
+
+impl SpurtsCfg {
+    /// Call `i`'s talkspurts (once validated, one of the two keys is set).
+    pub fn for_call(&self, i: usize) -> &[Spurt] {
+        match (&self.spurts, &self.calls) {
+            (Some(s), _) => s,
+            (None, Some(c)) => c.get(i).map_or(&[], |v| v.as_slice()),
+            (None, None) => &[],
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]

@@ -193,3 +193,6 @@ mod sources_tests;
 #[cfg(test)]
 #[path = "links_tests.rs"]
 mod links_tests;
+#[cfg(test)]
+#[path = "speech_tests.rs"]
+mod speech_tests;

@@ -405,9 +405,19 @@ fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net, run: SimDuration) ->
     }
     start(cx, p, &c.start)?;
     starts_before(cx, p, latest_start(&c.start), c.stagger, c.count, run, "the end of the run")?;
-    if let SpeechDoc::OnOff(o) = SpeechDoc::from(c.speech.clone()) {
-        pareto(cx, &format!("{p}.speech.talk"), o.talk.as_ref())?;
-        pareto(cx, &format!("{p}.speech.silence"), o.silence.as_ref())?;
+    match &c.speech {
+        SpeechCfg::Schedule(s) => {
+            // The source's frame clock: a bit-rate call's interval, else the codec's frame.
+            let frame = c.adapt.interval().unwrap_or(if c.bitrate.is_some() { ptime } else { k.frame });
+            let limit = c.length.map_or(run, |l| l.min(run));
+            super::speech::check(&format!("{p}.speech"), s, c.count, frame, limit).map_err(|(path, a)| cx.err(&path, a))?;
+        }
+        _ => {
+            if let SpeechDoc::OnOff(o) = SpeechDoc::from(c.speech.clone()) {
+                pareto(cx, &format!("{p}.speech.talk"), o.talk.as_ref())?;
+                pareto(cx, &format!("{p}.speech.silence"), o.silence.as_ref())?;
+            }
+        }
     }
     rtp(cx, p, c, k, ptime)?;
     match &mut c.transport {

@@ -47,17 +47,21 @@ impl VoiceSource {
     /// interval, `frame_bytes` following its rate).
     pub fn with_frame(frame: SimDuration, frame_bytes: u32, frames_per_pkt: u32, start: SimTime, stop: SimTime, vad: bool, mut speech: SpeechProcess) -> Self {
         let stop_frame = stop.saturating_since(start).as_nanos() / frame.as_nanos();
-        let spurt_end = speech.talk_frames();
+        // A schedule may begin in silence: with suppression nothing is sent
+        // before its first talkspurt.
+        let lead = speech.lead_frames();
+        let spurt_end = lead.saturating_add(speech.talk_frames());
         let next_begin = spurt_end.saturating_add(speech.silence_frames());
+        let vad = vad && !speech.is_continuous();
         VoiceSource {
             frame,
             frame_bytes,
             frames_per_pkt,
             start,
             stop_frame,
-            vad: vad && !speech.is_continuous(),
+            vad,
             speech,
-            next_frame: 0,
+            next_frame: if vad { lead } else { 0 },
             spurt_end,
             next_begin,
             talkspurt: 0,
