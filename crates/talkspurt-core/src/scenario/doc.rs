@@ -606,6 +606,16 @@ pub enum SizeDistDef {
     },
 }
 
+/// `[analysis] delay`: which mouth-to-ear delay the E-model scores.
+#[derive(Deserialize, Serialize)]
+#[serde(remote = "DelayModel")]
+pub enum DelayDef {
+    #[serde(rename = "playout")]
+    Playout,
+    #[serde(rename = "avella")]
+    Avella,
+}
+
 #[derive(Deserialize, Serialize)]
 #[serde(remote = "MissingPredecessor")]
 pub enum MissingDef {

@@ -8,11 +8,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::doc::{MissingDef, PlayoutDef, SpeechDoc};
+use super::doc::{DelayDef, MissingDef, PlayoutDef, SpeechDoc};
 use super::fields::{self, Bytes, Int, Packets};
 use crate::time::SimDuration;
 
 pub use crate::metrics::rtpi::MissingPredecessor;
+pub use crate::score::DelayModel;
 pub use crate::net::queue::QueueLimit;
 /// A playout buffer and its parameters, as the playout module defines them
 /// (`playout::PlayoutKind`; names, constants and sources there and in
@@ -133,6 +134,10 @@ pub struct AnalysisCfg {
     /// (`None`): the whole run. start < end ≤ `[run] duration`.
     #[serde(with = "fields::interval", skip_serializing_if = "Option::is_none")]
     pub interval: Option<(SimDuration, SimDuration)>,
+    /// The E-model's mouth-to-ear delay: `playout` (the call's buffer,
+    /// default) or `avella` (seed 001 §3's D = T_f + l + T_n + 2·T_f).
+    #[serde(with = "DelayDef")]
+    pub delay: DelayModel,
 }
 
 impl AnalysisCfg {
@@ -147,6 +152,7 @@ impl AnalysisCfg {
             jitter_threshold: self.jitter_threshold,
             run_cap: self.run_cap,
             interval: self.interval,
+            delay: self.delay,
         }
     }
 }
@@ -163,6 +169,7 @@ impl Default for AnalysisCfg {
             jitter_threshold: d.jitter_threshold,
             run_cap: d.run_cap,
             interval: d.interval,
+            delay: d.delay,
         }
     }
 }

@@ -506,6 +506,7 @@ impl Gen {
     }
     fn analysis(&mut self) -> AnalysisCfg {
         use crate::metrics::rtpi::MissingPredecessor::*;
+        use crate::score::DelayModel;
         AnalysisCfg {
             rtpi_threshold: self.dur(1),
             rtpi_missing: [Timely, Delayed, PreviousArrival][self.below(3) as usize],
@@ -514,6 +515,7 @@ impl Gen {
             jitter_threshold: self.dur(1),
             run_cap: 1 + self.below(100_000) as u32,
             interval: None,
+            delay: [DelayModel::Playout, DelayModel::Avella][self.below(2) as usize],
         }
     }
     /// A valid TCP configuration, `recovery` and `sack` filled in as the

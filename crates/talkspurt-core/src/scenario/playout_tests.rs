@@ -155,7 +155,7 @@ fn advantage_and_analysis_parse() {
     let s = from_toml_str(&with(
         "top",
         "[analysis]\nrtpi_threshold = \"100ms\"\nrtpi_missing = \"previous-arrival\"\nwindow = 50\n\
-         bounds = false\njitter_threshold = \"250ms\"\nrun_cap = 1",
+         bounds = false\njitter_threshold = \"250ms\"\nrun_cap = 1\ndelay = \"avella\"",
     ))
     .unwrap();
     let expected = AnalysisCfg {
@@ -166,6 +166,7 @@ fn advantage_and_analysis_parse() {
         jitter_threshold: ms(250),
         run_cap: 1,
         interval: None,
+        delay: crate::score::DelayModel::Avella,
     };
     assert_eq!(s.analysis, expected);
     let s = from_toml_str(&with("top", "[analysis]\nrtpi_missing = \"delayed\"")).unwrap();
@@ -188,7 +189,7 @@ fn to_json_writes_every_parameter() {
         j["analysis"],
         serde_json::json!({
             "rtpi_threshold": "300ms", "rtpi_missing": "timely", "window": 100, "bounds": true,
-            "jitter_threshold": "400ms", "run_cap": 200,
+            "jitter_threshold": "400ms", "run_cap": 200, "delay": "playout",
         })
     );
     let s = from_toml_str(&with("call", "playout = { kind = \"ramjee-4\" }")).unwrap();

@@ -18,7 +18,7 @@ use crate::metrics::{back_to_back, clips, delivered_bytes, gap_jitter, goodput_b
 use crate::metrics::{gap_jitter_samples, jitter_exceedance, not_played, BackToBack, GapJitter};
 use crate::playout::{self, CallTrace};
 use crate::quality::{self, burst_stats};
-use crate::score::AnalysisCfg;
+use crate::score::{AnalysisCfg, DelayModel};
 use crate::trace::record::CallRecord;
 
 /// A scored call: its row, its playout column (`NEVER` where not played),
@@ -74,7 +74,8 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     let active = ((info.stop_s - info.start_s).max(0.0) * 1e9).round() as u64;
     s.goodput_bps = or_nan(goodput_bps(delivered_bytes(&rec.payload, &rec.t_arr), active));
     s.goodput_played_bps = or_nan(goodput_bps(delivered_bytes(&rec.payload, &played), active));
-    buffer_and_quality(&mut s, &trace, &played, &lost, info);
+    s.delay_budget_ms = delay_budget_ms(&speech, &rec.t_gen, &rec.t_arr, info.codec.lookahead.as_nanos());
+    buffer_and_quality(&mut s, &trace, &played, &lost, info, a.delay);
     let bounds = a.bounds.then(|| bounds(&trace, info));
     if let Some(b) = &bounds {
         b.summarize(&mut s);
@@ -136,7 +137,17 @@ fn delays(s: &mut CallSummary, rec: &CallRecord, a: &AnalysisCfg) {
     s.p_j_jitter = or_nan(jitter_exceedance(&samples, a.jitter_threshold.as_nanos() as f64));
 }
 
-fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], lost: &[bool], info: &CallInfo) {
+/// Seed 001 §3: D = T_f + l + T_n + 2·T_f per arrived packet (T_f its
+/// speech, T_n generation to arrival), the mean in ms; NaN if none arrived.
+fn delay_budget_ms(t_f: &[u64], t_gen: &[u64], t_arr: &[u64], lookahead: u64) -> f64 {
+    let d: Vec<f64> = (0..t_gen.len())
+        .filter(|&i| t_arr[i] != crate::playout::NOT_ARRIVED)
+        .map(|i| (3 * t_f[i] + lookahead + (t_arr[i] - t_gen[i])) as f64)
+        .collect();
+    quality::mean(&d).map_or(NAN, ms)
+}
+
+fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], lost: &[bool], info: &CallInfo, delay: DelayModel) {
     let buffer_sum: u64 = played
         .iter()
         .zip(trace.t_gen)
@@ -144,7 +155,10 @@ fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64]
         .map(|(&p, &g)| p - g)
         .sum();
     s.buffer_ms = if s.played == 0 { NAN } else { ms(buffer_sum as f64) / s.played as f64 };
-    s.mouth_to_ear_ms = info.offset_ms() + s.buffer_ms;
+    s.mouth_to_ear_ms = match delay {
+        DelayModel::Playout => info.offset_ms() + s.buffer_ms,
+        DelayModel::Avella => s.delay_budget_ms,
+    };
     // G.107 Table 3 permits BurstR in [1, 8]: below 1 (losses more even
     // than random) is taken as 1, the random-loss value; above 8 is clamped
     // to 8 and the row flagged extrapolated. `burst_r_measured` keeps the

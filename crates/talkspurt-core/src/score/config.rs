@@ -33,6 +33,23 @@ pub struct AnalysisCfg {
     /// Measurement interval of the traffic table's goodput, sent rate and
     /// TCP counters (default: the whole generation period).
     pub interval: Option<(SimDuration, SimDuration)>,
+    /// The mouth-to-ear delay the E-model scores. Default `Playout`.
+    pub delay: DelayModel,
+}
+
+/// Which delay the E-model takes as the call's mouth-to-ear delay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DelayModel {
+    /// Packetization + look-ahead + the playout buffer's mean playout delay
+    /// (from generation) over played packets: what the call's buffer did.
+    #[default]
+    Playout,
+    /// Seed 001 §3 (Avella & Kakani, after Karam & Tobagi): D = T_f + l +
+    /// T_n + T_j with a jitter buffer of T_j = 2·T_f, per arrived packet
+    /// (T_f its formation time, l the codec's look-ahead, T_n its delay
+    /// from generation to arrival), averaged. Loss still comes from the
+    /// call's playout buffer.
+    Avella,
 }
 
 impl Default for AnalysisCfg {
@@ -45,6 +62,7 @@ impl Default for AnalysisCfg {
             jitter_threshold: SimDuration(400_000_000),
             run_cap: DEFAULT_RUN_CAP as u32,
             interval: None,
+            delay: DelayModel::Playout,
         }
     }
 }

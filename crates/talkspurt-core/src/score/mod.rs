@@ -14,7 +14,7 @@ pub mod row;
 pub mod summary;
 
 pub use calls::{score_call, Scored};
-pub use config::AnalysisCfg;
+pub use config::{AnalysisCfg, DelayModel};
 pub use row::{CallInfo, CallSummary};
 
 use crate::trace::{CallRecord, Table};

@@ -105,6 +105,9 @@ pub struct CallSummary {
     // The playout buffer and quality.
     pub buffer_ms: f64,
     pub mouth_to_ear_ms: f64,
+    /// Seed 001 §3's budget delay D = 3·T_f + l + T_n, mean over arrived
+    /// packets (ms).
+    pub delay_budget_ms: f64,
     /// BurstR fed to G.107: the estimate clamped to Table 3's [1, 8].
     pub burst_r: f64,
     /// The BurstR estimate of the not-played sequence (NaN: undefined).

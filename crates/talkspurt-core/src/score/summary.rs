@@ -49,7 +49,7 @@ pub fn calls_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
         received_runs: I64, received_run_mean: F64, received_run_var: F64, received_run_max: F64,
         clips: I64, lost_speech_s: F64, clip_mean_ms: F64, clip_max_ms: F64,
         goodput_bps: F64, goodput_played_bps: F64,
-        buffer_ms: F64, mouth_to_ear_ms: F64, burst_r: F64, burst_r_measured: F64, ie_eff: F64, r: F64, mos: F64,
+        buffer_ms: F64, mouth_to_ear_ms: F64, delay_budget_ms: F64, burst_r: F64, burst_r_measured: F64, ie_eff: F64, r: F64, mos: F64,
         r_random: F64);
     t.push("band", band(&sums, |s| s.r, &QUALITY_BANDS));
     t.push("satisfaction", band(&sums, |s| s.r, &USER_SATISFACTION));
