@@ -1,9 +1,10 @@
 //! Speed work must not move results: every scenario shipped with the
 //! project (and the headline benchmark, scaled down) is run with the trace
 //! on and its report tables hashed (`Report::digest`); the hashes must
-//! equal those in `tests/data/results_hashes.txt`, written before the
-//! optimisations. A change that is meant to alter results regenerates the
-//! file with `TALKSPURT_BLESS=1 cargo test -p talkspurt-core --test results_hash`
+//! equal those in `tests/data/results_hashes.txt` (release builds) or
+//! `results_hashes_debug.txt` (`cargo test`), written before the optimisations.
+//! A change meant to alter results regenerates the record with
+//! `TALKSPURT_BLESS=1 cargo test -p talkspurt-core --test results_hash`
 //! and says so in its commit.
 
 use std::path::{Path, PathBuf};
@@ -77,7 +78,12 @@ fn hash_of(&(file, cap_s, calls, (from, to)): &Case) -> u64 {
 
 #[test]
 fn shipped_scenarios_give_the_recorded_results() {
-    let golden = root().join("crates/talkspurt-core/tests/data/results_hashes.txt");
+    // Three TCP/TFRC scenarios give other (equally repeatable) results
+    // with debug assertions on than in release builds — a difference that
+    // predates this test and is not explained yet — so each build kind
+    // has its own record.
+    let name = if cfg!(debug_assertions) { "results_hashes_debug.txt" } else { "results_hashes.txt" };
+    let golden = root().join("crates/talkspurt-core/tests/data").join(name);
     let got: Vec<String> = CASES.iter().map(|c| format!("{} {} {:016x}", c.0, c.3 .1, hash_of(c))).collect();
     if std::env::var_os("TALKSPURT_BLESS").is_some() {
         std::fs::write(&golden, got.join("\n") + "\n").expect("write golden hashes");
