@@ -21,6 +21,19 @@ pub struct Report {
     pub talkspurts: Option<Table>,
 }
 
+impl Report {
+    /// A fingerprint of every table (FNV-1a, `trace::table::digest`): the
+    /// guard that speed work leaves results bit-identical.
+    pub fn digest(&self) -> u64 {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let opt = |t: &Option<Table>| t.clone().unwrap_or_default();
+        for t in [&self.calls, &opt(&self.packets), &self.links, &self.traffic, &self.series, &self.groups, &self.bursts, &opt(&self.talkspurts)] {
+            crate::trace::table::digest(t, &mut h);
+        }
+        h
+    }
+}
+
 fn links_table(w: &World) -> Table {
     let ch = &w.topo.channels;
     let end_ns = w.q.now().0.max(1) as f64;

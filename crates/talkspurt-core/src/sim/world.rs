@@ -186,11 +186,24 @@ pub struct World {
 }
 
 impl World {
+    /// Event-queue lanes (`sched`): channel `ch`'s arrivals in lane `ch`
+    /// (FIFO, so in order), then per call group its voice packets and per
+    /// traffic group its packets (sources of one period fire in order).
+    #[inline]
+    fn voice_lane(&self, call: u32) -> u32 {
+        self.topo.channels.len() as u32 + 2 * self.calls[call as usize].group
+    }
+
+    #[inline]
+    fn traffic_lane(&self, src: u32) -> u32 {
+        self.topo.channels.len() as u32 + 2 * self.traffic[src as usize].group + 1
+    }
+
     /// Schedule every source's first event. Call once before `run`.
     pub fn prime(&mut self) {
-        for (i, c) in self.calls.iter().enumerate() {
-            if let Some(t) = c.source.next_ready() {
-                self.q.schedule(t, Event::Voice { call: i as u32 });
+        for i in 0..self.calls.len() as u32 {
+            if let Some(t) = self.calls[i as usize].source.next_ready() {
+                self.q.schedule_in(self.voice_lane(i), t, Event::Voice { call: i });
             }
         }
         for c in 0..self.calls.len() as u32 {
@@ -198,9 +211,9 @@ impl World {
             self.rtcp_service(now, c, Side::Sender);
             self.rtcp_service(now, c, Side::Receiver);
         }
-        for (i, t) in self.traffic.iter().enumerate() {
-            if let Some(at) = t.source.next_time() {
-                self.q.schedule(at, Event::Traffic { src: i as u32 });
+        for i in 0..self.traffic.len() as u32 {
+            if let Some(at) = self.traffic[i as usize].source.next_time() {
+                self.q.schedule_in(self.traffic_lane(i), at, Event::Traffic { src: i });
             }
         }
     }
@@ -328,7 +341,7 @@ impl World {
         let unit = AppUnit { app_seq: seq, payload: vp.payload + pad, overhead: call.overhead, rtp: Some(hdr) };
         let flow = call.flow;
         if let Some(t) = call.source.next_ready() {
-            self.q.schedule(t, Event::Voice { call: ci });
+            self.q.schedule_in(self.voice_lane(ci), t, Event::Voice { call: ci });
         }
         let before = self.flows[flow as usize].sender.queued_bytes();
         let call = &mut self.calls[ci as usize];
@@ -367,7 +380,7 @@ impl World {
             },
         }
         if let Some(t) = app.source.next_time() {
-            self.q.schedule(t, Event::Traffic { src: si });
+            self.q.schedule_in(self.traffic_lane(si), t, Event::Traffic { src: si });
         }
         self.service(now, flow, Side::Sender);
     }
@@ -451,7 +464,7 @@ impl World {
         }
         let mut pkt = pkt;
         match chan.offer(now, &mut pkt) {
-            Offer::Accepted { arrive, lost: false } => self.q.schedule(arrive, Event::Arrive { ch, pkt }),
+            Offer::Accepted { arrive, lost: false } => self.q.schedule_in(ch, arrive, Event::Arrive { ch, pkt }),
             // Lost on the wire: it used the link, and its fate is known now.
             Offer::Accepted { lost: true, .. } | Offer::Lost => self.lost(pkt, NetFate::LinkLoss, ch),
             Offer::Dropped => self.lost(pkt, NetFate::QueueDrop, ch),
@@ -467,7 +480,7 @@ impl World {
         }
         self.dropped = dropped;
         match d.sent {
-            Some((pkt, arrive, false)) => self.q.schedule(arrive, Event::Arrive { ch, pkt }),
+            Some((pkt, arrive, false)) => self.q.schedule_in(ch, arrive, Event::Arrive { ch, pkt }),
             Some((pkt, _, true)) => self.lost(pkt, NetFate::LinkLoss, ch),
             None => {}
         }
