@@ -55,6 +55,13 @@ fn four_g711_calls_into_200kbps_lose_37_5_percent() {
 /// at rate r into 256 kb/s with a 16 384 B drop-tail buffer. Returns the
 /// forward queue-drop fraction over packets generated after 10 s.
 fn seed004_cbr_loss(n: u32, rate: &str) -> f64 {
+    seed004_cbr(n, rate, false).0
+}
+
+/// The same run with or without ns-2's CBR send jitter (`bitrate.random`):
+/// (forward loss after 10 s, mean loss-burst length over the calls, every
+/// packet's generation time).
+fn seed004_cbr(n: u32, rate: &str, random: bool) -> (f64, f64, Vec<f64>) {
     let src = format!(
         r#"
 [run]
@@ -77,9 +84,10 @@ count = {n}
 from = "left"
 to = "right"
 codec = "G.711"
-bitrate = {{ rate = "{rate}", packet = "512B" }}
+bitrate = {{ rate = "{rate}", packet = "512B", random = {random} }}
 speech = {{ model = "continuous" }}
 start = {{ kind = "uniform", from = "0s", to = "0.512s" }}
+playout = {{ kind = "fixed", delay = "5s" }}
 "#
     );
     let s = talkspurt_core::scenario::from_toml_str(&src).unwrap();
@@ -98,8 +106,35 @@ start = {{ kind = "uniform", from = "0s", to = "0.512s" }}
         }
     }
     let loss = lost as f64 / k as f64;
-    eprintln!("seed 004 CBR calls: {n} × {rate}: loss {loss:.5} over {k} packets");
-    loss
+    let runs = out.report.calls.f64("lost_run_mean");
+    let finite: Vec<f64> = runs.iter().copied().filter(|x| x.is_finite()).collect();
+    let burst = finite.iter().sum::<f64>() / finite.len().max(1) as f64;
+    eprintln!("seed 004 CBR calls: {n} × {rate} (random {random}): loss {loss:.5} over {k} packets, mean loss burst {burst:.2}");
+    (loss, burst, t_gen.to_vec())
+}
+
+#[test]
+fn seed004_send_jitter_breaks_the_phase_lock() {
+    // The 5 s playout plays every arrival, so runs of packets not played are
+    // runs of queue drops (seed 004's "back-to-back lost packets").
+    // Identical periodic sources into a drop-tail queue phase-lock: the same
+    // calls always meet the full queue (measured: mean loss burst 1163
+    // packets at 20 × 16 kb/s). With ns-2's `random_` gaps (interval ×
+    // (½ + U)) the drops spread: measured 1.25 packets (seed 004 Table 4:
+    // 2.14); asserted < 5. The aggregate loss stays at the fluid limit
+    // (20 %, ± 1 point).
+    let (_, locked, _) = seed004_cbr(20, "16kbps", false);
+    assert!(locked > 100.0, "periodic: mean loss burst {locked}");
+    let (loss, burst, t_gen) = seed004_cbr(20, "16kbps", true);
+    assert!(burst < 5.0, "jittered: mean loss burst {burst}");
+    assert!((loss - 0.20).abs() < 0.01, "loss {loss}");
+    // Gaps per call (packets are in call order): within [½, 1½) of the
+    // 256 ms interval, and their mean within 1 % of it.
+    let iv = 0.256;
+    let gaps: Vec<f64> = t_gen.windows(2).map(|w| w[1] - w[0]).filter(|&g| g > 0.0).collect();
+    assert!(gaps.iter().all(|&g| g >= 0.5 * iv - 1e-9 && g < 1.5 * iv + 1e-9), "a gap outside [½, 1½)·interval");
+    let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
+    assert!((mean / iv - 1.0).abs() < 0.01, "mean gap {mean}");
 }
 
 #[test]

@@ -42,6 +42,8 @@ pub mod kind {
     pub const QUEUE: u32 = 16;
     /// A link direction's jitter (numbered apart from the queues' kinds).
     pub const LINK_JITTER: u32 = 11;
+    /// A bit-rate call's send jitter (`bitrate.random`).
+    pub const SEND_JITTER: u32 = 12;
 }
 
 #[derive(Clone, Debug)]

@@ -373,7 +373,10 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             let start = start_time(&grp.start, grp.stagger, i, &mut start_rng);
             let stop = grp.length.map_or(gen_end, |l| (start + l).min(gen_end));
             let speech = SpeechProcess::new(model, frame, Rng::stream(seed, run, StreamId::new(kind::SPEECH, ci)));
-            let source = VoiceSource::with_frame(frame, frame_bytes, k, start, stop, grp.vad, speech);
+            let mut source = VoiceSource::with_frame(frame, frame_bytes, k, start, stop, grp.vad, speech);
+            if grp.bitrate.as_ref().is_some_and(|b| b.random) {
+                source = source.with_send_jitter(Rng::stream(seed, run, StreamId::new(kind::SEND_JITTER, ci)));
+            }
             let flow = flows.len() as u32;
             let (snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series, &format!("calls[{g}].transport"))?;
             let framer = matches!(grp.transport, TransportCfg::Tcp(_)).then(StreamFramer::default);

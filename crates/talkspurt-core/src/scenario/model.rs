@@ -579,6 +579,10 @@ pub struct BitrateCfg {
     pub packet: Option<u32>,
     #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
     pub interval: Option<SimDuration>,
+    /// ns-2's CBR `random_`: each gap is the interval × (½ + U[0, 1)).
+    /// Default false (exactly periodic).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub random: bool,
 }
 
 impl BitrateCfg {

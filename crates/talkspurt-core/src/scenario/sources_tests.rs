@@ -28,10 +28,10 @@ fn bitrate_calls_resolve_interval_and_packet() {
     let codec = group_codec(c).unwrap();
     assert_eq!((codec.frame, codec.frame_bytes), (ms(128), 512 - 40));
     // 24 kb/s: 4096/24000 s rounded up to the nanosecond.
-    let b = BitrateCfg { rate: 24_000, packet: Some(512), interval: None };
+    let b = BitrateCfg { rate: 24_000, packet: Some(512), interval: None, random: false };
     assert_eq!(b.resolve(), (SimDuration(170_666_667), 512));
     // Fixed interval: 8 kb/s every 125 ms is 125 B IP packets (AVoIP's floor).
-    let b = BitrateCfg { rate: 8_000, packet: None, interval: Some(ms(125)) };
+    let b = BitrateCfg { rate: 8_000, packet: None, interval: Some(ms(125)), random: false };
     assert_eq!(b.resolve(), (ms(125), 125));
     // Round trip through JSON keeps the table and the derived ptime.
     let j = to_json(&s);

@@ -7,6 +7,7 @@
 
 use super::codec::Codec;
 use super::speech::SpeechProcess;
+use crate::rng::Rng;
 use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +35,11 @@ pub struct VoiceSource {
     spurt_end: u64,
     next_begin: u64,
     talkspurt: u32,
+    /// ns-2's CBR `random_` (cbr_traffic.cc): each gap is the interval ×
+    /// (½ + U[0, 1)), so packets drift off the frame clock by `drift` ns
+    /// while keeping the mean rate. None: exactly periodic.
+    send_jitter: Option<Rng>,
+    drift: i64,
 }
 
 impl VoiceSource {
@@ -65,7 +71,21 @@ impl VoiceSource {
             spurt_end,
             next_begin,
             talkspurt: 0,
+            send_jitter: None,
+            drift: 0,
         }
+    }
+
+    /// Jitter each gap as ns-2's CBR `random_` does (seed 004's sources),
+    /// drawing from `rng`. For one-frame packets (bit-rate calls).
+    pub fn with_send_jitter(mut self, rng: Rng) -> Self {
+        self.send_jitter = Some(rng);
+        self
+    }
+
+    /// The frame clock's instant `e` frames in, moved by the drift.
+    fn at(&self, e: u64) -> SimTime {
+        SimTime((self.start.0 as i128 + (self.frame.as_nanos() * e) as i128 + self.drift as i128) as u64)
     }
 
     fn next_span(&self) -> Option<(u64, u64)> {
@@ -83,7 +103,7 @@ impl VoiceSource {
 
     /// When the next packet will be complete; `None` once the call is over.
     pub fn next_ready(&self) -> Option<SimTime> {
-        self.next_span().map(|(_, e)| self.start + self.frame.mul(e))
+        self.next_span().map(|(_, e)| self.at(e))
     }
 
     fn advance_spurt(&mut self) {
@@ -100,12 +120,18 @@ impl VoiceSource {
     pub fn emit(&mut self) -> VoicePacket {
         let (b, e) = self.next_span().expect("emit after the call ended");
         let pkt = VoicePacket {
-            t_gen: self.start + self.frame.mul(e),
+            t_gen: self.at(e),
             payload: (e - b) as u32 * self.frame_bytes,
             frames: (e - b) as u32,
             talkspurt: self.talkspurt,
         };
         self.next_frame = e;
+        if let Some(rng) = &mut self.send_jitter {
+            // Next gap = one interval × (½ + U): the drift moves by (U − ½)
+            // of one, so times stay strictly increasing (gap ≥ ½ interval).
+            let iv = (self.frame.as_nanos() * self.frames_per_pkt as u64) as f64;
+            self.drift += (iv * (rng.uniform() - 0.5)).round() as i64;
+        }
         if self.vad {
             if e == self.spurt_end {
                 self.advance_spurt();
