@@ -49,7 +49,7 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     let played = info.playout.playout(&trace);
     let mut s = CallSummary::default();
     losses(&mut s, rec, &played);
-    delays(&mut s, rec, a);
+    delays(&mut s, rec, a, info.frame.as_nanos());
     let rt = real_time_performance(&rec.t_arr, a.rtpi_threshold.as_nanos(), a.rtpi_missing)
         .expect("the scenario parser keeps the RTPI threshold > 0");
     (s.rtpi, s.dpr, s.delayed) = (or_nan(rt.index), or_nan(rt.delayed_rate), rt.delayed);
@@ -105,13 +105,15 @@ fn losses(s: &mut CallSummary, rec: &CallRecord, played: &[u64]) {
     }
 }
 
-fn delays(s: &mut CallSummary, rec: &CallRecord, a: &AnalysisCfg) {
+fn delays(s: &mut CallSummary, rec: &CallRecord, a: &AnalysisCfg, frame_ns: u64) {
     let mut delays = Vec::with_capacity(rec.len());
     let mut arrivals: Vec<(u64, u64)> = Vec::with_capacity(rec.len());
     for i in 0..rec.len() {
         if rec.t_arr[i] != crate::playout::NOT_ARRIVED {
             delays.push(ms((rec.t_arr[i] - rec.t_gen[i]) as f64));
-            arrivals.push((rec.t_gen[i], rec.t_arr[i]));
+            // RFC 3550 §5.1: the RTP timestamp is the sampling instant of
+            // the packet's first sample, its completion less its speech.
+            arrivals.push((rec.t_gen[i] - rec.frames[i] as u64 * frame_ns, rec.t_arr[i]));
         }
     }
     let pct = |p: f64| quality::percentile(&delays, p).unwrap_or(NAN);
@@ -124,8 +126,8 @@ fn delays(s: &mut CallSummary, rec: &CallRecord, a: &AnalysisCfg) {
         .collect();
     s.sender_wait_mean_ms = or_nan(quality::mean(&waits));
     s.sender_wait_p95_ms = quality::percentile(&waits, 95.0).unwrap_or(NAN);
-    // RFC 3550 §6.4.1 and A.8: jitter over packets in arrival order, with the
-    // generation time standing in for the RTP timestamp.
+    // RFC 3550 §6.4.1 and A.8: jitter over packets in arrival order, on the
+    // RTP timestamps (first-sample instants) a receiver sees.
     arrivals.sort_by_key(|&(_, a)| a);
     s.jitter_ms = if arrivals.is_empty() { NAN } else { quality::interarrival_jitter_ns(&arrivals) * 1e-6 };
     let sender = gap_jitter(&rec.talkspurt, &rec.t_sent);
