@@ -180,3 +180,17 @@ def test_audio_speech_must_not_contradict_the_vad():
     res = talkspurt.run(scenario(count=1, duration="4s"))
     with pytest.raises(AudioError, match="come from its speech's VAD"):
         talkspurt.score_audio(res, {"speech": str(SPEECH), "workers": 1})
+
+
+def test_a_sweep_run_keeps_its_vad_table(tmp_path):
+    # A sweep's worker runs the document as written, so the run's manifest
+    # (which `score_audio` reads) names the vad table, not its talkspurt
+    # lists, and the run equals `talkspurt.run` of the same point.
+    f = tmp_path / "s.toml"
+    f.write_text(scenario(count=1, duration="5s") + '\n[sweep]\ngrid = { "run.seed" = [3] }\n')
+    res = talkspurt.sweep(f, tmp_path / "out", workers=1)
+    run_id = res.runs.run.iloc[0]
+    r = talkspurt.Results.load(res.directory / "runs" / run_id)
+    assert r.manifest["scenario"]["calls"][0]["speech"]["model"] == "vad"
+    single = talkspurt.run(scenario(count=1, duration="5s"), overrides={"run.seed": 3})
+    assert list(r.packets.t_generated) == list(single.packets.t_generated)

@@ -73,7 +73,7 @@ def execute(task: dict[str, Any]) -> tuple[str, float, float, bool]:
     if (out / "runs" / task["run"]).exists():
         return task["run"], 0.0, 0.0, False
     t0 = time.perf_counter()
-    res = run(_doc(task["scenario_json"]), trace=task["trace"])
+    res = run(_doc(task.get("source_json") or task["scenario_json"]), trace=task["trace"])
     written = store.write_run(out, task, res)
     return task["run"], float(res.manifest["wall_time_s"]), time.perf_counter() - t0, written
 

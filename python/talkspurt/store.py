@@ -353,5 +353,6 @@ def manifest_for(sweep, runs, versions: dict[str, Any]) -> dict[str, Any]:
 
 def task_for(r, out: Path, axes: dict[str, str], trace: Optional[bool]) -> dict[str, Any]:
     return {"run": r.run_id, "point": r.point, "replication": r.replication, "seed": r.seed,
-            "params": r.params, "scenario_json": r.scenario_json, "out": str(out), "axes": axes,
+            "params": r.params, "scenario_json": r.scenario_json, "source_json": r.source_json,
+            "out": str(out), "axes": axes,
             "trace": trace}

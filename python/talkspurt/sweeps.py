@@ -69,6 +69,10 @@ class RunSpec:
     params: dict[str, Any]
     scenario_json: str = field(repr=False)
     run_id: str = ""
+    # The document as written (overrides and seed applied), which the worker
+    # runs: Python-side tables such as `speech = { model = "vad" }` are
+    # resolved there and stay readable in the run's manifest.
+    source_json: str = field(default="", repr=False)
 
 
 @dataclass
@@ -115,7 +119,7 @@ class Sweep:
                 doc.setdefault("run", {})["seed"] = seed
                 normalized = _core.validate(to_json(doc))
                 run_id = run_key(normalized)
-                out.append(RunSpec(len(out), p, r, seed, params, normalized, run_id))
+                out.append(RunSpec(len(out), p, r, seed, params, normalized, run_id, json.dumps(doc, default=str)))
         return out
 
 
