@@ -2,6 +2,7 @@ from typing import Any, Callable, Optional
 
 __version__: str
 FATES: list[str]
+TRANSPORT_CALL_COLUMNS: list[str]
 
 class ScenarioError(ValueError):
     path: str

@@ -27,26 +27,8 @@ PlayoutSpec = Union[str, Mapping[str, Any]]
 # Columns rescoring does not recompute; carried over from the original run.
 _KEPT_PACKET_COLUMNS = ("wire_bytes", "where")
 # The calls table's transport and sender columns are not scored: rescoring
-# keeps them (the list of talkspurt_core::run::report::TRANSPORT_CALL_COLUMNS).
-_KEPT_CALL_COLUMNS = (
-    "allowed_rate_mean_bps",
-    "loss_event_rate_mean",
-    "adapt",
-    "adapt_changes",
-    "adapt_changes_per_min",
-    "adapt_reversals",
-    "ptime_mean_ms",
-    "bitrate_mean_bps",
-    "congestion_onset_s",
-    "reaction_s",
-    "rtcp_sender_bps",
-    "rtcp_receiver_bps",
-    "feedback_bps",
-    "nack_events",
-    "nack_suppressed",
-    "cleared",
-    "probe_s",
-)
+# keeps them (the core's list, talkspurt_core::run::report).
+_KEPT_CALL_COLUMNS = tuple(_core.TRANSPORT_CALL_COLUMNS)
 
 
 def _is_string(dtype) -> bool:

@@ -116,7 +116,9 @@ def _wrap(typ, values, valid=None):
     import numpy as np
     import pyarrow as pa
 
-    bits = lambda b: pa.py_buffer(np.packbits(b, bitorder="little"))  # noqa: E731 (Arrow: LSB first)
+    def bits(b):  # Arrow bitmaps are LSB first
+        return pa.py_buffer(np.packbits(b, bitorder="little"))
+
     data = bits(values) if typ == pa.bool_() else pa.py_buffer(np.ascontiguousarray(values))
     return pa.Array.from_buffers(typ, len(values), [None if valid is None else bits(valid), data],
                                  null_count=-1 if valid is not None else 0)

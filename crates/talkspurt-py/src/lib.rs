@@ -318,6 +318,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("FATES", talkspurt_core::trace::packets::FATES.to_vec())?;
+    m.add("TRANSPORT_CALL_COLUMNS", talkspurt_core::run::report::TRANSPORT_CALL_COLUMNS.to_vec())?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(rescore, m)?)?;

@@ -178,6 +178,10 @@ fn required(path: &[Seg]) -> String {
 mod tests;
 
 #[cfg(test)]
+#[path = "roundtrip_tests.rs"]
+mod roundtrip_tests;
+
+#[cfg(test)]
 #[path = "playout_tests.rs"]
 mod playout_tests;
 

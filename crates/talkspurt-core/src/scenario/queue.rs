@@ -11,9 +11,6 @@ use super::model::QueueLimit;
 use crate::net::queue::{CoDelParams, Discipline, FqCoDelParams, PieParams, RedParams};
 use crate::time::SimDuration;
 
-fn ms(x: u64) -> SimDuration {
-    SimDuration::from_millis(x)
-}
 fn limit_50() -> QueueLimit {
     QueueLimit::Packets(50)
 }
@@ -25,41 +22,61 @@ fn limit_1000() -> QueueLimit {
 fn limit_10240() -> QueueLimit {
     QueueLimit::Packets(10240)
 }
-fn yes() -> bool {
-    true
+// Defaults not given by a key come from the net module's parameter
+// structs (one place; each documents its source).
+fn red() -> RedParams {
+    RedParams::default()
 }
-fn max_p() -> f64 {
-    0.1
+fn red_max_p() -> f64 {
+    red().max_p
 }
-fn mean_packet() -> u32 {
-    500
+fn red_gentle() -> bool {
+    red().gentle
 }
-fn mtu() -> u32 {
-    1514
+fn red_wait() -> bool {
+    red().wait
 }
-fn target_5() -> SimDuration {
-    ms(5)
+fn red_mean_packet() -> u32 {
+    red().mean_packet
 }
-fn target_15() -> SimDuration {
-    ms(15)
+fn codel_target() -> SimDuration {
+    CoDelParams::default().target
 }
-fn interval() -> SimDuration {
-    ms(100)
+fn codel_interval() -> SimDuration {
+    CoDelParams::default().interval
 }
-fn flows() -> u32 {
-    1024
+fn codel_mtu() -> u32 {
+    CoDelParams::default().mtu
 }
-fn alpha() -> f64 {
-    0.125
+fn fq_flows() -> u32 {
+    FqCoDelParams::default().flows
 }
-fn beta() -> f64 {
-    1.25
+fn fq_quantum() -> u32 {
+    FqCoDelParams::default().quantum
 }
-fn max_burst() -> SimDuration {
-    ms(150)
+fn fq_ecn() -> bool {
+    FqCoDelParams::default().codel.ecn
 }
-fn mark_ecnth() -> f64 {
-    0.1
+fn pie() -> PieParams {
+    PieParams::default()
+}
+fn pie_target() -> SimDuration {
+    pie().target
+}
+fn pie_t_update() -> SimDuration {
+    pie().t_update
+}
+fn pie_alpha() -> f64 {
+    pie().alpha
+}
+fn pie_beta() -> f64 {
+    pie().beta
+}
+fn pie_max_burst() -> SimDuration {
+    pie().max_burst
+}
+fn pie_mark_ecnth() -> f64 {
+    pie().mark_ecnth
 }
 
 fn positive_number_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
@@ -87,7 +104,11 @@ pub enum RedMode {
 }
 
 fn bytes_mode() -> RedMode {
-    RedMode::Bytes
+    if red().bytes {
+        RedMode::Bytes
+    } else {
+        RedMode::Packets
+    }
 }
 
 /// `kind = "red"`: Floyd–Jacobson RED with ns-2.35's defaults.
@@ -105,22 +126,22 @@ pub struct RedCfg {
     #[serde(default, deserialize_with = "positive_number_opt", skip_serializing_if = "Option::is_none")]
     pub max_th: Option<f64>,
     /// p_b at max_th (default 0.1), 0 < max_p ≤ 1.
-    #[serde(default = "max_p", deserialize_with = "max_p_value")]
+    #[serde(default = "red_max_p", deserialize_with = "max_p_value")]
     pub max_p: f64,
     /// EWMA weight w_q, 0 < w < 1; default ns-2's automatic.
     #[serde(default, deserialize_with = "open_fraction_opt", skip_serializing_if = "Option::is_none")]
     pub weight: Option<f64>,
     /// Gentle RED (default true).
-    #[serde(default = "yes")]
+    #[serde(default = "red_gentle")]
     pub gentle: bool,
     /// ns-2's wait_: uniform gaps on 1/p_b…2/p_b (default true).
-    #[serde(default = "yes")]
+    #[serde(default = "red_wait")]
     pub wait: bool,
     /// "bytes" (default) or "packets".
     #[serde(default = "bytes_mode")]
     pub mode: RedMode,
     /// ns-2 mean_pktsize_ (default 500B).
-    #[serde(default = "mean_packet", with = "Bytes::<1, 65535>")]
+    #[serde(default = "red_mean_packet", with = "Bytes::<1, 65535>")]
     pub mean_packet: u32,
     /// Mark ECN-capable packets instead of early drops (default false).
     #[serde(default)]
@@ -138,13 +159,13 @@ pub struct CoDelCfg {
     #[serde(default = "limit_1000")]
     pub limit: QueueLimit,
     /// Default 5 ms.
-    #[serde(default = "target_5", deserialize_with = "fields::positive")]
+    #[serde(default = "codel_target", deserialize_with = "fields::positive")]
     pub target: SimDuration,
     /// Default 100 ms.
-    #[serde(default = "interval", deserialize_with = "fields::positive")]
+    #[serde(default = "codel_interval", deserialize_with = "fields::positive")]
     pub interval: SimDuration,
     /// Default 1514B.
-    #[serde(default = "mtu", with = "Bytes::<1, 65535>")]
+    #[serde(default = "codel_mtu", with = "Bytes::<1, 65535>")]
     pub mtu: u32,
     /// Default false (Linux codel).
     #[serde(default)]
@@ -160,18 +181,18 @@ pub struct FqCoDelCfg {
     /// Default 10240p (Linux).
     #[serde(default = "limit_10240")]
     pub limit: QueueLimit,
-    #[serde(default = "target_5", deserialize_with = "fields::positive")]
+    #[serde(default = "codel_target", deserialize_with = "fields::positive")]
     pub target: SimDuration,
-    #[serde(default = "interval", deserialize_with = "fields::positive")]
+    #[serde(default = "codel_interval", deserialize_with = "fields::positive")]
     pub interval: SimDuration,
     /// DRR quantum (default 1514B).
-    #[serde(default = "mtu", with = "Bytes::<1, 65535>")]
+    #[serde(default = "fq_quantum", with = "Bytes::<1, 65535>")]
     pub quantum: u32,
     /// Number of flow queues (default 1024).
-    #[serde(default = "flows", with = "Int::<1, 65536>")]
+    #[serde(default = "fq_flows", with = "Int::<1, 65536>")]
     pub flows: u32,
     /// Default true (Linux fq_codel).
-    #[serde(default = "yes")]
+    #[serde(default = "fq_ecn")]
     pub ecn: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub series: bool,
@@ -185,23 +206,23 @@ pub struct PieCfg {
     #[serde(default = "limit_1000")]
     pub limit: QueueLimit,
     /// QDELAY_REF, default 15 ms.
-    #[serde(default = "target_15", deserialize_with = "fields::positive")]
+    #[serde(default = "pie_target", deserialize_with = "fields::positive")]
     pub target: SimDuration,
     /// T_UPDATE, default 15 ms.
-    #[serde(default = "target_15", deserialize_with = "fields::positive")]
+    #[serde(default = "pie_t_update", deserialize_with = "fields::positive")]
     pub t_update: SimDuration,
     /// α (default 0.125) and β (default 1.25), per second.
-    #[serde(default = "alpha", deserialize_with = "fields::positive_number")]
+    #[serde(default = "pie_alpha", deserialize_with = "fields::positive_number")]
     pub alpha: f64,
-    #[serde(default = "beta", deserialize_with = "fields::positive_number")]
+    #[serde(default = "pie_beta", deserialize_with = "fields::positive_number")]
     pub beta: f64,
     /// MAX_BURST, default 150 ms.
-    #[serde(default = "max_burst")]
+    #[serde(default = "pie_max_burst")]
     pub max_burst: SimDuration,
     /// Default false; marks while p ≤ mark_ecnth (default 0.1).
     #[serde(default)]
     pub ecn: bool,
-    #[serde(default = "mark_ecnth", deserialize_with = "fields::probability")]
+    #[serde(default = "pie_mark_ecnth", deserialize_with = "fields::probability")]
     pub mark_ecnth: f64,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub series: bool,
