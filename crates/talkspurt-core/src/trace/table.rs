@@ -34,7 +34,17 @@ pub struct Table {
 }
 
 impl Table {
-    pub fn push(&mut self, name: &'static str, col: Column) {
+    /// Adds a column. NaNs are stored as the one canonical quiet NaN
+    /// (`f64::NAN`): a NaN's sign and payload carry no result, but they
+    /// depend on how it was computed — x86-64's `divsd` gives 0/0 the sign
+    /// bit set (0xfff8…), a division the optimiser folds gives 0x7ff8… —
+    /// so without this an undefined value (e.g. the groups table's loss
+    /// fractions over zero calls) had other bits in `cargo test` builds
+    /// than in release builds, and so other digests and Parquet bytes.
+    pub fn push(&mut self, name: &'static str, mut col: Column) {
+        if let Column::F64(v) = &mut col {
+            v.iter_mut().filter(|x| x.is_nan()).for_each(|x| *x = f64::NAN);
+        }
         debug_assert!(self.columns.first().is_none_or(|(_, c)| c.len() == col.len()), "ragged column {name}");
         self.columns.push((name, col));
     }
@@ -115,5 +125,21 @@ pub fn digest(t: &Table, h: &mut u64) {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A NaN with the sign bit set (what x86-64 computes for 0/0) is stored
+    /// as `f64::NAN`, so tables and digests do not depend on the build.
+    #[test]
+    fn nans_are_stored_canonical() {
+        let zero = std::hint::black_box(0.0_f64);
+        let mut t = Table::default();
+        t.push("x", Column::F64(vec![-f64::NAN, zero / zero, 1.5, f64::from_bits(0x7ff8_0000_0000_0001)]));
+        let bits: Vec<u64> = t.f64("x").iter().map(|x| x.to_bits()).collect();
+        assert_eq!(bits, [f64::NAN.to_bits(), f64::NAN.to_bits(), 1.5f64.to_bits(), f64::NAN.to_bits()]);
     }
 }
