@@ -34,7 +34,14 @@ fn x_series(w: &World) -> Vec<(f64, f64)> {
 /// returns (rate at 19 s, lowest rate in 20–40 s, rate at 59 s, lowest X
 /// in 20–40 s, mean X in 45–60 s).
 fn follow(ccid: u8) -> (f64, f64, f64, f64, f64) {
-    let s = from_toml_str(&SCN.replace("ccid = 3", &format!("ccid = {ccid}"))).expect("scenario");
+    follow_padded(ccid, false).0
+}
+
+/// `follow`, with `pad`, and the mean X over 5–20 s (before the cross
+/// traffic).
+fn follow_padded(ccid: u8, pad: bool) -> ((f64, f64, f64, f64, f64), f64) {
+    let mut s = from_toml_str(&SCN.replace("ccid = 3", &format!("ccid = {ccid}"))).expect("scenario");
+    s.calls[0].adapt = AdaptCfg::TfrcCodec { modes: None, pad, probe: None };
     let w = run(&s);
     let ladder = modes(lookup("AMR-NB-12.2").unwrap());
     let xs = x_series(&w);
@@ -50,8 +57,10 @@ fn follow(ccid: u8) -> (f64, f64, f64, f64, f64) {
     let min_x = xs.iter().filter(|(t, _)| (20.0..40.0).contains(t)).map(|x| x.1).fold(f64::INFINITY, f64::min);
     let late: Vec<f64> = xs.iter().filter(|(t, _)| *t >= 45.0).map(|x| x.1).collect();
     let r = (rate_at(19.0), during, rate_at(59.0), min_x, late.iter().sum::<f64>() / late.len() as f64);
-    eprintln!("CCID {ccid}: {} changes; rate 19 s {}, lowest 20–40 s {}, 59 s {}; lowest X 20–40 s {:.0}, mean X 45–60 s {:.0}", log.len() - 1, r.0, r.1, r.2, r.3, r.4);
-    r
+    let early: Vec<f64> = xs.iter().filter(|(t, _)| (5.0..20.0).contains(t)).map(|x| x.1).collect();
+    let early = early.iter().sum::<f64>() / early.len() as f64;
+    eprintln!("CCID {ccid} pad {pad}: {} changes; rate 19 s {}, lowest 20–40 s {}, 59 s {}; lowest X 20–40 s {:.0}, mean X 45–60 s {:.0}, 5–20 s {early:.0}", log.len() - 1, r.0, r.1, r.2, r.3, r.4);
+    (r, early)
 }
 
 /// CCID 3: X falls under the cross traffic and the call drops to AMR 4.75;
@@ -118,3 +127,21 @@ fn bad_tfrc_codec_keys_name_the_key() {
     }
 }
 
+
+
+/// Padding (seed 000 §3.6) keeps X up while the call needs less than X
+/// allows: over 5–20 s, before the cross traffic, the padded call holds X
+/// at the 64 kb/s link's rate (measured 68 kb/s; at least 80 % of the link,
+/// and not below the unpadded call's 56 kb/s), and after the cross traffic
+/// X comes back there (measured 65 kb/s) and the call to 12.2. Before the
+/// fix the padded segments set TFRC's s, so X_calc followed X down and X
+/// collapsed to 3.7 kb/s (`equation_segment` in transport::tfrc::sender).
+#[test]
+fn padding_holds_the_allowed_rate_over_ccid4() {
+    let (plain, plain_early) = follow_padded(4, false);
+    let (padded, early) = follow_padded(4, true);
+    assert!(early >= 0.8 * 64_000.0 && early >= plain_early, "padded X 5–20 s {early} vs unpadded {plain_early}");
+    assert!(padded.4 >= 0.8 * 64_000.0 && padded.4 >= plain.4, "padded X 45–60 s {} vs unpadded {}", padded.4, plain.4);
+    assert_eq!((padded.0, padded.2), (12_400.0, 12_400.0));
+    assert!(padded.1 < 10_000.0, "lowest mode under cross traffic {}", padded.1);
+}
