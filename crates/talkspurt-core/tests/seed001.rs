@@ -118,6 +118,7 @@ fn bad_rtp_keys_name_the_key() {
         ("adapt = { kind = \"patent\" }", "", "adapt = { kind = \"busse1996\", max_ptime = \"25ms\" }", "calls[0].adapt.max_ptime"),
         ("adapt = { kind = \"patent\" }", "", "adapt = { kind = \"patent\", thresholds = [2, 4], ptimes = [\"20ms\", \"30ms\", \"90ms\"] }", "calls[0].adapt.ptimes[2]"),
         ("adapt = { kind = \"patent\" }", "", "adapt = { kind = \"patent\", thresholds = [4, 2], ptimes = [\"20ms\", \"30ms\", \"40ms\"] }", "calls[0].adapt.thresholds[1]"),
+        ("min_interval = \"5s\" }", "", "min_interval = \"5s\", xr = \"loss-rle\" }", "calls[0].rtcp.xr"),
     ];
     for (from, drop, to, path) in cases {
         let text = G711.replace(drop, "").replace(from, to);

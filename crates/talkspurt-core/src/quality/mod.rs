@@ -9,12 +9,14 @@
 //! - [`stats`]: RFC 3550 interarrival jitter, mean, percentiles.
 //! - [`burst`]: Gilbert p, q, BurstR and run lengths from a loss sequence.
 //! - [`codec_impairments`]: Ie and Bpl per codec (G.113 Appendix I).
+//! - [`mode_mix`]: Ie,eff of a call that switches codec modes.
 //!
 //! Formulas and sources: `docs/models/emodel.md`, `docs/models/statistics.md`.
 
 pub mod burst;
 pub mod codec_impairments;
 pub mod emodel;
+pub mod mode_mix;
 pub mod mos;
 pub mod params;
 pub mod simplified;
@@ -22,6 +24,7 @@ pub mod stats;
 
 pub use burst::{burst_stats, run_lengths, BurstStats, RunLengths};
 pub use codec_impairments::{bpl_packet_ms, codec_impairment, CODEC_IMPAIRMENTS};
+pub use mode_mix::{ie_eff_mixed, ModeShare};
 pub use emodel::{emodel, emodel_extended, ie_eff, EModelCurve, EModelParams, EModelResult, IE_EFF_MAX};
 pub use mos::{mos_from_r, quality_band, quality_band_index, r_from_mos, QUALITY_BANDS, R_MOS1, USER_SATISFACTION};
 pub use simplified::{

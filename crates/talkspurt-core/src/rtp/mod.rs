@@ -2,7 +2,8 @@
 //! reception statistics, compound RTCP reports (SR/RR with SDES CNAME) on
 //! the reverse path, their timing (§6.2–6.3 or a fixed period), RTCP
 //! feedback (RFC 4585 AVPF: Generic NACKs, immediate/early modes,
-//! T_rr_interval, a feedback budget), and the events an adaptive sender
+//! T_rr_interval, a feedback budget), optionally RTCP XR VoIP Metrics
+//! (RFC 3611 §4.7) on the receiver's reports, and the events an adaptive sender
 //! hears (`RtcpEvent`). Sans-IO like the transports: sessions take `now`,
 //! queue what they send (`poll_transmit`) and name their next deadline
 //! (`poll_timeout`). Models and readings: docs/models/rtp.md.
@@ -12,6 +13,7 @@ pub mod receiver;
 pub mod sender;
 pub mod stats;
 pub mod timing;
+pub mod xr;
 
 pub use interval::Schedule;
 pub use receiver::RtpReceiver;
@@ -62,6 +64,8 @@ pub struct RtcpConfig {
     /// Bytes of the SDES CNAME text.
     pub cname_len: u8,
     pub feedback: Option<AvpfConfig>,
+    /// Receiver Reports carry an XR VoIP Metrics block (RFC 3611 §4.7).
+    pub xr_voip: bool,
 }
 
 /// What the RTP sender hears from the receiver's RTCP.

@@ -67,7 +67,7 @@ impl RtpSender {
         let ts = self.ts0.wrapping_add(clock_units(first_sample, self.clock_rate) as u32);
         let marker = self.next_ts != Some(ts);
         self.next_ts = Some(ts.wrapping_add(samples));
-        let h = RtpHeader { pt: self.pt, marker, seq: self.seq, ts, ssrc: self.ssrc };
+        let h = RtpHeader { pt: self.pt, marker, seq: self.seq, ts, ssrc: self.ssrc, pad: 0 };
         self.seq = self.seq.wrapping_add(1);
         h
     }

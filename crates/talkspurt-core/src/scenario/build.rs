@@ -3,7 +3,7 @@
 
 use crate::sim::world::{Call, Flow, Owner, RtpCall, TrafficApp, TrafficCounters, TrafficFeed, World};
 use crate::rtp::{AvpfConfig, FbLimit, FbMode, RtcpConfig, RtpReceiver, RtpSender, Schedule};
-use crate::scenario::rtp::{AdaptCfg, FbLimitName, FbModeName, IntervalKind};
+use crate::scenario::rtp::{AdaptCfg, FbLimitName, FbModeName, IntervalKind, XrBlock};
 use crate::voice::adapt::{rate_bytes, AdaptPoint, Adapter, Avoip, AvoipCfg, Busse1996, BusseCfg, CodecMode, ModeCfg, Patent, PatentCfg, TfrcCodec, TfrcCodecCfg};
 use crate::voice::Codec;
 use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
@@ -280,7 +280,7 @@ fn rtcp_config(grp: &crate::scenario::CallGroupCfg, payload: u64, ptime: SimDura
             FbLimitName::Rfc4585 => FbLimit::Rfc4585,
         },
     });
-    Some(RtcpConfig { schedule, fraction: r.fraction, session_bps, cname_len: r.cname as u8, feedback })
+    Some(RtcpConfig { schedule, fraction: r.fraction, session_bps, cname_len: r.cname as u8, feedback, xr_voip: r.xr == XrBlock::VoipMetrics })
 }
 
 fn route_check(topo: &Topology, a: NodeId, b: NodeId, path: &str) -> Result<(), ScenarioError> {

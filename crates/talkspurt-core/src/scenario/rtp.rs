@@ -62,6 +62,28 @@ pub struct RtcpCfg {
     /// CNAME length in bytes (default 16, e.g. "voice@192.0.2.10").
     #[serde(default = "cname", with = "fields::Int::<1, 255>")]
     pub cname: u32,
+    /// RTCP XR block on the receiver's reports (RFC 3611): none (default)
+    /// or `voip-metrics` (§4.7).
+    #[serde(default, skip_serializing_if = "XrBlock::is_none")]
+    pub xr: XrBlock,
+}
+
+/// `rtcp.xr`: which RTCP XR report block (RFC 3611) the receiver adds to
+/// its regular reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum XrBlock {
+    #[default]
+    #[serde(rename = "none")]
+    None,
+    /// VoIP Metrics (§4.7): loss, burst/gap densities and durations.
+    #[serde(rename = "voip-metrics")]
+    VoipMetrics,
+}
+
+impl XrBlock {
+    fn is_none(&self) -> bool {
+        *self == XrBlock::None
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]

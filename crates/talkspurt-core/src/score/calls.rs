@@ -75,7 +75,8 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     s.goodput_bps = or_nan(goodput_bps(delivered_bytes(&rec.payload, &rec.t_arr), active));
     s.goodput_played_bps = or_nan(goodput_bps(delivered_bytes(&rec.payload, &played), active));
     s.delay_budget_ms = delay_budget_ms(&speech, &rec.t_gen, &rec.t_arr, info.codec.lookahead.as_nanos());
-    buffer_and_quality(&mut s, &trace, &played, &lost, info, a.delay);
+    let mix = super::modes::mode_shares(&info.codec, &rec.frames, &rec.payload, &lost);
+    buffer_and_quality(&mut s, &trace, &played, &lost, info, a.delay, mix.as_deref());
     let bounds = a.bounds.then(|| bounds(&trace, info));
     if let Some(b) = &bounds {
         b.summarize(&mut s);
@@ -149,7 +150,7 @@ fn delay_budget_ms(t_f: &[u64], t_gen: &[u64], t_arr: &[u64], lookahead: u64) ->
     quality::mean(&d).map_or(NAN, ms)
 }
 
-fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], lost: &[bool], info: &CallInfo, delay: DelayModel) {
+fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], lost: &[bool], info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>) {
     let buffer_sum: u64 = played
         .iter()
         .zip(trace.t_gen)
@@ -177,16 +178,27 @@ fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64]
     // the row says so (`emodel_extrapolated`), as it does when Ie,eff hits
     // its cap of 95 or BurstR its clamp of 8.
     let p = info.g107_params(s.mouth_to_ear_ms, s.loss_total, s.burst_r);
-    let capped = quality::ie_eff(p.ie, p.bpl, p.ppl, p.burst_r).1;
+    // A call that switched codec modes: Ie,eff is the speech-time mean of
+    // each mode's own (quality::mode_mix); R takes it in place of the
+    // starting mode's (G.107 §7.1 adds impairments).
+    let mixed = |burst_r: f64| mix.and_then(|m| quality::ie_eff_mixed(m, burst_r));
+    let swap = |res: quality::EModelResult, m: Option<(f64, bool)>| match m {
+        Some((x, _)) => {
+            let r = res.r + res.ie_eff - x;
+            (x, r, quality::mos_from_r(r))
+        }
+        None => (res.ie_eff, res.r, res.mos),
+    };
+    let capped = mixed(p.burst_r).map_or_else(|| quality::ie_eff(p.ie, p.bpl, p.ppl, p.burst_r).1, |m| m.1);
     s.emodel_extrapolated = quality::emodel(&p).is_err() || capped || measured.is_some_and(|b| b > 8.0);
     match quality::emodel_extended(&p) {
-        Ok(res) => (s.ie_eff, s.r, s.mos) = (res.ie_eff, res.r, res.mos),
+        Ok(res) => (s.ie_eff, s.r, s.mos) = swap(res, mixed(p.burst_r)),
         Err(_) => (s.ie_eff, s.r, s.mos) = (NAN, NAN, NAN),
     }
     // The same buffer scored as the G.107 bound is (BurstR = 1), so
     // `bound_g107_r − r_random` is buffer inefficiency alone and
     // `r_random − r` the burst penalty (score::bounds).
-    s.r_random = quality::emodel_extended(&info.g107_params(s.mouth_to_ear_ms, s.loss_total, 1.0)).map_or(NAN, |r| r.r);
+    s.r_random = quality::emodel_extended(&info.g107_params(s.mouth_to_ear_ms, s.loss_total, 1.0)).map_or(NAN, |r| swap(r, mixed(1.0)).1);
     // Seed 000 §4.3's reduced form averages the delay impairment over the
     // played packets (not Id of the mean delay), the objective the MKT
     // bound optimises, so buffer and bound compare like for like.

@@ -4,12 +4,14 @@
 //! It reads records; `trace` does not own it.
 //!
 //! Files: `config.rs` the `[analysis]` settings; `row.rs` what a call was
-//! and its row; `calls.rs` scores one call; `bounds.rs` its offline bounds;
+//! and its row; `calls.rs` scores one call; `modes.rs` a
+//! mode-switching call's shares per mode; `bounds.rs` its offline bounds;
 //! `summary.rs` the tables.
 
 pub mod bounds;
 pub mod calls;
 pub mod config;
+pub mod modes;
 pub mod row;
 pub mod summary;
 

@@ -214,7 +214,21 @@ impl TfrcReceiver {
         // no less than its observation interval O = R/N_Fb (§6.2): bytes of
         // one O over a whole R would report X_recv N_Fb times too low.
         let span = since.max(self.r / self.n_fb as f64).max(1e-3);
-        let x_recv = self.bytes_since_fb as f64 / span;
+        // Errata 610 asks for the rate "over the last round-trip time":
+        // when this report comes sooner than that (a new loss event, the
+        // window counter's rule at low packet rates, a stale R), the bytes
+        // of the last `span` — not only those since the last report —
+        // are divided by it. Dividing the bytes of a shorter interval by
+        // R under-reports X_recv by since/R, and with X ≤ 2·X_recv a
+        // sparse CCID 3 flow then ratchets X down and never recovers
+        // (tests/tfrc_codec.rs).
+        let x_recv = if since >= span {
+            self.bytes_since_fb as f64 / span
+        } else {
+            let w = SimDuration::from_secs_f64(span);
+            let b: u64 = self.recent.iter().filter(|e| e.0 + w >= now).map(|e| e.1 as u64).sum();
+            b as f64 / span
+        };
         if self.cfg.dynamic_feedback && self.r > 0.0 && self.s > 0.0 {
             // Seed 003 eq. (8): N_Fb = min(max(round(R/RTT_ref), 1), R·X_recv/s).
             let by_rtt = (self.r / self.cfg.nominal_rtt.as_secs_f64()).round().max(1.0);

@@ -81,7 +81,8 @@ pub fn write_record(out: &mut Vec<u8>, t_ns: u64, pkt: &Packet, ep: &Endpoints, 
     }
     match &pkt.app {
         AppHeader::Rtp(h) => {
-            out.push(0x80); // V = 2, no padding, extension or CSRCs
+            // V = 2, P when padded (RFC 3550 §5.1), no extension or CSRCs.
+            out.push(0x80 | ((h.pad > 0) as u8) << 5);
             out.push((h.marker as u8) << 7 | (h.pt & 0x7f));
             out.extend_from_slice(&h.seq.to_be_bytes());
             out.extend_from_slice(&h.ts.to_be_bytes());
@@ -96,6 +97,12 @@ pub fn write_record(out: &mut Vec<u8>, t_ns: u64, pkt: &Packet, ep: &Endpoints, 
     let want = ip + pkt.size as usize;
     if out.len() < want {
         out.resize(want, 0);
+    }
+    // RTP padding's last octet counts the padding octets (RFC 3550 §5.1).
+    if let AppHeader::Rtp(h) = &pkt.app {
+        if h.pad > 0 && !matches!(pkt.hdr, Header::Tcp(_)) {
+            out[want - 1] = h.pad;
+        }
     }
     let total = (out.len() - ip) as u16;
     out[ip + 2..ip + 4].copy_from_slice(&total.to_be_bytes());

@@ -33,7 +33,7 @@ fn check_sums(ip: &[u8], proto: u8) {
 
 #[test]
 fn udp_rtp_record() {
-    let h = RtpHeader { pt: 0, marker: true, seq: 0xbeef, ts: 0x0102_0304, ssrc: 0xdead_beef };
+    let h = RtpHeader { pt: 0, marker: true, seq: 0xbeef, ts: 0x0102_0304, ssrc: 0xdead_beef, pad: 0 };
     let p = pkt(200, Header::Datagram, AppHeader::Rtp(h));
     let ip = datagram(&p, 3_000_000_123);
     assert_eq!(ip.len(), 200);
@@ -42,6 +42,19 @@ fn udp_rtp_record() {
     assert_eq!(u16::from_be_bytes([ip[24], ip[25]]), 180, "UDP length");
     assert_eq!(&ip[28..40], &[0x80, 0x80, 0xbe, 0xef, 1, 2, 3, 4, 0xde, 0xad, 0xbe, 0xef]);
     assert!(ip[40..].iter().all(|&x| x == 0));
+}
+
+/// RTP padding (RFC 3550 §5.1): the P bit is set and the last octet of the
+/// payload counts the padding octets, itself included.
+#[test]
+fn udp_rtp_padding() {
+    let h = RtpHeader { pt: 96, marker: false, seq: 1, ts: 2, ssrc: 3, pad: 57 };
+    let p = pkt(200, Header::Datagram, AppHeader::Rtp(h));
+    let ip = datagram(&p, 1);
+    check_sums(&ip, PROTO_UDP);
+    assert_eq!(ip[28], 0xa0, "V = 2, P = 1");
+    assert_eq!(ip[199], 57);
+    assert!(ip[40..199].iter().all(|&x| x == 0));
 }
 
 #[test]

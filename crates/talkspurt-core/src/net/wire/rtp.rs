@@ -24,8 +24,8 @@ pub const RTCP_NACK_FCI: u32 = 4;
 pub const RTCP_XR_BASE: u32 = 8;
 pub const RTCP_XR_VOIP: u32 = 36;
 
-/// The fixed RTP header fields a receiver uses. Version 2, no padding,
-/// extension or CSRCs.
+/// The fixed RTP header fields a receiver uses. Version 2, no extension or
+/// CSRCs; padding only where `pad` says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RtpHeader {
     /// Payload type (RFC 3551 Table 4: PCMU 0, G729 18; dynamic ≥ 96).
@@ -36,6 +36,12 @@ pub struct RtpHeader {
     /// Sampling instant of the first octet, in the payload's clock.
     pub ts: u32,
     pub ssrc: u32,
+    /// Octets of RTP padding ending the payload (RFC 3550 §5.1: the P bit
+    /// is set and the last octet counts the padding, itself included, so
+    /// at most 255); 0: none. Padding is not media: a transport that sizes
+    /// its rate equation by the segment leaves it out (`tfrc-codec`'s
+    /// `pad`).
+    pub pad: u8,
 }
 
 /// Sender info of an SR (RFC 3550 §6.4.1).

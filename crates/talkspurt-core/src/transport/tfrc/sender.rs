@@ -21,6 +21,17 @@ fn segment(u: &AppUnit) -> u32 {
     u.payload + u.overhead.saturating_sub(IPV4_HEADER + UDP_HEADER)
 }
 
+/// The segment size the rate equation sees: the segment less its RTP
+/// padding. An application that pads up to the allowed rate X (seed 000
+/// §3.6, `tfrc-codec`'s `pad`) makes its segment size follow X; with s
+/// following it too, X_calc = s/(R·f(p)) becomes proportional to X and
+/// every round scales X by ptime/(R·f(p)) — below one under any loss, so X
+/// collapses. RFC 5348 §4.1 keeps s for segments whose size is not coupled
+/// to the rate; the padding is exactly what is coupled, so it is left out.
+fn equation_segment(u: &AppUnit) -> u32 {
+    segment(u) - u.rtp.map_or(0, |h| h.pad as u32).min(segment(u))
+}
+
 #[derive(Debug)]
 pub struct RateSender {
     addr: FlowAddr,
@@ -42,6 +53,10 @@ pub struct RateSender {
     /// (first seq, send times from it on) for DCCP acknowledgements.
     sent_log: (u64, VecDeque<(SimTime, u64)>),
     last_rate: f64,
+    /// The padding's share of the segments sent (the cc's EWMA of s, gain
+    /// 1/4, over the padding alone): pacing spaces whole packets, so it
+    /// adds it back to the equation's s.
+    pad_s: f64,
     series: SeriesBuf,
     events: VecDeque<AppEvent>,
     pub stats: RateStats,
@@ -65,6 +80,7 @@ impl RateSender {
             t_last_wc: SimTime::ZERO,
             sent_log: (0, VecDeque::new()),
             last_rate: 0.0,
+            pad_s: 0.0,
             series: SeriesBuf::new(series),
             events: VecDeque::new(),
             stats: RateStats::default(),
@@ -123,6 +139,7 @@ impl RateSender {
 
     fn data(&mut self, now: SimTime, u: AppUnit) -> Packet {
         let seg = segment(&u);
+        let eq_seg = equation_segment(&u);
         let seq = self.seq;
         self.seq += 1;
         let (hdr, hlen) = match self.cfg.wire {
@@ -147,7 +164,9 @@ impl RateSender {
                 (Header::Tfrc(Box::new(TfrcHeader::Data { seq, sent: now, rtt })), header)
             }
         };
-        self.cc.on_packet_sent(now, seg);
+        self.cc.on_packet_sent(now, eq_seg);
+        let pad = (seg - eq_seg) as f64;
+        self.pad_s = if self.stats.packets_sent == 0 { pad } else { 0.75 * self.pad_s + 0.25 * pad };
         if self.stats.packets_sent == 0 {
             self.rate_changed(now);
         }
@@ -158,9 +177,10 @@ impl RateSender {
         p
     }
 
-    /// The inter-packet interval s/X, at least TFRC-SP's minimum.
+    /// The inter-packet interval s/X, at least TFRC-SP's minimum (s of
+    /// whole segments, padding included).
     fn t_ipi(&self) -> SimDuration {
-        let t = self.cc.s() / self.cc.rate().max(1e-9);
+        let t = (self.cc.s() + self.pad_s) / self.cc.rate().max(1e-9);
         SimDuration::from_secs_f64(t.min(1e6)).max(self.cfg.tfrc.min_interval)
     }
 
@@ -296,7 +316,7 @@ impl Endpoint for RateSender {
 impl SenderEndpoint for RateSender {
     fn send(&mut self, now: SimTime, unit: AppUnit) -> Result<(), AppUnit> {
         if self.stats.packets_sent == 0 && self.buf.is_empty() {
-            self.cc.hint_segment(segment(&unit));
+            self.cc.hint_segment(equation_segment(&unit));
         }
         let r = self.buf.push(unit);
         if r.is_err() {

@@ -11,8 +11,11 @@
 //!   transmission to the allowed TFRC rate" so X does not decay to twice
 //!   the receive rate (RFC 5348 §4.3's data-limited rule) and a
 //!   higher-rate mode can come back. Each packet is padded up to X·ptime/8
-//!   segment bytes (RTP padding, RFC 3550 §5.1 P bit); padding is not
-//!   speech (the call's records keep the speech payload);
+//!   segment bytes (RTP padding, RFC 3550 §5.1 P bit, so at most 255
+//!   octets); padding is not speech (the call's records keep the speech
+//!   payload) and the transport's rate equation leaves it out of s (see
+//!   `transport::tfrc::sender`: a padded s would make X_calc follow X
+//!   down);
 //! - **start-up probe** (optional, `probe`): "an initial rate increase
 //!   phase in which no actual voice communication takes place … If this
 //!   rate is not achieved within a reasonable amount of time, the
@@ -31,6 +34,9 @@
 
 use crate::time::{SimDuration, SimTime};
 use crate::voice::Codec;
+
+/// RTP padding's limit: its last octet counts it (RFC 3550 §5.1).
+pub const MAX_PAD: u64 = 255;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TfrcCodecCfg {
@@ -145,7 +151,7 @@ impl TfrcCodec {
                 let pad = match (self.cfg.pad, self.allowed_bps) {
                     (true, Some(x)) => {
                         let room = (x * ptime.as_secs_f64() / 8.0).floor() as u64;
-                        room.saturating_sub((payload + self.cfg.seg_overhead) as u64) as u32
+                        room.saturating_sub((payload + self.cfg.seg_overhead) as u64).min(MAX_PAD) as u32
                     }
                     _ => 0,
                 };

@@ -1,0 +1,73 @@
+//! Which codec mode each packet of a mode-switching call carried, and the
+//! call's shares per mode for `quality::mode_mix` (docs/models/emodel.md,
+//! "Calls that switch modes").
+//!
+//! The mode of a packet is read from its record: within a family every
+//! mode has its own octets per frame (voice::codec), so payload / frames
+//! names it (padding is not in the record's payload). Modes with the same
+//! G.113 figures (all Speex-NB modes share one entry) form one stretch.
+
+use crate::quality::{codec_impairment, ModeShare};
+use crate::voice::{codec, Codec};
+
+/// The call's shares by G.113 figures, or None when G.107's single-codec
+/// form applies as is: a codec without modes, one set of figures used, a
+/// packet no mode of the family explains, or a mode without figures.
+pub fn mode_shares(call_codec: &Codec, frames: &[u16], payload: &[u32], lost: &[bool]) -> Option<Vec<ModeShare>> {
+    let ladder = codec::modes(call_codec);
+    if ladder.is_empty() {
+        return None;
+    }
+    // (emodel key, frames carried, packets, packets lost)
+    let mut acc: Vec<(&'static str, u64, u64, u64)> = Vec::new();
+    for ((&f, &bytes), &gone) in frames.iter().zip(payload).zip(lost) {
+        if f == 0 {
+            continue;
+        }
+        let f32_ = f as u32;
+        let m = ladder.iter().find(|m| bytes % f32_ == 0 && bytes / f32_ == m.frame_bytes)?;
+        let i = match acc.iter().position(|a| a.0 == m.emodel_key) {
+            Some(i) => i,
+            None => {
+                acc.push((m.emodel_key, 0, 0, 0));
+                acc.len() - 1
+            }
+        };
+        acc[i].1 += f as u64;
+        acc[i].2 += 1;
+        acc[i].3 += gone as u64;
+    }
+    if acc.len() < 2 {
+        return None;
+    }
+    acc.iter()
+        .map(|&(key, w, n, l)| {
+            let (ie, bpl) = codec_impairment(key)?;
+            Some(ModeShare { ie, bpl, weight: w as f64, ppl: 100.0 * l as f64 / n as f64 })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::voice::codec::lookup;
+
+    /// Four AMR packets of one frame: 12.2 (31 B), 12.2, 4.75 (12 B) lost,
+    /// 4.75; a 2-frame 4.75 packet (24 B) counts twice the speech.
+    #[test]
+    fn shares_by_mode() {
+        let c = lookup("AMR-NB-12.2").unwrap();
+        let s = mode_shares(c, &[1, 1, 1, 1, 2], &[31, 31, 12, 12, 24], &[false, false, true, false, false]).unwrap();
+        assert_eq!(s, vec![ModeShare { ie: 5.0, bpl: 10.0, weight: 2.0, ppl: 0.0 }, ModeShare { ie: 21.0, bpl: 10.0, weight: 4.0, ppl: 100.0 / 3.0 }]);
+        // One mode throughout, or a codec without modes: G.107 as is.
+        assert_eq!(mode_shares(c, &[1, 1], &[31, 31], &[false, true]), None);
+        assert_eq!(mode_shares(lookup("G.711").unwrap(), &[2, 2], &[160, 80], &[false, false]), None);
+        // A size no mode has: G.107 as is.
+        assert_eq!(mode_shares(c, &[1, 1], &[31, 30], &[false, false]), None);
+        // Speex modes share one entry: one stretch.
+        let sp = lookup("Speex-NB-8").unwrap();
+        let (lo, hi) = (codec::modes(sp)[0].frame_bytes, sp.frame_bytes);
+        assert_eq!(mode_shares(sp, &[1, 1], &[lo, hi], &[false, false]), None);
+    }
+}
