@@ -29,7 +29,8 @@
 #  * Loss after the wire (link-lossmodel), as in tcp_loss.tcl.
 #  * Defaults kept: rate_init_option_ 2 (RFC 3390 initial rate), ssmult_ 2,
 #    bval_ 1, ca_ 1, slow_increase_ 1, df_ 0.95 (RTT EWMA), tcp_tick_ 0.1
-#    (t_RTO from a TCP-style estimator on a 100 ms clock), minrto_ 0,
+#    (t_RTO from its fixed-point TCP estimator on a 100 ms clock: twin
+#    rto = "ns2"), minrto_ 0,
 #    discount_ 1 with minDiscountRatio_ 0.5, algo_ 1 (WALI), ShortIntervals_ 0.
 #
 # Reported (last stdout line, JSON): over the window, data packets delivered

@@ -196,13 +196,14 @@ impl Gen {
             (_, FasterRestart::Draft | FasterRestart::Emulated, 1) => Variant::FrMd,
             _ => Variant::Standard,
         };
-        t.rto = RtoRule::ALL[g.below(3) as usize];
+        t.rto = RtoRule::ALL[g.below(RtoRule::ALL.len() as u64) as usize];
         t.granularity = g.dur(0);
         (t.dynamic_feedback, t.discounting, t.oscillation_reduction) = (g.coin(), g.coin(), g.coin());
         t.nominal_rtt = SimDuration(1 + g.below(1_000_000_000));
         t.t_mbi = SimDuration(1 + g.below(100_000_000_000));
         if t.small_packets {
             t.min_interval = g.dur(0);
+            t.short_intervals = g.coin();
         }
         c.send_buffer = 1 + g.below(1000) as u32;
         c.ecn = g.coin();

@@ -48,6 +48,8 @@ pub struct RateDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_interval: Option<SimDuration>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short_intervals: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dynamic_feedback: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::positive_opt")]
     pub nominal_rtt: Option<SimDuration>,
@@ -96,6 +98,7 @@ impl RateDoc {
         set!(t.variant, self.variant);
         set!(t.header, self.sp_header);
         set!(t.min_interval, self.min_interval);
+        set!(t.short_intervals, self.short_intervals);
         set!(t.dynamic_feedback, self.dynamic_feedback);
         set!(t.oscillation_reduction, self.oscillation_reduction);
         set!(t.nominal_rtt, self.nominal_rtt);
@@ -166,6 +169,7 @@ impl RateDoc {
             small_packets: (!dccp).then_some(t.small_packets),
             sp_header: t.small_packets.then_some(t.header),
             min_interval: t.small_packets.then_some(t.min_interval),
+            short_intervals: t.small_packets.then_some(t.short_intervals),
             dynamic_feedback: Some(t.dynamic_feedback),
             oscillation_reduction: Some(t.oscillation_reduction),
             nominal_rtt: Some(t.nominal_rtt),

@@ -33,7 +33,7 @@ fn defaults_per_kind_and_ccid() {
 fn every_key_given() {
     let c = rate(
         "{ kind = \"dccp\", ccid = 4, tfrc = \"rfc3448\", faster_restart = \"emulated\", variant = \"fr-md\", \
-         send_buffer = \"8p\", handshake = false, ecn = true, sp_header = \"40B\", min_interval = \"5ms\", \
+         send_buffer = \"8p\", handshake = false, ecn = true, sp_header = \"40B\", min_interval = \"5ms\", short_intervals = false, \
          dynamic_feedback = true, nominal_rtt = \"150ms\", rto = \"rfc6298\", discounting = false, t_mbi = \"32s\", \
          oscillation_reduction = true, packet = \"1000B\", loss_intervals = false }",
     );
@@ -41,7 +41,7 @@ fn every_key_given() {
     assert_eq!((t.spec, t.faster_restart, t.variant), (TfrcSpec::Rfc3448, FasterRestart::Emulated, Variant::FrMd));
     assert_eq!((c.send_buffer, c.handshake, c.ecn, t.header, t.min_interval), (8, false, true, 40, ms(5)));
     assert_eq!((t.dynamic_feedback, t.nominal_rtt, t.rto, t.discounting, t.t_mbi), (true, ms(150), RtoRule::Rfc6298, false, ms(32_000)));
-    assert_eq!((c.packet, c.loss_intervals, t.oscillation_reduction), (1000, false, true));
+    assert_eq!((c.packet, c.loss_intervals, t.oscillation_reduction, t.short_intervals), (1000, false, true, false));
     assert_eq!(rate("{ kind = \"dccp\", faster_restart = true }").tfrc.faster_restart, FasterRestart::Draft);
     assert_eq!(rate("{ kind = \"dccp\", faster_restart = false }").tfrc.faster_restart, FasterRestart::Off);
     let p = rate("{ kind = \"tfrc\", header = \"52B\", ack = \"40B\" }");
@@ -84,12 +84,13 @@ fn bad_input_names_the_key() {
         (c("kind = \"dccp\", tfrc = \"rfc9999\""), at("tfrc"), "\"rfc3448\", \"rfc5348\""),
         (c("kind = \"dccp\", faster_restart = 4"), at("faster_restart"), "true, false, or one of"),
         (c("kind = \"dccp\", faster_restart = \"yes\""), at("faster_restart"), "\"draft\", \"emulated\""),
-        (c("kind = \"dccp\", rto = \"3r\""), at("rto"), "\"4r\", \"4r-min1s\", \"rfc6298\""),
+        (c("kind = \"dccp\", rto = \"3r\""), at("rto"), "\"4r\", \"4r-min1s\", \"rfc6298\", \"ns2\""),
         (c("kind = \"dccp\", header = \"40B\""), at("header"), "a kind = \"tfrc\" option"),
         (c("kind = \"tfrc\", ccid = 4"), at("ccid"), "a kind = \"dccp\" option"),
         (c("kind = \"tfrc\", handshake = true"), at("handshake"), "a kind = \"dccp\" option"),
         (c("kind = \"dccp\", sp_header = \"40B\""), at("sp_header"), "without TFRC-SP (ccid = 4)"),
         (c("kind = \"tfrc\", min_interval = \"10ms\""), at("min_interval"), "without TFRC-SP (small_packets = true)"),
+        (c("kind = \"dccp\", short_intervals = false"), at("short_intervals"), "without TFRC-SP (ccid = 4)"),
         (c("kind = \"dccp\", nominal_rtt = \"0s\""), at("nominal_rtt"), "a positive duration"),
         (c("kind = \"dccp\", t_mbi = \"0s\""), at("t_mbi"), "a positive duration"),
         (c("kind = \"dccp\", packet = \"0B\""), at("packet"), "between 1B"),

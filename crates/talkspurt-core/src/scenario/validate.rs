@@ -573,7 +573,7 @@ fn rate(cx: &Ctx, p: &str, d: &mut RateDoc, dccp: bool) -> R<()> {
             "\"fr-md\" only with Faster Restart: seed 000's FR-MD is Faster Restart with an 8-packet floor; set faster_restart = \"emulated\" (as seed 000) or true, or choose another variant",
         ));
     }
-    for key in ["sp_header", "min_interval"] {
+    for key in ["sp_header", "min_interval", "short_intervals"] {
         if !sp && cx.given(&format!("{p}.{key}")) {
             return Err(cx.err(&format!("{p}.{key}"), format!("no {key} key without TFRC-SP ({sp_what})")));
         }

@@ -15,6 +15,7 @@
 //! times inside the rate rules are seconds (f64), timestamps `SimTime`.
 
 pub mod loss_history;
+pub mod ns2;
 pub mod receiver;
 pub mod sender;
 
@@ -148,17 +149,23 @@ pub enum RtoRule {
     /// SRTT + max(G, 4·RTTVAR) over the feedback RTT samples (§3.1: "a
     /// more accurate calculation" MAY be used; RFC 6298 §2.3 form with the
     /// clock granularity G = `granularity`, no 1 s minimum). ns-2's
-    /// Agent/TFRC uses this with its tcp_tick_ of 100 ms.
+    /// Agent/TFRC's estimator is close to this, but see `Ns2`.
     Rfc6298,
+    /// ns-2's Agent/TFRC (ns-2.35 `tcp/tfrc.cc`, `update_rtt`): the same
+    /// form in 4.4BSD fixed point on a clock of `granularity` (its
+    /// `tcp_tick_`, 100 ms when `granularity` is 0), see `ns2::Ns2Rto`.
+    /// A compatibility option for comparisons with ns-2.
+    Ns2,
 }
 
 impl RtoRule {
-    pub const ALL: [RtoRule; 3] = [RtoRule::FourR, RtoRule::FourRMin1s, RtoRule::Rfc6298];
+    pub const ALL: [RtoRule; 4] = [RtoRule::FourR, RtoRule::FourRMin1s, RtoRule::Rfc6298, RtoRule::Ns2];
     pub fn name(self) -> &'static str {
         match self {
             RtoRule::FourR => "4r",
             RtoRule::FourRMin1s => "4r-min1s",
             RtoRule::Rfc6298 => "rfc6298",
+            RtoRule::Ns2 => "ns2",
         }
     }
     pub fn from_name(s: &str) -> Option<Self> {
@@ -183,6 +190,11 @@ pub struct TfrcConfig {
     /// Minimum interval between packets: 10 ms for TFRC-SP (RFC 4828 §4.1),
     /// none otherwise.
     pub min_interval: SimDuration,
+    /// TFRC-SP's short-interval rule (RFC 4828 §4.4): in a loss interval
+    /// shorter than two RTTs every lost packet counts. On with TFRC-SP;
+    /// off reproduces ns-2's `voip_` mode, whose TFRCSink keeps standard
+    /// loss intervals (its `ShortIntervals_` 0).
+    pub short_intervals: bool,
     pub faster_restart: FasterRestart,
     pub variant: Variant,
     /// Nominal RTT of CCID4-N100 and of the dynamic feedback count's
@@ -217,6 +229,7 @@ impl Default for TfrcConfig {
             nominal_s: 1460,
             header: 40,
             min_interval: SimDuration::ZERO,
+            short_intervals: true,
             faster_restart: FasterRestart::Off,
             variant: Variant::Standard,
             nominal_rtt: SimDuration::from_millis(100),
@@ -252,11 +265,24 @@ impl TfrcConfig {
     }
 
     /// t_RTO for RTT `r` (seconds) and, for RFC 6298 form, its variation.
+    /// Under `RtoRule::Ns2` (whose state the sender keeps) this is the
+    /// value after one sample of `r`.
     pub fn t_rto(&self, r: f64, rttvar: f64) -> f64 {
         match self.rto {
             RtoRule::FourR => 4.0 * r,
             RtoRule::FourRMin1s => (4.0 * r).max(1.0),
             RtoRule::Rfc6298 => r + (4.0 * rttvar).max(self.granularity.as_secs_f64()),
+            RtoRule::Ns2 => ns2::Ns2Rto::first(r, self.ns2_tick()),
+        }
+    }
+
+    /// The clock of `RtoRule::Ns2`: `granularity`, or Agent/TFRC's default
+    /// `tcp_tick_` of 100 ms when that is 0.
+    pub fn ns2_tick(&self) -> f64 {
+        if self.granularity == SimDuration::ZERO {
+            0.1
+        } else {
+            self.granularity.as_secs_f64()
         }
     }
 }

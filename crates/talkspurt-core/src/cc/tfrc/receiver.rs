@@ -80,7 +80,7 @@ pub struct TfrcReceiver {
 impl TfrcReceiver {
     pub fn new(cfg: TfrcConfig, mode: FeedbackMode) -> Self {
         TfrcReceiver {
-            hist: LossHistory::new(cfg.small_packets, cfg.discounting),
+            hist: LossHistory::new(cfg.small_packets && cfg.short_intervals, cfg.discounting),
             cfg,
             mode,
             r: 0.0,

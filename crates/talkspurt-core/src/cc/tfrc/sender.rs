@@ -3,7 +3,8 @@
 //! points where they differ. Section numbers refer to RFC 5348 unless
 //! stated.
 
-use super::{Feedback, FasterRestart, RateController, TfrcConfig, TfrcSpec, Variant};
+use super::ns2::Ns2Rto;
+use super::{Feedback, FasterRestart, RateController, RtoRule, TfrcConfig, TfrcSpec, Variant};
 use crate::cc::equation::tfrc_rate;
 use crate::time::{SimDuration, SimTime};
 
@@ -25,6 +26,8 @@ pub struct TfrcSender {
     /// Smoothed RTT R and its variation (for `RtoRule::Rfc6298`), seconds.
     r: Option<f64>,
     rttvar: f64,
+    /// `RtoRule::Ns2`'s fixed-point estimator.
+    ns2_rto: Ns2Rto,
     p: f64,
     /// Time last doubled in slow start (tld).
     tld: Option<SimTime>,
@@ -66,6 +69,7 @@ impl TfrcSender {
             x_recv_set: vec![(SimTime::ZERO, f64::INFINITY)],
             r: None,
             rttvar: 0.0,
+            ns2_rto: Ns2Rto::default(),
             p: 0.0,
             tld: None,
             s,
@@ -171,7 +175,10 @@ impl TfrcSender {
     }
 
     fn t_rto(&self, r: f64) -> f64 {
-        self.cfg.t_rto(r, self.rttvar)
+        match self.cfg.rto {
+            RtoRule::Ns2 if self.ns2_rto != Ns2Rto::default() => self.ns2_rto.rto(self.cfg.ns2_tick()),
+            _ => self.cfg.t_rto(r, self.rttvar),
+        }
     }
 
     /// The multiple of the receive rate the rate may reach in congestion
@@ -308,6 +315,9 @@ impl RateController for TfrcSender {
             }
         };
         self.r = Some(r);
+        if self.cfg.rto == RtoRule::Ns2 {
+            self.ns2_rto.sample(sample, self.cfg.ns2_tick());
+        }
         if self.cfg.oscillation_reduction {
             // §4.5: R_sqmean = q2·R_sqmean + (1 − q2)·√R_sample, seeded
             // with the first sample's root.
