@@ -124,7 +124,8 @@ fn adapt_columns(w: &World, t: &mut Table) {
     let stats: Vec<AdaptStats> = calls
         .iter()
         .map(|c| {
-            let onset = congestion_onset(&c.rec.fate, &c.rec.t_sent);
+            let t_sent: Vec<u64> = (0..c.rec.len()).map(|i| c.rec.t_sent(i)).collect();
+            let onset = congestion_onset(c.rec.fates(), &t_sent);
             adapt_stats(&c.log, c.start.as_nanos(), c.stop.as_nanos(), onset)
         })
         .collect();

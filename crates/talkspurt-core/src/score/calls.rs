@@ -19,7 +19,7 @@ use crate::metrics::{gap_jitter_samples, jitter_exceedance, not_played, BackToBa
 use crate::playout::{self, CallTrace};
 use crate::quality::{self, burst_stats};
 use crate::score::{AnalysisCfg, DelayModel};
-use crate::trace::record::CallRecord;
+use crate::trace::record::{CallRecord, Columns};
 
 /// A scored call: its row, its playout column (`NEVER` where not played),
 /// its run histograms and its bounds.
@@ -45,6 +45,8 @@ fn or_nan(x: Option<f64>) -> f64 {
 
 /// Score one call under its playout buffer.
 pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored {
+    // Expanded one call at a time: only the compact records stay for the run.
+    let rec = &rec.columns(false);
     let trace = CallTrace { talkspurt: &rec.talkspurt, t_gen: &rec.t_gen, t_arr: &rec.t_arr };
     let played = info.playout.playout(&trace);
     let mut s = CallSummary::default();
@@ -86,7 +88,7 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
 }
 
 /// Counts by fate and seed 003's decomposition (metrics::decomposition).
-fn losses(s: &mut CallSummary, rec: &CallRecord, played: &[u64]) {
+fn losses(s: &mut CallSummary, rec: &Columns, played: &[u64]) {
     let c = loss_counts(&rec.fate, played);
     (s.generated, s.sender_drop, s.queue_drop, s.link_loss) = (c.generated, c.sender_drop, c.queue_drop, c.link_loss);
     (s.in_flight, s.arrived, s.late, s.played) = (c.in_flight, c.arrived(), c.late, c.played);
@@ -105,7 +107,7 @@ fn losses(s: &mut CallSummary, rec: &CallRecord, played: &[u64]) {
     }
 }
 
-fn delays(s: &mut CallSummary, rec: &CallRecord, a: &AnalysisCfg, frame_ns: u64) {
+fn delays(s: &mut CallSummary, rec: &Columns, a: &AnalysisCfg, frame_ns: u64) {
     let mut delays = Vec::with_capacity(rec.len());
     let mut arrivals: Vec<(u64, u64)> = Vec::with_capacity(rec.len());
     for i in 0..rec.len() {

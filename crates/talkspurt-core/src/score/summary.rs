@@ -237,7 +237,8 @@ pub fn packets_table(records: &[&CallRecord], scored: &[Scored], infos: &[CallIn
     let (mut id, mut win_loss, mut win_ie) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
     for (c, (r, sc)) in records.iter().zip(scored).enumerate() {
         let lambda = infos[c].codec.lambda.unwrap_or([f64::NAN; 3]);
-        for w in windowed_impairments(&r.t_gen, &sc.played, infos[c].offset_ms(), lambda, window) {
+        let t_gen: Vec<u64> = (0..r.len()).map(|i| r.t_gen(i)).collect();
+        for w in windowed_impairments(&t_gen, &sc.played, infos[c].offset_ms(), lambda, window) {
             id.push(w.id.unwrap_or(f64::NAN));
             win_loss.push(w.loss_fraction);
             win_ie.push(w.ie);

@@ -37,6 +37,7 @@ pub fn packets_table(records: &[&CallRecord], played: &[&[u64]], where_cats: &[S
     let mut cats = vec![String::new(), "sender".to_string()];
     cats.extend(where_cats.iter().cloned());
     for (c, (r, p)) in records.iter().zip(played).enumerate() {
+        let r = r.columns(full);
         for i in 0..r.len() {
             call.push(c as u32);
             seq.push(i as u32);
