@@ -128,6 +128,5 @@ pub fn rescore(s: &Scenario, calls: &CallColumns, packets: &PacketColumns, trace
         infos.push(call_info(s, g, c, SimDuration(ptime.as_nanos()), calls.start_s[k], calls.stop_s[k]));
     }
     let recs = records_from_packets(packets, n)?;
-    let refs: Vec<&CallRecord> = recs.iter().collect();
-    Ok(call_tables(&refs, &infos, &s.analysis.score(), trace, &[]))
+    Ok(call_tables(recs, &infos, &s.analysis.score(), trace, &[]))
 }

@@ -3,7 +3,8 @@
 //! scoring, 21 with the trace's columns, against 35 / 43 as plain columns.
 //!
 //! - generation times: the first packet of each block of `BLOCK` packets
-//!   in full, the others as a 32-bit offset from it;
+//!   in full, the others as a 32-bit offset from it (a gap of 4.29 s or
+//!   more inside a block starts a new base there);
 //! - send, arrival: 32-bit offsets from generation (4.29 s reach);
 //! - talkspurt: the step from the previous packet's (one byte);
 //! - frames one byte, payload, wire bytes and channel two.
@@ -40,6 +41,8 @@ pub const NO_WHERE: u32 = u32::MAX;
 
 /// Packets per block of generation times.
 const BLOCK: usize = 64;
+/// Flag on a block's base time (times stay below 2^63 ns, 292 years).
+const REBASED: u64 = 1 << 63;
 
 /// A u64 column (times, or `NEVER`) as u32 slots; values from `ESC` up
 /// live in `wide`. Exact for every u64.
@@ -144,7 +147,12 @@ impl<T: Copy + Into<u32> + TryFrom<u32>> Narrow<T> {
 pub struct CallRecord {
     /// Trace-only columns (wire bytes, where lost) are kept.
     pub full: bool,
+    /// Per block: its first packet's time; `REBASED` set when a gap of
+    /// 4.29 s or more inside the block started a new base (`rebase`).
     gen_base: Vec<u64>,
+    /// seq → time: the packet from which later ones of its block count.
+    rebase: BTreeMap<u32, u64>,
+    cur_base: u64,
     gen_off: Wide,
     /// First handed to the network, from generation (`NEVER` for a
     /// sender drop); the sender-side jitter of seed 003 needs it.
@@ -192,6 +200,8 @@ impl CallRecord {
         CallRecord {
             full,
             gen_base: Vec::with_capacity(expect.div_ceil(BLOCK)),
+            rebase: BTreeMap::new(),
+            cur_base: 0,
             gen_off: Wide::with_capacity(expect),
             sent_off: Wide::with_capacity(expect),
             arr_off: Wide::with_capacity(expect),
@@ -219,10 +229,16 @@ impl CallRecord {
         let seq = self.fate.len();
         if seq % BLOCK == 0 {
             self.gen_base.push(t_gen.0);
+            self.cur_base = t_gen.0;
         }
-        let base = self.gen_base[seq / BLOCK];
-        assert!(t_gen.0 >= base, "generation times decrease within a call");
-        self.gen_off.push(t_gen.0 - base);
+        assert!(t_gen.0 >= self.cur_base, "generation times decrease within a call");
+        if t_gen.0 - self.cur_base >= Wide::ESC as u64 {
+            // A long silence inside the block: count from this packet on.
+            self.gen_base[seq / BLOCK] |= REBASED;
+            self.rebase.insert(seq as u32, t_gen.0);
+            self.cur_base = t_gen.0;
+        }
+        self.gen_off.push(t_gen.0 - self.cur_base);
         self.sent_off.push(NEVER);
         self.arr_off.push(NEVER);
         self.fate.push(NetFate::InFlight);
@@ -246,7 +262,14 @@ impl CallRecord {
 
     #[inline]
     pub fn t_gen(&self, i: usize) -> u64 {
-        self.gen_base[i / BLOCK] + self.gen_off.get(i)
+        let b = self.gen_base[i / BLOCK];
+        let base = if b & REBASED == 0 {
+            b
+        } else {
+            let first = (i / BLOCK * BLOCK) as u32;
+            self.rebase.range(first..=i as u32).next_back().map_or(b & !REBASED, |(_, &t)| t)
+        };
+        base + self.gen_off.get(i)
     }
 
     fn at(&self, i: usize, off: &Wide) -> u64 {
@@ -262,6 +285,35 @@ impl CallRecord {
 
     pub fn t_arr(&self, i: usize) -> u64 {
         self.at(i, &self.arr_off)
+    }
+
+    pub fn frames(&self, i: usize) -> u32 {
+        self.frames.get(i)
+    }
+
+    pub fn payload(&self, i: usize) -> u32 {
+        self.payload.get(i)
+    }
+
+    /// Wire bytes (trace only).
+    pub fn wire(&self, i: usize) -> u32 {
+        self.wire.get(i)
+    }
+
+    /// Channel where lost, `NO_WHERE` if none (trace only).
+    pub fn where_(&self, i: usize) -> u32 {
+        self.where_.get(i).wrapping_sub(1)
+    }
+
+    /// Talkspurt ids in sequence order.
+    pub fn talkspurts(&self) -> impl Iterator<Item = u32> + '_ {
+        self.spurt_step.v.iter().enumerate().scan(0u32, |spurt, (i, &s)| {
+            *spurt = match s {
+                u8::MAX => self.spurt_step.wide[&(i as u32)],
+                s => *spurt + s as u32,
+            };
+            Some(*spurt)
+        })
     }
 
     pub fn fate(&self, i: usize) -> NetFate {
@@ -327,23 +379,18 @@ impl CallRecord {
             wire: Vec::with_capacity(if trace { n } else { 0 }),
             where_: Vec::with_capacity(if trace { n } else { 0 }),
         };
-        let mut spurt = 0u32;
+        c.talkspurt.extend(self.talkspurts());
         for i in 0..n {
             let g = self.t_gen(i);
-            spurt = match self.spurt_step.v[i] {
-                u8::MAX => self.spurt_step.wide[&(i as u32)],
-                s => spurt + s as u32,
-            };
-            c.talkspurt.push(spurt);
             c.t_gen.push(g);
             let add = |d: u64| if d == NEVER { NEVER } else { g + d };
             c.t_sent.push(add(self.sent_off.get(i)));
             c.t_arr.push(add(self.arr_off.get(i)));
-            c.frames.push(self.frames.get(i) as u16);
-            c.payload.push(self.payload.get(i));
+            c.frames.push(self.frames(i) as u16);
+            c.payload.push(self.payload(i));
             if trace {
-                c.wire.push(self.wire.get(i));
-                c.where_.push(self.where_.get(i).wrapping_sub(1));
+                c.wire.push(self.wire(i));
+                c.where_.push(self.where_(i));
             }
         }
         c
@@ -352,6 +399,7 @@ impl CallRecord {
     /// Heap bytes the records hold: the run's memory per recorded packet.
     pub fn heap_bytes(&self) -> usize {
         self.gen_base.capacity() * 8
+            + self.rebase.len() * 32
             + self.gen_off.heap_bytes()
             + self.sent_off.heap_bytes()
             + self.arr_off.heap_bytes()
@@ -396,6 +444,23 @@ mod tests {
         assert_eq!(c.fate, [NetFate::InFlight, NetFate::Arrived, NetFate::QueueDrop, NetFate::LinkLoss]);
         assert_eq!(c.where_, [NO_WHERE, NO_WHERE, 70_000, 3]);
         assert_eq!(r.t_arr(1), gens[1] + 2 * big);
+    }
+
+    /// Long silences inside a block rebase it: one side entry per gap,
+    /// exact times before and after.
+    #[test]
+    fn long_gaps_rebase_the_block() {
+        let mut r = CallRecord::new(false, 200);
+        let mut t = Vec::new();
+        for i in 0..200u64 {
+            let g = i * 20_000_000 + (i / 10) * 6_000_000_000; // a 6 s silence every 10 packets
+            t.push(g);
+            r.push(SimTime(g), (i / 10) as u32, 1, 160, 0);
+            r.arrived(i as u32, SimTime(g + 1));
+        }
+        assert_eq!(r.columns(false).t_gen, t);
+        assert!((0..200).all(|i| r.t_gen(i) == t[i] && r.t_arr(i) == t[i] + 1));
+        assert_eq!(r.rebase.len(), 19, "one per silence (none at a block start here)");
     }
 
     /// Scoring records cost 17 bytes a packet (plus a block base per 64),
