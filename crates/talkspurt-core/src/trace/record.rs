@@ -65,26 +65,54 @@ impl Wide {
     pub fn is_empty(&self) -> bool {
         self.v.is_empty()
     }
-    pub fn push(&mut self, x: u64) {
-        self.v.push(0);
-        self.set(self.v.len() - 1, x);
-    }
-    pub fn set(&mut self, i: usize, x: u64) {
-        self.v[i] = if x == NEVER {
-            Self::NONE
-        } else if x < Self::ESC as u64 {
+    /// The slot code of `x` at index `i` (side entry if it does not fit).
+    #[inline]
+    fn code(&mut self, i: usize, x: u64) -> u32 {
+        if x < Self::ESC as u64 {
             x as u32
+        } else {
+            self.code_cold(i, x)
+        }
+    }
+    #[cold]
+    #[inline(never)]
+    fn code_cold(&mut self, i: usize, x: u64) -> u32 {
+        if x == NEVER {
+            Self::NONE
         } else {
             self.wide.insert(i as u32, x);
             Self::ESC
-        };
+        }
+    }
+    #[inline]
+    pub fn push(&mut self, x: u64) {
+        let c = self.code(self.v.len(), x);
+        self.v.push(c);
+    }
+    #[inline]
+    pub fn set(&mut self, i: usize, x: u64) {
+        self.v[i] = self.code(i, x);
+    }
+    #[inline]
+    pub fn is_never(&self, i: usize) -> bool {
+        self.v[i] == Self::NONE
     }
     #[inline]
     pub fn get(&self, i: usize) -> u64 {
-        match self.v[i] {
-            Self::NONE => NEVER,
-            Self::ESC => self.wide[&(i as u32)],
-            x => x as u64,
+        let x = self.v[i];
+        if x < Self::ESC {
+            x as u64
+        } else {
+            self.get_cold(i, x)
+        }
+    }
+    #[cold]
+    #[inline(never)]
+    fn get_cold(&self, i: usize, x: u32) -> u64 {
+        if x == Self::NONE {
+            NEVER
+        } else {
+            self.wide[&(i as u32)]
         }
     }
     /// Heap bytes held (side map entries counted at 32 bytes each).
@@ -93,6 +121,29 @@ impl Wide {
     }
 }
 
+/// A narrow slot type: its escape code is its largest value.
+trait Slot: Copy {
+    const ESC: u32;
+    fn from32(x: u32) -> Self;
+    fn to32(self) -> u32;
+}
+
+macro_rules! slot {
+    ($($t:ty),*) => {$(
+        impl Slot for $t {
+            const ESC: u32 = <$t>::MAX as u32;
+            fn from32(x: u32) -> Self {
+                x as $t
+            }
+            fn to32(self) -> u32 {
+                self as u32
+            }
+        }
+    )*};
+}
+
+slot!(u8, u16);
+
 /// A u32 column in one or two bytes a value; larger values live in `wide`.
 #[derive(Clone, Debug, Default)]
 struct Narrow<T> {
@@ -100,41 +151,35 @@ struct Narrow<T> {
     wide: BTreeMap<u32, u32>,
 }
 
-impl<T: Copy + Into<u32> + TryFrom<u32>> Narrow<T> {
+impl<T: Slot> Narrow<T> {
     fn with_capacity(n: usize) -> Self {
         Narrow { v: Vec::with_capacity(n), wide: BTreeMap::new() }
     }
-    /// The escape code: the type's largest value.
-    fn esc() -> u32 {
-        (1u64 << (8 * std::mem::size_of::<T>())) as u32 - 1
-    }
-    fn code(x: u32) -> T {
-        T::try_from(x).ok().expect("below the escape code")
-    }
-    fn push(&mut self, x: u32) {
-        let i = self.v.len();
-        if x < Self::esc() {
-            self.v.push(Self::code(x));
+    #[inline]
+    fn code(&mut self, i: usize, x: u32) -> T {
+        if x < T::ESC {
+            T::from32(x)
         } else {
             self.wide.insert(i as u32, x);
-            self.v.push(Self::code(Self::esc()));
-        }
-    }
-    fn set(&mut self, i: usize, x: u32) {
-        if x < Self::esc() {
-            self.v[i] = Self::code(x);
-        } else {
-            self.wide.insert(i as u32, x);
-            self.v[i] = Self::code(Self::esc());
+            T::from32(T::ESC)
         }
     }
     #[inline]
+    fn push(&mut self, x: u32) {
+        let c = self.code(self.v.len(), x);
+        self.v.push(c);
+    }
+    #[inline]
+    fn set(&mut self, i: usize, x: u32) {
+        self.v[i] = self.code(i, x);
+    }
+    #[inline]
     fn get(&self, i: usize) -> u32 {
-        let c: u32 = self.v[i].into();
-        if c == Self::esc() {
-            self.wide[&(i as u32)]
-        } else {
+        let c = self.v[i].to32();
+        if c < T::ESC {
             c
+        } else {
+            self.wide[&(i as u32)]
         }
     }
     fn heap_bytes(&self) -> usize {
@@ -225,6 +270,7 @@ impl CallRecord {
 
     /// A new packet generated at `t_gen`; returns its sequence number.
     /// Generation times must not decrease within a call.
+    #[inline]
     pub fn push(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32) -> u32 {
         let seq = self.fate.len();
         if seq % BLOCK == 0 {
@@ -239,11 +285,11 @@ impl CallRecord {
             self.cur_base = t_gen.0;
         }
         self.gen_off.push(t_gen.0 - self.cur_base);
-        self.sent_off.push(NEVER);
-        self.arr_off.push(NEVER);
+        self.sent_off.v.push(Wide::NONE);
+        self.arr_off.v.push(Wide::NONE);
         self.fate.push(NetFate::InFlight);
         let step = talkspurt.wrapping_sub(self.last_spurt);
-        if talkspurt >= self.last_spurt && step < Narrow::<u8>::esc() {
+        if talkspurt >= self.last_spurt && step < u8::ESC {
             self.spurt_step.push(step);
         } else {
             self.spurt_step.v.push(u8::MAX);
@@ -263,13 +309,16 @@ impl CallRecord {
     #[inline]
     pub fn t_gen(&self, i: usize) -> u64 {
         let b = self.gen_base[i / BLOCK];
-        let base = if b & REBASED == 0 {
-            b
-        } else {
-            let first = (i / BLOCK * BLOCK) as u32;
-            self.rebase.range(first..=i as u32).next_back().map_or(b & !REBASED, |(_, &t)| t)
-        };
+        let base = if b & REBASED == 0 { b } else { self.rebased(i, b) };
         base + self.gen_off.get(i)
+    }
+
+    /// The base of packet `i` in a block with a long gap.
+    #[cold]
+    #[inline(never)]
+    fn rebased(&self, i: usize, b: u64) -> u64 {
+        let first = (i / BLOCK * BLOCK) as u32;
+        self.rebase.range(first..=i as u32).next_back().map_or(b & !REBASED, |(_, &t)| t)
     }
 
     fn at(&self, i: usize, off: &Wide) -> u64 {
@@ -324,6 +373,7 @@ impl CallRecord {
         &self.fate
     }
 
+    #[inline]
     pub fn set_fate(&mut self, seq: u32, fate: NetFate, where_: u32) {
         let i = seq as usize;
         // A unit already delivered keeps its fate (a later copy may be lost).
@@ -337,23 +387,26 @@ impl CallRecord {
     }
 
     /// Offset of `now` from packet `i`'s generation.
+    #[inline]
     fn since_gen(&self, i: usize, now: SimTime) -> u64 {
         let g = self.t_gen(i);
         assert!(now.0 >= g, "packet {i} handled before it was generated");
         now.0 - g
     }
 
+    #[inline]
     pub fn sent(&mut self, seq: u32, now: SimTime) {
         let i = seq as usize;
-        if self.sent_off.get(i) == NEVER {
+        if self.sent_off.is_never(i) {
             let d = self.since_gen(i, now);
             self.sent_off.set(i, d);
         }
     }
 
+    #[inline]
     pub fn arrived(&mut self, seq: u32, now: SimTime) {
         let i = seq as usize;
-        if self.arr_off.get(i) == NEVER {
+        if self.arr_off.is_never(i) {
             let d = self.since_gen(i, now);
             self.arr_off.set(i, d);
             self.fate[i] = NetFate::Arrived;
@@ -368,32 +421,34 @@ impl CallRecord {
     pub fn columns(&self, trace: bool) -> Columns {
         let n = self.len();
         let trace = trace && self.full;
-        let mut c = Columns {
-            talkspurt: Vec::with_capacity(n),
-            t_gen: Vec::with_capacity(n),
-            t_sent: Vec::with_capacity(n),
-            t_arr: Vec::with_capacity(n),
-            fate: self.fate.clone(),
-            frames: Vec::with_capacity(n),
-            payload: Vec::with_capacity(n),
-            wire: Vec::with_capacity(if trace { n } else { 0 }),
-            where_: Vec::with_capacity(if trace { n } else { 0 }),
+        // Exact-size iterators: no per-element capacity checks.
+        let t_gen: Vec<u64> = (0..n).map(|i| self.t_gen(i)).collect();
+        let at = |off: &Wide| -> Vec<u64> {
+            (0..n).map(|i| match off.get(i) {
+                NEVER => NEVER,
+                d => t_gen[i] + d,
+            })
+            .collect()
         };
-        c.talkspurt.extend(self.talkspurts());
-        for i in 0..n {
-            let g = self.t_gen(i);
-            c.t_gen.push(g);
-            let add = |d: u64| if d == NEVER { NEVER } else { g + d };
-            c.t_sent.push(add(self.sent_off.get(i)));
-            c.t_arr.push(add(self.arr_off.get(i)));
-            c.frames.push(self.frames(i) as u16);
-            c.payload.push(self.payload(i));
-            if trace {
-                c.wire.push(self.wire(i));
-                c.where_.push(self.where_(i));
-            }
+        let (t_sent, t_arr) = (at(&self.sent_off), at(&self.arr_off));
+        let (wire, where_) = if trace {
+            ((0..n).map(|i| self.wire(i)).collect(), (0..n).map(|i| self.where_(i)).collect())
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let mut talkspurt = Vec::with_capacity(n);
+        talkspurt.extend(self.talkspurts());
+        Columns {
+            talkspurt,
+            t_gen,
+            t_sent,
+            t_arr,
+            fate: self.fate.clone(),
+            frames: (0..n).map(|i| self.frames(i) as u16).collect(),
+            payload: (0..n).map(|i| self.payload(i)).collect(),
+            wire,
+            where_,
         }
-        c
     }
 
     /// Heap bytes the records hold: the run's memory per recorded packet.
