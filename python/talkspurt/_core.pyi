@@ -9,6 +9,19 @@ class ScenarioError(ValueError):
     value: str
     allowed: str
 
+class ColumnBuffer:
+    """A column's values owned by the core, lent to numpy in place
+    (`numpy.asarray(buf)`, writable; the array keeps the buffer alive)."""
+    __array_interface__: dict[str, Any]
+    def __len__(self) -> int: ...
+
+class PacketTable:
+    """The packets table, kept compact by the core and built a column at
+    a time when read; `run` and `rescore` return it as `packets`."""
+    def names(self) -> list[str]: ...
+    def column(self, name: str) -> tuple[Any, ...]: ...
+    def __len__(self) -> int: ...
+
 def validate(scenario_json: str) -> str: ...
 def run(
     scenario_json: str,

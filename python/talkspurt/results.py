@@ -11,6 +11,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, Optional
 
 TABLES = ("calls", "packets", "links", "traffic", "series", "groups", "bursts", "talkspurts")
@@ -39,7 +40,47 @@ def _public_mode(path: Path) -> None:
     os.chmod(path, 0o777 & ~umask)
 
 
-def _frame(columns: Optional[dict[str, tuple]]):
+def _values(payload, kind: str, writable: bool = False):
+    """A numeric column as a numpy array: `bytes` are read in place
+    (read-only; copied when `writable`), the core's column buffers
+    (`_core.ColumnBuffer`, the packets table) are viewed in place, writable,
+    and stay alive as the array's base."""
+    import numpy as np
+
+    if isinstance(payload, (bytes, bytearray, memoryview)):
+        a = np.frombuffer(payload, dtype=kind)
+        return a.copy() if writable else a
+    return np.asarray(payload)
+
+
+class _LazyColumns(Mapping):
+    """The core's packets table (`_core.PacketTable`) as a mapping of column
+    tuples like the other tables': each column is built by the core when
+    read and handed over without a copy, so the wide table is only built if
+    asked for, and never held twice (issue 14)."""
+
+    def __init__(self, table):
+        self._table = table
+        self._names = tuple(table.names())
+
+    def __getitem__(self, name: str) -> tuple:
+        if name not in self._names:
+            raise KeyError(name)
+        return self._table.column(name)
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+def _columns(table):
+    """A table from the core: a dict of column tuples, or the lazy packets table."""
+    return _LazyColumns(table) if hasattr(table, "column") and hasattr(table, "names") else table
+
+
+def _frame(columns: Optional[Mapping[str, tuple]]):
     import numpy as np
     import pandas as pd
 
@@ -51,11 +92,13 @@ def _frame(columns: Optional[dict[str, tuple]]):
         if kind == "str":
             data[name] = pd.array(col[1], dtype="string") if col[1] else pd.array([], dtype="string")
         elif kind == "cat":
-            codes = np.frombuffer(col[1], dtype="<u4").astype(np.int32)
+            codes = _values(col[1], "<u4").astype(np.int32)
             data[name] = _ordered(name, pd.Categorical.from_codes(codes, categories=col[2]))
         else:
-            data[name] = np.frombuffer(col[1], dtype=kind)
-    return pd.DataFrame(data)
+            data[name] = _values(col[1], kind, writable=True)
+    # Every array is the frame's own (copied from bytes, or a buffer handed
+    # over by the core): no second copy of a large table.
+    return pd.DataFrame(data, copy=False)
 
 
 def _reordered(df):
@@ -104,7 +147,7 @@ class Results:
     talkspurts = _Table()
 
     def __init__(self, raw: dict[str, Any], manifest: dict[str, Any], *, base: Optional["Results"] = None):
-        self._raw = raw
+        self._raw = {k: _columns(v) for k, v in raw.items()}
         self._frames: dict[str, Any] = {}
         self._base = base  # tables not in `raw` come from here (rescored results)
         self.manifest = manifest
@@ -114,6 +157,8 @@ class Results:
             if name not in self._raw and self._base is not None:
                 return self._base._get(name)
             self._frames[name] = _frame(self._raw.get(name))
+            if name in self._raw:
+                self._raw[name] = None  # the frame has it all; free the core's copy
         return self._frames[name]
 
     def summary_columns(self) -> dict[str, list[Any]]:

@@ -79,7 +79,7 @@ def _arrow(name: str, columns: Optional[dict[str, tuple]]):
     import numpy as np
     import pyarrow as pa
 
-    from .results import ORDERED
+    from .results import ORDERED, _values
 
     if columns is None:
         return None
@@ -89,7 +89,7 @@ def _arrow(name: str, columns: Optional[dict[str, tuple]]):
         if kind == "str":
             a = _strings(c[1])
         elif kind == "cat":
-            raw = np.frombuffer(c[1], dtype="<u4").astype(np.int32)
+            raw = _values(c[1], "<u4").astype(np.int32)
             cats = list(c[2])
             order = ORDERED.get(col)
             if order is not None and set(cats) <= set(order):
@@ -101,9 +101,9 @@ def _arrow(name: str, columns: Optional[dict[str, tuple]]):
             codes = _wrap(pa.int32(), raw, None if valid.all() else valid)
             a = pa.DictionaryArray.from_arrays(codes, _strings(cats), ordered=col in ORDERED)
         elif kind in ("?", "|b1"):
-            a = _wrap(pa.bool_(), np.frombuffer(c[1], dtype=bool))
+            a = _wrap(pa.bool_(), _values(c[1], "?"))
         else:
-            a = _wrap(pa.from_numpy_dtype(np.dtype(kind)), np.frombuffer(c[1], dtype=kind))
+            a = _wrap(pa.from_numpy_dtype(np.dtype(kind)), _values(c[1], kind))
         arrays.append(a)
         names.append(col)
     return pa.Table.from_arrays(arrays, names=names)

@@ -9,7 +9,7 @@
 
 use crate::scenario::{call_info, group_codec, group_label, Scenario};
 use crate::trace::record::{CallRecord, NetFate, NEVER};
-use crate::time::SimDuration;
+use crate::time::{SimDuration, SimTime};
 use crate::score::{call_tables, CallInfo, CallTables};
 use crate::trace::packets::FATES;
 use crate::voice::codec;
@@ -65,10 +65,11 @@ pub fn records_from_packets(p: &PacketColumns, n_calls: usize) -> Result<Vec<Cal
         }
         let r = &mut recs[c];
         let t_gen = ns("t_generated", i, p.t_generated[i])?;
-        if t_gen == NEVER || r.t_gen.last().is_some_and(|&last| t_gen <= last) {
+        let last = r.len().checked_sub(1);
+        if t_gen == NEVER || last.is_some_and(|l| t_gen <= r.t_gen(l)) {
             return Err(format!("packets.t_generated[{i}]: got {}; expected times increasing within the call", p.t_generated[i]));
         }
-        if r.talkspurt.last().is_some_and(|&last| p.talkspurt[i] < last) {
+        if i > 0 && last.is_some() && p.talkspurt[i] < p.talkspurt[i - 1] {
             return Err(format!("packets.talkspurt[{i}]: got {}; expected non-decreasing talkspurt ids within the call", p.talkspurt[i]));
         }
         let t_arr = ns("t_arrived", i, p.t_arrived[i])?;
@@ -83,13 +84,19 @@ pub fn records_from_packets(p: &PacketColumns, n_calls: usize) -> Result<Vec<Cal
         if (fate == NetFate::Arrived) != (t_arr != NEVER) || (t_arr != NEVER && t_arr < t_gen) {
             return Err(format!("packets.t_arrived[{i}]: got {}; inconsistent with fate {} and t_generated", p.t_arrived[i], FATES[p.fate[i] as usize]));
         }
-        r.talkspurt.push(p.talkspurt[i]);
-        r.t_gen.push(t_gen);
-        r.t_sent.push(ns("t_sent", i, p.t_sent[i])?);
-        r.t_arr.push(t_arr);
-        r.fate.push(fate);
-        r.frames.push(p.frames[i].min(u16::MAX as u32) as u16);
-        r.payload.push(p.payload_bytes[i]);
+        let t_sent = ns("t_sent", i, p.t_sent[i])?;
+        if t_sent != NEVER && t_sent < t_gen {
+            return Err(format!("packets.t_sent[{i}]: got {}; expected NaN or a time not before t_generated", p.t_sent[i]));
+        }
+        let seq = r.push(SimTime(t_gen), p.talkspurt[i], p.frames[i], p.payload_bytes[i], 0);
+        if t_sent != NEVER {
+            r.sent(seq, SimTime(t_sent));
+        }
+        if fate == NetFate::Arrived {
+            r.arrived(seq, SimTime(t_arr));
+        } else {
+            r.set_fate(seq, fate, crate::trace::record::NO_WHERE);
+        }
     }
     Ok(recs)
 }
@@ -121,6 +128,5 @@ pub fn rescore(s: &Scenario, calls: &CallColumns, packets: &PacketColumns, trace
         infos.push(call_info(s, g, c, SimDuration(ptime.as_nanos()), calls.start_s[k], calls.stop_s[k]));
     }
     let recs = records_from_packets(packets, n)?;
-    let refs: Vec<&CallRecord> = recs.iter().collect();
-    Ok(call_tables(&refs, &infos, &s.analysis.score(), trace, &[]))
+    Ok(call_tables(recs, &infos, &s.analysis.score(), trace, &[]))
 }

@@ -30,7 +30,8 @@ fn modes_follow_loss_and_payload_follows_mode() {
             assert_eq!(k(w2[0]).abs_diff(k(w2[1])), 1, "one mode per change: {w2:?}");
         }
         // Payload per packet is a whole number of one mode's frames.
-        for (&p, &f) in c.rec.payload.iter().zip(&c.rec.frames) {
+        let r = c.rec.columns(false);
+        for (&p, &f) in r.payload.iter().zip(&r.frames) {
             assert!(p % f as u32 == 0 && bytes.contains(&(p / f as u32)), "call {i}: payload {p} for {f} frames");
         }
     }

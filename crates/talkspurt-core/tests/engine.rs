@@ -78,7 +78,7 @@ fn busy(seed: u64) -> talkspurt_core::scenario::Scenario {
 fn same_seed_same_trace_different_seed_different_trace() {
     let h = |seed| {
         let out = run(&busy(seed), &mut no_progress()).unwrap();
-        (table_hash(out.report.packets.as_ref().unwrap()), table_hash(&out.report.calls), out.events)
+        (table_hash(&out.report.packets.as_ref().unwrap().table()), table_hash(&out.report.calls), out.events)
     };
     let (a, b, c) = (h(7), h(7), h(8));
     assert_eq!(a, b, "seed 7 twice gave different results");
@@ -125,7 +125,7 @@ fn talkspurt_and_silence_means_from_the_trace() {
         g.speech = exp_speech(1000, 1500);
         let s = scenario(run_cfg(secs(100_000), seed), vec![link("a", "b", chan(10_000_000, ms(1), QueueLimit::Packets(50), LossCfg::None))], vec![g], vec![]);
         let out = run(&s, &mut no_progress()).unwrap();
-        let p = out.report.packets.unwrap();
+        let p = out.report.packets.unwrap().table();
         let Some(Column::U32(spurt)) = p.get("talkspurt") else { panic!() };
         let Some(Column::U32(payload)) = p.get("payload_bytes") else { panic!() };
         let tg = p.f64("t_generated");

@@ -22,7 +22,7 @@ fn steady_loss(bottleneck_bps: u64) -> f64 {
         vec![],
     );
     let out = run(&s, &mut no_progress()).unwrap();
-    let p = out.report.packets.unwrap();
+    let p = out.report.packets.unwrap().table();
     let t_gen = p.f64("t_generated");
     let Some(Column::Cat { codes, cats }) = p.get("fate") else { panic!() };
     let qd = cats.iter().position(|c| c == "queue_drop").unwrap() as u32;
@@ -92,7 +92,7 @@ playout = {{ kind = "fixed", delay = "5s" }}
     );
     let s = talkspurt_core::scenario::from_toml_str(&src).unwrap();
     let out = run(&s, &mut no_progress()).unwrap();
-    let p = out.report.packets.unwrap();
+    let p = out.report.packets.unwrap().table();
     let t_gen = p.f64("t_generated");
     let Some(Column::U32(wire)) = p.get("wire_bytes") else { panic!() };
     assert!(wire.iter().all(|&b| b == 512), "every packet is 512 B on the wire");

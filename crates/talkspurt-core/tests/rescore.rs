@@ -79,7 +79,7 @@ struct Owned {
 
 impl Owned {
     fn of(r: &talkspurt_core::run::Report) -> Owned {
-        let (c, p) = (&r.calls, r.packets.as_ref().unwrap());
+        let (c, p) = (&r.calls, &r.packets.as_ref().unwrap().table());
         Owned {
             group: strs(c, "group"),
             codec: strs(c, "codec"),
@@ -126,7 +126,7 @@ fn rescoring_equals_simulating_under_the_other_buffer() {
             same(&again.groups, &direct.groups, &format!("{what} groups"));
             same(&again.bursts, &direct.bursts, &format!("{what} bursts"));
             same(again.talkspurts.as_ref().unwrap(), direct.talkspurts.as_ref().unwrap(), &what);
-            let (pa, pd) = (again.packets.as_ref().unwrap(), direct.packets.as_ref().unwrap());
+            let (pa, pd) = (&again.packets.as_ref().unwrap().table(), &direct.packets.as_ref().unwrap().table());
             for col in ["t_played", "id", "window_loss", "window_ie"] {
                 let (x, y) = (pa.f64(col), pd.f64(col));
                 assert!(x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())), "{what} packets.{col}");

@@ -54,9 +54,10 @@ fn run(s: &Scenario) -> Out {
     let mut nacks = 0;
     for c in &w.calls {
         let frame = c.codec.frame.as_secs_f64();
-        for i in 0..c.rec.len() {
-            if c.rec.t_arr[i] == u64::MAX {
-                lost_s += c.rec.frames[i] as f64 * frame;
+        let r = c.rec.columns(false);
+        for i in 0..r.len() {
+            if r.t_arr[i] == u64::MAX {
+                lost_s += r.frames[i] as f64 * frame;
             }
         }
         let p: Vec<u32> = c.log.iter().map(|x| (x.ptime.as_nanos() / 1_000_000) as u32).collect();

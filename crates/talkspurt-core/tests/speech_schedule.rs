@@ -15,7 +15,7 @@ fn a_run_follows_the_schedule() {
     let src = format!("{RUN}{LINK}{CALL}{}\n", "length = \"1s\"\nspeech = { model = \"schedule\", spurts = [[\"200ms\", \"250ms\"], [\"400ms\", \"410ms\"], [\"900ms\", \"1s\"]] }");
     let s = from_toml_str(&src.replace("[run]\n", "[run]\ntrace = true\n")).unwrap();
     let out = run::run(&s, &mut |_| true).unwrap();
-    let p = out.report.packets.unwrap();
+    let p = out.report.packets.unwrap().table();
     let (tg, fr, ts) = (p.f64("t_generated"), p.u32("frames"), p.u32("talkspurt"));
     let t: Vec<(i64, u32, u32)> = (0..tg.len()).map(|i| ((tg[i] * 1000.0).round() as i64, fr[i], ts[i])).collect();
     assert_eq!(t, vec![(220, 2, 0), (240, 2, 0), (250, 1, 0), (410, 1, 1), (920, 2, 2), (940, 2, 2), (960, 2, 2), (980, 2, 2), (1000, 2, 2)]);

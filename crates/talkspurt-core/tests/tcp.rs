@@ -89,7 +89,7 @@ fn voice_over_tcp_frames_wait_for_retransmissions() {
     for seed in 1..=3 {
         let s = scenario(run_cfg(secs(120), seed), vec![path.clone()], vec![voice.clone()], vec![]);
         let out = run(&s, &mut no_progress()).unwrap();
-        let p = out.report.packets.as_ref().unwrap();
+        let p = out.report.packets.as_ref().unwrap().table();
         let (ts, ta) = (p.f64("t_sent"), p.f64("t_arrived"));
         assert!(ta.iter().all(|t| t.is_finite()) || out.report.calls.i64("in_flight")[0] > 0);
         let delays: Vec<f64> = ts.iter().zip(ta).filter(|(_, a)| a.is_finite()).map(|(s, a)| a - s).collect();

@@ -219,7 +219,7 @@ fn voice_over_ccid2() {
         assert_eq!(arr + drop, gen, "handshake {handshake}");
         assert!(drop <= max_drops, "handshake {handshake}: {drop} sender drops");
         if handshake {
-            let p = out.report.packets.as_ref().unwrap();
+            let p = out.report.packets.as_ref().unwrap().table();
             let t = p.f64("t_generated");
             let fate = match p.get("fate") {
                 Some(talkspurt_core::trace::Column::Cat { codes, cats }) => codes.iter().map(|&k| cats[k as usize].clone()).collect::<Vec<_>>(),

@@ -4,11 +4,12 @@
 //! `value` and `allowed`.
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use talkspurt_core::quality::{self, EModelParams};
 use talkspurt_core::scenario::{self, ScenarioError as CoreError};
+use talkspurt_core::score::packets::Packets;
 use talkspurt_core::trace::{Column, Table};
 use talkspurt_core::voice::codec;
 
@@ -63,6 +64,108 @@ fn table(py: Python<'_>, t: Table) -> PyResult<Bound<'_, PyDict>> {
         d.set_item(name, column(py, c)?)?;
     }
     Ok(d)
+}
+
+/// A column's values, owned here and lent to numpy in place through the
+/// array interface (`numpy.asarray(buf)`: no copy; the array keeps this
+/// object alive as its base, and the memory goes with the last view). The
+/// limited API of abi3-py310 has no buffer protocol, numpy's interface
+/// needs none.
+#[pyclass(frozen, module = "talkspurt._core")]
+struct ColumnBuffer {
+    /// Start of the values, taken from the owned vector while it was ours
+    /// alone; Rust never reads the values again (numpy may write them).
+    addr: usize,
+    len: usize,
+    typestr: &'static str,
+    _owner: Owned,
+}
+
+#[allow(dead_code)] // held only to be dropped
+enum Owned {
+    F64(Vec<f64>),
+    U32(Vec<u32>),
+    I64(Vec<i64>),
+}
+
+impl ColumnBuffer {
+    fn new(mut o: Owned) -> Self {
+        let (addr, len, typestr) = match &mut o {
+            Owned::F64(v) => (v.as_mut_ptr() as usize, v.len(), "<f8"),
+            Owned::U32(v) => (v.as_mut_ptr() as usize, v.len(), "<u4"),
+            Owned::I64(v) => (v.as_mut_ptr() as usize, v.len(), "<i8"),
+        };
+        ColumnBuffer { addr, len, typestr, _owner: o }
+    }
+}
+
+#[pymethods]
+impl ColumnBuffer {
+    #[getter]
+    fn __array_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new_bound(py);
+        d.set_item("shape", (self.len,))?;
+        d.set_item("typestr", self.typestr)?;
+        d.set_item("data", (self.addr, false))?;
+        d.set_item("version", 3)?;
+        Ok(d)
+    }
+    fn __len__(&self) -> usize {
+        self.len
+    }
+}
+
+/// A column of the packets table as `column` gives the others, numbers in
+/// a `ColumnBuffer` rather than bytes (no copy).
+fn lent_column(py: Python<'_>, c: Column) -> PyResult<Bound<'_, PyTuple>> {
+    let lent = |tag: &str, o: Owned| -> PyResult<Bound<'_, PyTuple>> {
+        Ok(PyTuple::new_bound(py, [tag.into_py(py), Bound::new(py, ColumnBuffer::new(o))?.into_py(py)]))
+    };
+    match c {
+        Column::F64(v) => lent("<f8", Owned::F64(v)),
+        Column::U32(v) => lent("<u4", Owned::U32(v)),
+        Column::I64(v) => lent("<i8", Owned::I64(v)),
+        Column::Cat { codes, cats } => Ok(PyTuple::new_bound(
+            py,
+            [
+                "cat".into_py(py),
+                Bound::new(py, ColumnBuffer::new(Owned::U32(codes)))?.into_py(py),
+                PyList::new_bound(py, cats).into_py(py),
+            ],
+        )),
+        other => column(py, other),
+    }
+}
+
+/// The packets table, kept compact by the core (`score::packets`) and
+/// built a column at a time when Python reads it
+/// (`talkspurt.results._LazyColumns`).
+#[pyclass(frozen, module = "talkspurt._core")]
+struct PacketTable {
+    inner: Packets,
+}
+
+#[pymethods]
+impl PacketTable {
+    /// Column names in table order.
+    fn names(&self) -> Vec<&'static str> {
+        self.inner.names()
+    }
+    /// One column as `(dtype, ColumnBuffer[, categories])`.
+    fn column<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
+        let c = py.allow_threads(|| self.inner.column(name));
+        lent_column(py, c.ok_or_else(|| PyKeyError::new_err(name.to_string()))?)
+    }
+    fn __len__(&self) -> usize {
+        self.inner.rows()
+    }
+}
+
+fn packets_obj(py: Python<'_>, p: Option<Packets>) -> PyResult<PyObject> {
+    Ok(match p {
+        Some(inner) => Bound::new(py, PacketTable { inner })?.into_py(py),
+        None => py.None(),
+    })
 }
 
 fn parse(py: Python<'_>, scenario_json: &str) -> PyResult<scenario::Scenario> {
@@ -135,7 +238,6 @@ fn run(
         py,
         vec![
             ("calls", Some(r.calls)),
-            ("packets", r.packets),
             ("links", Some(r.links)),
             ("traffic", Some(r.traffic)),
             ("series", Some(r.series)),
@@ -144,6 +246,7 @@ fn run(
             ("talkspurts", r.talkspurts),
         ],
     )?;
+    d.set_item("packets", packets_obj(py, r.packets)?)?;
     d.set_item("events", out.events)?;
     d.set_item("voice_packets", out.voice_packets)?;
     d.set_item("sim_end_s", out.sim_end_s)?;
@@ -223,12 +326,12 @@ fn rescore(py: Python<'_>, scenario_json: &str, calls: &Bound<'_, PyDict>, packe
         py,
         vec![
             ("calls", Some(out.calls)),
-            ("packets", out.packets),
             ("groups", Some(out.groups)),
             ("bursts", Some(out.bursts)),
             ("talkspurts", out.talkspurts),
         ],
     )?;
+    d.set_item("packets", packets_obj(py, out.packets)?)?;
     d.set_item("scenario", scenario::parse::to_json(&s).to_string())?;
     Ok(d.into_py(py))
 }
@@ -319,6 +422,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("FATES", talkspurt_core::trace::packets::FATES.to_vec())?;
     m.add("TRANSPORT_CALL_COLUMNS", talkspurt_core::run::report::TRANSPORT_CALL_COLUMNS.to_vec())?;
+    m.add_class::<ColumnBuffer>()?;
+    m.add_class::<PacketTable>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(rescore, m)?)?;

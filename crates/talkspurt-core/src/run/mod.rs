@@ -59,7 +59,7 @@ pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -
     let voice_packets = w.calls.iter().map(|c| c.rec.len() as u64).sum();
     let captures = w.capture.take().map_or_else(Vec::new, |c| c.files.into_iter().map(|f| (f.name, f.bytes)).collect());
     Ok(RunOutput {
-        report: report(&w, &infos, &traffic_labels, &s.analysis.score(), s.run.trace),
+        report: report(&mut w, &infos, &traffic_labels, &s.analysis.score(), s.run.trace),
         events: w.q.events_processed(),
         voice_packets,
         sim_end_s: w.q.now().as_secs_f64(),

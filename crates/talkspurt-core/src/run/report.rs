@@ -1,15 +1,17 @@
 //! Assemble a finished world into tables: calls, packets, groups, bursts,
 //! talkspurts (from the scored calls), links, traffic, time series.
 
+use crate::score::packets::Packets;
 use crate::score::{call_tables, AnalysisCfg, CallInfo};
 use crate::metrics::adaptation::{adapt_stats, congestion_onset, AdaptStats};
 use crate::sim::world::{Call, Side, World};
 use crate::transport::tcp::TcpCounters;
-use crate::trace::{CallRecord, Column, Table};
+use crate::trace::{Column, Table};
 
 pub struct Report {
     pub calls: Table,
-    pub packets: Option<Table>,
+    /// Built a column at a time when read (`Packets::column`, `table`).
+    pub packets: Option<Packets>,
     pub links: Table,
     pub traffic: Table,
     pub series: Table,
@@ -27,7 +29,11 @@ impl Report {
     pub fn digest(&self) -> u64 {
         let mut h = 0xcbf2_9ce4_8422_2325u64;
         let opt = |t: &Option<Table>| t.clone().unwrap_or_default();
-        for t in [&self.calls, &opt(&self.packets), &self.links, &self.traffic, &self.series, &self.groups, &self.bursts, &opt(&self.talkspurts)] {
+        crate::trace::table::digest(&self.calls, &mut h);
+        if let Some(p) = &self.packets {
+            p.digest(&mut h);
+        }
+        for t in [&self.links, &self.traffic, &self.series, &self.groups, &self.bursts, &opt(&self.talkspurts)] {
             crate::trace::table::digest(t, &mut h);
         }
         h
@@ -124,7 +130,8 @@ fn adapt_columns(w: &World, t: &mut Table) {
     let stats: Vec<AdaptStats> = calls
         .iter()
         .map(|c| {
-            let onset = congestion_onset(&c.rec.fate, &c.rec.t_sent);
+            let t_sent: Vec<u64> = (0..c.rec.len()).map(|i| c.rec.t_sent(i)).collect();
+            let onset = congestion_onset(c.rec.fates(), &t_sent);
             adapt_stats(&c.log, c.start.as_nanos(), c.stop.as_nanos(), onset)
         })
         .collect();
@@ -187,12 +194,19 @@ fn series_table(w: &World) -> Table {
 }
 
 /// Score every call and build all tables. `trace` adds the packets table.
-pub fn report(w: &World, infos: &[CallInfo], traffic_labels: &[String], a: &AnalysisCfg, trace: bool) -> Report {
-    let recs: Vec<&CallRecord> = w.calls.iter().map(|c| &c.rec).collect();
+/// The calls' records move out of the world into scoring (and, with the
+/// trace, into the packets table), so they are never held twice.
+pub fn report(w: &mut World, infos: &[CallInfo], traffic_labels: &[String], a: &AnalysisCfg, trace: bool) -> Report {
     let where_cats: Vec<String> = w.topo.channels.iter().map(|c| c.name.clone()).collect();
-    let mut ct = call_tables(&recs, infos, a, trace, &where_cats);
-    rate_columns(w, &mut ct.calls, w.calls.iter().map(|c| c.flow));
-    adapt_columns(w, &mut ct.calls);
+    // The calls table's transport columns, read before the records move.
+    let mut transport = Table::default();
+    rate_columns(w, &mut transport, w.calls.iter().map(|c| c.flow));
+    adapt_columns(w, &mut transport);
+    let recs = w.calls.iter_mut().map(|c| std::mem::take(&mut c.rec)).collect();
+    let mut ct = call_tables(recs, infos, a, trace, &where_cats);
+    for (name, col) in transport.columns {
+        ct.calls.push(name, col);
+    }
     Report {
         calls: ct.calls,
         packets: ct.packets,

@@ -39,25 +39,27 @@ pub struct Bounds {
 pub fn bounds(trace: &CallTrace<'_>, info: &CallInfo) -> Bounds {
     let off = info.offset_ms();
     let id = delay_impairment_simplified;
+    // The per-packet playout columns are not reported; each is dropped as
+    // soon as its bound is known, so a long call holds one at a time.
+    let strip = |o: OptimalPlayout| OptimalPlayout { playout: Vec::new(), ..o };
+    let strip_fixed = |f: FixedDelayBound| FixedDelayBound { playout: Vec::new(), ..f };
     let (reduced, fixed) = match info.codec.lambda {
         Some(l) => {
             let il = move |e: f64| loss_impairment_simplified(l, e);
-            (Some(optimal_playout(trace, off, R0_SIMPLIFIED, id, il)), Some(fixed_delay_bound(trace, off, R0_SIMPLIFIED, id, il)))
+            let o = strip(optimal_playout(trace, off, R0_SIMPLIFIED, id, il));
+            (Some(o), Some(strip_fixed(fixed_delay_bound(trace, off, R0_SIMPLIFIED, id, il))))
         }
         None => (None, None),
     };
     let (g107, fixed_g107) = if quality::codec_impairment(info.codec.emodel_key).is_some() {
         let curve = EModelCurve::new(info.g107_params(0.0, 0.0, 1.0));
         let r = |d: f64, e: f64| curve.at(d, e, 1.0).map_or(OUT_OF_MODEL, |x| x.r);
-        (Some(optimal_playout_generic(trace, off, r)), Some(fixed_delay_bound_generic(trace, off, r)))
+        let o = strip(optimal_playout_generic(trace, off, r));
+        (Some(o), Some(strip_fixed(fixed_delay_bound_generic(trace, off, r))))
     } else {
         (None, None)
     };
-    // The per-packet playout columns are not reported; drop them so a run
-    // of many long calls does not hold them all.
-    let strip = |o: Option<OptimalPlayout>| o.map(|o| OptimalPlayout { playout: Vec::new(), ..o });
-    let strip_fixed = |f: Option<FixedDelayBound>| f.map(|f| FixedDelayBound { playout: Vec::new(), ..f });
-    Bounds { reduced: strip(reduced), g107: strip(g107), fixed: strip_fixed(fixed), fixed_g107: strip_fixed(fixed_g107) }
+    Bounds { reduced, g107, fixed, fixed_g107 }
 }
 
 const NAN: f64 = f64::NAN;

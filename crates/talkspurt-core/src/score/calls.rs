@@ -19,7 +19,7 @@ use crate::metrics::{gap_jitter_samples, jitter_exceedance, not_played, BackToBa
 use crate::playout::{self, CallTrace};
 use crate::quality::{self, burst_stats};
 use crate::score::{AnalysisCfg, DelayModel};
-use crate::trace::record::CallRecord;
+use crate::trace::record::{CallRecord, Columns};
 
 /// A scored call: its row, its playout column (`NEVER` where not played),
 /// its run histograms and its bounds.
@@ -45,11 +45,16 @@ fn or_nan(x: Option<f64>) -> f64 {
 
 /// Score one call under its playout buffer.
 pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored {
+    // Expanded one call at a time: only the compact records stay for the
+    // run; columns are dropped after their last use, so that a long call's
+    // peak is not every column at once (issue 14).
+    let mut rec = rec.columns(false);
     let trace = CallTrace { talkspurt: &rec.talkspurt, t_gen: &rec.t_gen, t_arr: &rec.t_arr };
     let played = info.playout.playout(&trace);
     let mut s = CallSummary::default();
-    losses(&mut s, rec, &played);
-    delays(&mut s, rec, a, info.frame.as_nanos());
+    losses(&mut s, &rec, &played);
+    delays(&mut s, &rec, a, info.frame.as_nanos());
+    rec.t_sent = Vec::new();
     let rt = real_time_performance(&rec.t_arr, a.rtpi_threshold.as_nanos(), a.rtpi_missing)
         .expect("the scenario parser keeps the RTPI threshold > 0");
     (s.rtpi, s.dpr, s.delayed) = (or_nan(rt.index), or_nan(rt.delayed_rate), rt.delayed);
@@ -76,7 +81,10 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     s.goodput_played_bps = or_nan(goodput_bps(delivered_bytes(&rec.payload, &played), active));
     s.delay_budget_ms = delay_budget_ms(&speech, &rec.t_gen, &rec.t_arr, info.codec.lookahead.as_nanos());
     let mix = super::modes::mode_shares(&info.codec, &rec.frames, &rec.payload, &lost);
+    drop(speech);
+    (rec.frames, rec.payload) = (Vec::new(), Vec::new());
     buffer_and_quality(&mut s, &trace, &played, &lost, info, a.delay, mix.as_deref());
+    drop(lost);
     let bounds = a.bounds.then(|| bounds(&trace, info));
     if let Some(b) = &bounds {
         b.summarize(&mut s);
@@ -87,7 +95,7 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
 }
 
 /// Counts by fate and seed 003's decomposition (metrics::decomposition).
-fn losses(s: &mut CallSummary, rec: &CallRecord, played: &[u64]) {
+fn losses(s: &mut CallSummary, rec: &Columns, played: &[u64]) {
     let c = loss_counts(&rec.fate, played);
     (s.generated, s.sender_drop, s.queue_drop, s.link_loss) = (c.generated, c.sender_drop, c.queue_drop, c.link_loss);
     (s.in_flight, s.arrived, s.late, s.played) = (c.in_flight, c.arrived(), c.late, c.played);
@@ -106,7 +114,7 @@ fn losses(s: &mut CallSummary, rec: &CallRecord, played: &[u64]) {
     }
 }
 
-fn delays(s: &mut CallSummary, rec: &CallRecord, a: &AnalysisCfg, frame_ns: u64) {
+fn delays(s: &mut CallSummary, rec: &Columns, a: &AnalysisCfg, frame_ns: u64) {
     let mut delays = Vec::with_capacity(rec.len());
     let mut arrivals: Vec<(u64, u64)> = Vec::with_capacity(rec.len());
     for i in 0..rec.len() {
@@ -121,10 +129,13 @@ fn delays(s: &mut CallSummary, rec: &CallRecord, a: &AnalysisCfg, frame_ns: u64)
     s.delay_mean_ms = or_nan(quality::mean(&delays));
     (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (pct(50.0), pct(95.0), pct(99.0));
     s.delay_max_ms = delays.iter().cloned().reduce(f64::max).unwrap_or(NAN);
-    let waits: Vec<f64> = (0..rec.len())
-        .filter(|&i| rec.t_sent[i] != crate::trace::record::NEVER)
-        .map(|i| ms(rec.t_sent[i].saturating_sub(rec.t_gen[i]) as f64))
-        .collect();
+    // Sized once: a filtered collect grows by doubling (issue 14).
+    let mut waits: Vec<f64> = Vec::with_capacity(rec.len());
+    waits.extend(
+        (0..rec.len())
+            .filter(|&i| rec.t_sent[i] != crate::trace::record::NEVER)
+            .map(|i| ms(rec.t_sent[i].saturating_sub(rec.t_gen[i]) as f64)),
+    );
     s.sender_wait_mean_ms = or_nan(quality::mean(&waits));
     s.sender_wait_p95_ms = quality::percentile(&waits, 95.0).unwrap_or(NAN);
     // RFC 3550 §6.4.1 and A.8: jitter over packets in arrival order, on the
@@ -143,10 +154,12 @@ fn delays(s: &mut CallSummary, rec: &CallRecord, a: &AnalysisCfg, frame_ns: u64)
 /// Seed 001 §3: D = T_f + l + T_n + 2·T_f per arrived packet (T_f its
 /// speech, T_n generation to arrival), the mean in ms; NaN if none arrived.
 fn delay_budget_ms(t_f: &[u64], t_gen: &[u64], t_arr: &[u64], lookahead: u64) -> f64 {
-    let d: Vec<f64> = (0..t_gen.len())
-        .filter(|&i| t_arr[i] != crate::playout::NOT_ARRIVED)
-        .map(|i| (3 * t_f[i] + lookahead + (t_arr[i] - t_gen[i])) as f64)
-        .collect();
+    let mut d: Vec<f64> = Vec::with_capacity(t_gen.len());
+    d.extend(
+        (0..t_gen.len())
+            .filter(|&i| t_arr[i] != crate::playout::NOT_ARRIVED)
+            .map(|i| (3 * t_f[i] + lookahead + (t_arr[i] - t_gen[i])) as f64),
+    );
     quality::mean(&d).map_or(NAN, ms)
 }
 

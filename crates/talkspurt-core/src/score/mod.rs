@@ -6,12 +6,13 @@
 //! Files: `config.rs` the `[analysis]` settings; `row.rs` what a call was
 //! and its row; `calls.rs` scores one call; `modes.rs` a
 //! mode-switching call's shares per mode; `bounds.rs` its offline bounds;
-//! `summary.rs` the tables.
+//! `summary.rs` the tables; `packets.rs` the packets table.
 
 pub mod bounds;
 pub mod calls;
 pub mod config;
 pub mod modes;
+pub mod packets;
 pub mod row;
 pub mod summary;
 
@@ -19,30 +20,33 @@ pub use calls::{score_call, Scored};
 pub use config::{AnalysisCfg, DelayModel};
 pub use row::{CallInfo, CallSummary};
 
+use crate::trace::record::Wide;
 use crate::trace::{CallRecord, Table};
-use summary::{bursts_table, calls_table, groups_table, packets_table, talkspurts_table};
+use packets::{played_offsets, Packets};
+use summary::{bursts_table, calls_table, groups_table, talkspurts_table};
 
 /// The tables that depend only on the calls' records and how they are
 /// scored: what a rescore recomputes.
 pub struct CallTables {
     pub calls: Table,
-    pub packets: Option<Table>,
+    /// Built a column at a time when read (`packets::Packets`).
+    pub packets: Option<Packets>,
     pub groups: Table,
     pub bursts: Table,
     pub talkspurts: Option<Table>,
 }
 
 /// Score every call, in parallel over the machine's cores (each call is
-/// scored on its own, so the result does not depend on the split). Without
-/// `keep_played` the playout columns are dropped as soon as a call is
-/// scored (only the packets table reads them).
-pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool) -> Vec<Scored> {
+/// scored on its own, so the result does not depend on the split). With
+/// `keep_played` each call's playout times are kept as offsets from
+/// generation (the packets table reads them), else dropped as soon as the
+/// call is scored.
+pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool) -> (Vec<Scored>, Vec<Wide>) {
     let score = |r: &CallRecord, i: &CallInfo| {
         let mut s = score_call(r, i, a);
-        if !keep_played {
-            s.played = Vec::new();
-        }
-        s
+        let played = if keep_played { played_offsets(r, &s.played) } else { Wide::default() };
+        s.played = Vec::new();
+        (s, played)
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(records.len().max(1));
     let chunk = records.len().div_ceil(threads.max(1)).max(1);
@@ -52,16 +56,19 @@ pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, k
             .zip(infos.chunks(chunk))
             .map(|(rs, is)| sc.spawn(move || rs.iter().zip(is).map(|(r, i)| score(r, i)).collect::<Vec<_>>()))
             .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("scoring thread panicked")).collect()
+        handles.into_iter().flat_map(|h| h.join().expect("scoring thread panicked")).unzip()
     })
 }
 
-/// Score the calls and build their tables; `trace` adds the packets table.
-pub fn call_tables(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String]) -> CallTables {
-    let scored = score_all(records, infos, a, trace);
+/// Score the calls and build their tables; `trace` keeps the records for
+/// the packets table (else they are dropped here).
+pub fn call_tables(records: Vec<CallRecord>, infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String]) -> CallTables {
+    let refs: Vec<&CallRecord> = records.iter().collect();
+    let (scored, played) = score_all(&refs, infos, a, trace);
+    drop(refs);
     CallTables {
         calls: calls_table(infos, &scored),
-        packets: trace.then(|| packets_table(records, &scored, infos, a.window as usize, where_cats)),
+        packets: trace.then(|| Packets::new(records, played, infos, a.window as usize, where_cats)),
         groups: groups_table(infos, &scored),
         bursts: bursts_table(&scored),
         talkspurts: talkspurts_table(&scored),

@@ -1,14 +1,13 @@
 //! Tables built from scored calls: calls, groups (per group and the whole
 //! run), bursts (back-to-back run histograms), talkspurts (the bound's
-//! per-talkspurt playout points) and packets (the trace's per-packet columns
-//! under each call's playout, plus the windowed impairments).
+//! per-talkspurt playout points); the packets table is `packets.rs`.
 
 use super::calls::Scored;
 use super::row::{CallInfo, CallSummary};
-use crate::metrics::{jain_index, windowed_impairments, RunStats};
+use crate::metrics::{jain_index, RunStats};
 use crate::playout::{OptimalPlayout, NOT_ARRIVED};
 use crate::quality::{mos_from_r, quality_band_index, QUALITY_BANDS, USER_SATISFACTION};
-use crate::trace::{self, CallRecord, Column, Table};
+use crate::trace::{Column, Table};
 
 macro_rules! summary_columns {
     ($t:ident, $rows:ident; $($name:ident: $kind:ident),* $(,)?) => {
@@ -223,28 +222,4 @@ pub fn talkspurts_table(scored: &[Scored]) -> Option<Table> {
     t.push("bound_g107_offset_ms", Column::F64(g_off));
     t.push("bound_g107_played", Column::F64(g_played));
     Some(t)
-}
-
-/// The packets table of all calls: `trace::packets` under each call's
-/// playout, then the windowed impairments — `window` is the running window
-/// in packets (seed 000 Fig. 5.7), computed under each call's playout buffer
-/// with the reduced E-model (NaN for codecs without λ). `where_cats` names
-/// the channels (the `where` column, trace only).
-pub fn packets_table(records: &[&CallRecord], scored: &[Scored], infos: &[CallInfo], window: usize, where_cats: &[String]) -> Table {
-    let played: Vec<&[u64]> = scored.iter().map(|s| s.played.as_slice()).collect();
-    let mut t = trace::packets::packets_table(records, &played, where_cats);
-    let n = t.rows();
-    let (mut id, mut win_loss, mut win_ie) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
-    for (c, (r, sc)) in records.iter().zip(scored).enumerate() {
-        let lambda = infos[c].codec.lambda.unwrap_or([f64::NAN; 3]);
-        for w in windowed_impairments(&r.t_gen, &sc.played, infos[c].offset_ms(), lambda, window) {
-            id.push(w.id.unwrap_or(f64::NAN));
-            win_loss.push(w.loss_fraction);
-            win_ie.push(w.ie);
-        }
-    }
-    t.push("id", Column::F64(id));
-    t.push("window_loss", Column::F64(win_loss));
-    t.push("window_ie", Column::F64(win_ie));
-    t
 }

@@ -8,5 +8,5 @@ pub mod packets;
 pub mod record;
 pub mod table;
 
-pub use record::{CallRecord, NetFate};
+pub use record::{CallRecord, Columns, NetFate};
 pub use table::{Column, Table};

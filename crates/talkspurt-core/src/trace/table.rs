@@ -99,31 +99,36 @@ pub fn secs(ns: u64) -> f64 {
 /// their bits: a fingerprint that changes when any result does. Written
 /// out so that it does not depend on the standard hasher's version.
 pub fn digest(t: &Table, h: &mut u64) {
+    for (name, col) in &t.columns {
+        digest_column(h, name, col);
+    }
+}
+
+/// `digest` of one named column (the next in its table).
+pub fn digest_column(h: &mut u64, name: &str, col: &Column) {
     fn eat(h: &mut u64, bytes: &[u8]) {
         for &b in bytes {
             *h ^= b as u64;
             *h = h.wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
-    for (name, col) in &t.columns {
-        eat(h, name.as_bytes());
-        eat(h, &(col.len() as u64).to_le_bytes());
-        match col {
-            Column::F64(v) => v.iter().for_each(|x| eat(h, &x.to_bits().to_le_bytes())),
-            Column::I64(v) => v.iter().for_each(|x| eat(h, &x.to_le_bytes())),
-            Column::U32(v) => v.iter().for_each(|x| eat(h, &x.to_le_bytes())),
-            Column::Bool(v) => v.iter().for_each(|&x| eat(h, &[x as u8])),
-            Column::Str(v) => v.iter().for_each(|s| {
+    eat(h, name.as_bytes());
+    eat(h, &(col.len() as u64).to_le_bytes());
+    match col {
+        Column::F64(v) => v.iter().for_each(|x| eat(h, &x.to_bits().to_le_bytes())),
+        Column::I64(v) => v.iter().for_each(|x| eat(h, &x.to_le_bytes())),
+        Column::U32(v) => v.iter().for_each(|x| eat(h, &x.to_le_bytes())),
+        Column::Bool(v) => v.iter().for_each(|&x| eat(h, &[x as u8])),
+        Column::Str(v) => v.iter().for_each(|s| {
+            eat(h, s.as_bytes());
+            eat(h, &[0]);
+        }),
+        Column::Cat { codes, cats } => {
+            codes.iter().for_each(|x| eat(h, &x.to_le_bytes()));
+            cats.iter().for_each(|s| {
                 eat(h, s.as_bytes());
                 eat(h, &[0]);
-            }),
-            Column::Cat { codes, cats } => {
-                codes.iter().for_each(|x| eat(h, &x.to_le_bytes()));
-                cats.iter().for_each(|s| {
-                    eat(h, s.as_bytes());
-                    eat(h, &[0]);
-                });
-            }
+            });
         }
     }
 }

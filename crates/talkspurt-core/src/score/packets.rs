@@ -1,0 +1,149 @@
+//! The packets table, kept as the calls' compact records and playout
+//! offsets (issue 14: 25 bytes a packet with the trace's columns, against
+//! 88 as a table) and built a column at a time when read: Python takes one
+//! column, then the next, so the wide table is never held twice, and a run
+//! that never reads it never builds it.
+//!
+//! Columns, in table order: the trace's (`trace::packets`) under each
+//! call's playout, then the windowed impairments (seed 000 Fig. 5.7) —
+//! `window` packets, under each call's playout buffer, with the reduced
+//! E-model (NaN for codecs without λ).
+
+use super::row::CallInfo;
+use crate::metrics::windowed_impairments;
+use crate::trace::packets::{fate_code, FATES};
+use crate::trace::record::{CallRecord, NetFate, Wide, NEVER, NO_WHERE};
+use crate::trace::table::{digest_column, secs};
+use crate::trace::{Column, Table};
+
+pub struct Packets {
+    records: Vec<CallRecord>,
+    /// Playout minus generation per packet (`NEVER`: not played).
+    played: Vec<Wide>,
+    /// Per call: playout offset (ms) and the codec's λ (NaN without).
+    calls: Vec<(f64, [f64; 3])>,
+    window: usize,
+    where_cats: Vec<String>,
+    /// Every call kept the trace's columns (wire bytes, where lost).
+    full: bool,
+}
+
+/// The window columns, computed together per call.
+const WINDOW_COLUMNS: [&str; 3] = ["id", "window_loss", "window_ie"];
+
+impl Packets {
+    /// `played[c]` is call `c`'s playout time per packet (`NEVER` where
+    /// not played), as offsets from generation (`played_offsets`).
+    pub fn new(records: Vec<CallRecord>, played: Vec<Wide>, infos: &[CallInfo], window: usize, where_cats: &[String]) -> Self {
+        let full = records.iter().all(|r| r.full);
+        let calls = infos.iter().map(|i| (i.offset_ms(), i.codec.lambda.unwrap_or([f64::NAN; 3]))).collect();
+        Packets { records, played, calls, window, where_cats: where_cats.to_vec(), full }
+    }
+
+    pub fn rows(&self) -> usize {
+        self.records.iter().map(|r| r.len()).sum()
+    }
+
+    /// Column names, in table order.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut n = vec!["call", "seq", "talkspurt", "frames", "payload_bytes"];
+        if self.full {
+            n.push("wire_bytes");
+        }
+        n.extend(["t_generated", "t_sent", "t_arrived", "t_played", "fate"]);
+        if self.full {
+            n.push("where");
+        }
+        n.extend(WINDOW_COLUMNS);
+        n
+    }
+
+    /// One value per packet, call by call.
+    fn each<T>(&self, f: impl Fn(usize, &CallRecord, &Wide, usize) -> T) -> Vec<T> {
+        let mut v = Vec::with_capacity(self.rows());
+        for (c, (r, p)) in self.records.iter().zip(&self.played).enumerate() {
+            v.extend((0..r.len()).map(|i| f(c, r, p, i)));
+        }
+        v
+    }
+
+    /// One column, built now; None for a name not in `names`.
+    pub fn column(&self, name: &str) -> Option<Column> {
+        let played = |r: &CallRecord, p: &Wide, i: usize| match p.get(i) {
+            NEVER => NEVER,
+            d => r.t_gen(i) + d,
+        };
+        let full = self.full;
+        Some(match name {
+            "call" => Column::U32(self.each(|c, _, _, _| c as u32)),
+            "seq" => Column::U32(self.each(|_, _, _, i| i as u32)),
+            "talkspurt" => Column::U32(self.records.iter().flat_map(|r| r.talkspurts()).collect()),
+            "frames" => Column::U32(self.each(|_, r, _, i| r.frames(i))),
+            "payload_bytes" => Column::U32(self.each(|_, r, _, i| r.payload(i))),
+            "wire_bytes" if full => Column::U32(self.each(|_, r, _, i| r.wire(i))),
+            "t_generated" => Column::F64(self.each(|_, r, _, i| secs(r.t_gen(i)))),
+            "t_sent" => Column::F64(self.each(|_, r, _, i| secs(r.t_sent(i)))),
+            "t_arrived" => Column::F64(self.each(|_, r, _, i| secs(r.t_arr(i)))),
+            "t_played" => Column::F64(self.each(|_, r, p, i| secs(played(r, p, i)))),
+            "fate" => Column::Cat {
+                codes: self.each(|_, r, p, i| fate_code(r.fate(i), played(r, p, i))),
+                cats: FATES.iter().map(|s| s.to_string()).collect(),
+            },
+            // Where codes: 0 = none, 1 = sender, 2.. = channels.
+            "where" if full => {
+                let mut cats = vec![String::new(), "sender".to_string()];
+                cats.extend(self.where_cats.iter().cloned());
+                let codes = self.each(|_, r, _, i| match (r.fate(i), r.where_(i)) {
+                    (NetFate::SenderDrop, _) => 1,
+                    (_, NO_WHERE) => 0,
+                    (_, ch) => ch + 2,
+                });
+                Column::Cat { codes, cats }
+            }
+            _ => {
+                let k = WINDOW_COLUMNS.iter().position(|&w| w == name)?;
+                let mut v = Vec::with_capacity(self.rows());
+                for ((r, p), &(offset_ms, lambda)) in self.records.iter().zip(&self.played).zip(&self.calls) {
+                    let t_gen: Vec<u64> = (0..r.len()).map(|i| r.t_gen(i)).collect();
+                    let pl: Vec<u64> = (0..r.len()).map(|i| played(r, p, i)).collect();
+                    v.extend(windowed_impairments(&t_gen, &pl, offset_ms, lambda, self.window).into_iter().map(|w| match k {
+                        0 => w.id.unwrap_or(f64::NAN),
+                        1 => w.loss_fraction,
+                        _ => w.ie,
+                    }));
+                }
+                Column::F64(v)
+            }
+        })
+    }
+
+    /// Every column.
+    pub fn table(&self) -> Table {
+        let mut t = Table::default();
+        for name in self.names() {
+            t.push(name, self.column(name).expect("a listed column"));
+        }
+        t
+    }
+
+    /// `trace::table::digest` of `table()`, a column at a time.
+    pub fn digest(&self, h: &mut u64) {
+        for name in self.names() {
+            digest_column(h, name, &self.column(name).expect("a listed column"));
+        }
+    }
+
+    /// Heap bytes held (records and playout offsets).
+    pub fn heap_bytes(&self) -> usize {
+        self.records.iter().map(|r| r.heap_bytes()).sum::<usize>() + self.played.iter().map(|p| p.heap_bytes()).sum::<usize>()
+    }
+}
+
+/// A call's playout times as offsets from generation.
+pub fn played_offsets(r: &CallRecord, played: &[u64]) -> Wide {
+    let mut w = Wide::with_capacity(played.len());
+    for (i, &p) in played.iter().enumerate() {
+        w.push(if p == NEVER { NEVER } else { p - r.t_gen(i) });
+    }
+    w
+}
