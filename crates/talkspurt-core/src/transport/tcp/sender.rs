@@ -6,7 +6,7 @@
 //! are control segments outside that space (docs/models/tcp.md).
 
 use super::config::{IdleRestart, SendLimit, TcpConfig};
-use crate::cc::{Controller, Recovery, WindowController};
+use crate::cc::{CcAlgorithm, Controller, Recovery, WindowController};
 use crate::net::wire::{Header, TcpFlags, TcpHeader, IPV4_HEADER};
 use crate::net::{Ecn, Packet, NO_APP};
 use crate::time::SimTime;
@@ -106,6 +106,10 @@ pub struct TcpSender {
     /// New ACKs left that check Vegas' fine-grained timeout (recovery.rs).
     pub(super) vegas_checks: u8,
     pub(super) send_cwr: bool,
+    /// TCP-Real's waves: the first offset of the current sender round
+    /// (it ends when that segment is acknowledged) and rounds so far.
+    wave_round: Option<u64>,
+    wave_rounds: u32,
     pub(super) last_activity: SimTime,
     pub(super) events: VecDeque<AppEvent>,
     pub stats: TcpStats,
@@ -150,6 +154,8 @@ impl TcpSender {
             ecn_recover: 0,
             vegas_checks: 0,
             send_cwr: false,
+            wave_round: None,
+            wave_rounds: 0,
             last_activity: SimTime::ZERO,
             events: VecDeque::new(),
             stats: TcpStats {
@@ -314,6 +320,9 @@ impl TcpSender {
             flags |= TcpFlags::CWR;
             self.send_cwr = false;
         }
+        if !retransmission && self.starts_wave(start) {
+            flags |= TcpFlags::WAVE;
+        }
         let hdr = TcpHeader {
             seq: start,
             ack: 0,
@@ -326,6 +335,20 @@ impl TcpSender {
         // RFC 3168 §6.1.5: retransmissions are not ECN-capable.
         let ecn = if self.cfg.ecn && !retransmission { Ecn::Ect0 } else { Ecn::NotEct };
         self.packet(hdr, ecn)
+    }
+
+    /// TCP-Real sends in waves (Tsaoussidis & Zhang 2002): a wave is
+    /// `real.wave` sender rounds, a round one window's worth of new data —
+    /// it ends when its first segment is acknowledged, so at the receiver
+    /// a wave lasts about a round trip. The first new segment of each wave
+    /// carries the WAVE mark.
+    fn starts_wave(&mut self, start: u64) -> bool {
+        if self.cfg.cc != CcAlgorithm::Real || self.wave_round.is_some_and(|first| self.snd_una <= first) {
+            return false;
+        }
+        self.wave_round = Some(start);
+        self.wave_rounds += 1;
+        (self.wave_rounds - 1) % self.cfg.params.real.wave == 0
     }
 
     /// The usable window for new data (RFC 5681 §3.2 with the inflated
