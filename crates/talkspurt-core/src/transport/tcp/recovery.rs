@@ -185,7 +185,17 @@ impl TcpSender {
         // retransmits a segment past its fine-grained timeout (§3.1), but
         // reduces the window only for losses at the current rate.
         if !lost || self.snd_una < self.recover {
-            if lost && self.vegas_timed_out(now) {
+            if lost && self.cfg.cc == CcAlgorithm::Vegas && !self.recover_after_rto {
+                // Vegas after a fast retransmit (Brakmo & Peterson §3.1,
+                // ns-2 tcp-vegas.cc): a second loss in the window is
+                // retransmitted on its third duplicate ACK (or past its
+                // fine-grained timeout) like the first — only the window,
+                // already decreased for this window's data, is not
+                // decreased again. Waiting for the fine-grained timeout
+                // alone left small windows without enough duplicates to
+                // reach it, and they ended in coarse timeouts.
+                self.enter_recovery_as(now, false);
+            } else if lost && self.vegas_timed_out(now) {
                 self.rexmit_at = Some(self.snd_una);
             }
             return;
@@ -203,12 +213,19 @@ impl TcpSender {
     }
 
     fn enter_recovery(&mut self, now: SimTime) {
+        self.enter_recovery_as(now, true);
+    }
+
+    /// Fast retransmit and recovery; `reduce` false for a loss in data
+    /// sent before the window's last decrease (Vegas).
+    fn enter_recovery_as(&mut self, now: SimTime, reduce: bool) {
         let flight = self.flight();
+        self.recover_after_rto = false;
         // RFC 3168 §6.1.2: ssthresh is not lowered again for a loss in the
         // window an ECN-Echo already answered (data sent before that
         // reduction); the segment is still retransmitted.
         let answered = self.cfg.ecn && self.snd_una < self.ecn_recover;
-        if !answered {
+        if reduce && !answered {
             self.cc.on_congestion_event(now, flight);
         }
         let ssthresh = self.cc.ssthresh();
@@ -314,6 +331,7 @@ impl TcpSender {
         self.dupacks = 0;
         // RFC 6582 §3.2 step 1's guard after a timeout.
         self.recover = self.snd_max;
+        self.recover_after_rto = true;
         // RFC 6675 §5.1: SACK information is not trusted after a timeout.
         self.sacked.clear();
         self.high_rxt = self.snd_una;

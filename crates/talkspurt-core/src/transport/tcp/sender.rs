@@ -95,6 +95,8 @@ pub struct TcpSender {
     pub(super) in_recovery: bool,
     /// RFC 6582 `recover`: highest sequence sent when recovery began.
     pub(super) recover: u64,
+    /// `recover` was set by a timeout, not a fast retransmit.
+    pub(super) recover_after_rto: bool,
     pub(super) partial_seen: bool,
     /// Retransmit the segment at this offset next.
     pub(super) rexmit_at: Option<u64>,
@@ -147,6 +149,7 @@ impl TcpSender {
             dupacks: 0,
             in_recovery: false,
             recover: 0,
+            recover_after_rto: false,
             partial_seen: false,
             rexmit_at: None,
             sacked: RangeSet::new(),
