@@ -88,16 +88,19 @@ impl TcpSender {
         if self.in_recovery {
             self.on_recovery_ack(now, ack, acked);
         }
+        self.dupacks = 0;
         // Vegas §3.1 (2): the first two new ACKs after a retransmission
         // check the next segment's fine-grained timeout too, so a second
-        // loss in the window is repaired without a coarse timeout.
+        // loss in the window is repaired without a coarse timeout. The
+        // duplicates that follow count as past the threshold (ns-2 sets
+        // `dupacks_ = numdupacks_`): the third must not resend it again.
         if self.vegas_checks > 0 {
             self.vegas_checks -= 1;
             if self.rexmit_at.is_none() && self.vegas_timed_out(now) {
                 self.rexmit_at = Some(self.snd_una);
+                self.dupacks = DUP_THRESH;
             }
         }
-        self.dupacks = 0;
         let sample_ack = AckSample {
             now,
             acked,
@@ -230,7 +233,11 @@ impl TcpSender {
         }
         let ssthresh = self.cc.ssthresh();
         self.stats.count(now, |c| c.fast_retransmits += 1);
-        self.recover = self.snd_max;
+        // `recover` marks the last window decrease: a recovery without one
+        // (Vegas) leaves it, so later losses in newer data still reduce.
+        if reduce {
+            self.recover = self.snd_max;
+        }
         self.partial_seen = false;
         self.ecn_recover = self.snd_max;
         match self.recovery_kind {
