@@ -258,25 +258,29 @@ impl Default for WestwoodParams {
 /// defaults are our assumptions, argued in docs/models/tcp-cc.md.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RealParams {
-    /// Wave size: new-data segments per receiving-rate measurement.
-    /// Default 4: three inter-arrival gaps per sample, and a voice-sized
-    /// window (a few segments per RTT) still completes about one wave per
-    /// RTT.
+    /// Sender rounds per wave. A wave is what the sender transmits in
+    /// `wave` rounds (one round: one window's worth of new data, ending
+    /// when its first segment is acknowledged); its first segment carries
+    /// a mark, so the receiver knows where waves begin. Default 1: the
+    /// papers' wave is the window, one receiving-rate sample per RTT.
     pub wave: u32,
-    /// A wave whose receiving rate is below (1 − this) of the previous
-    /// wave's shows a rate decrease (congestion); smaller changes are
-    /// noise. Default 0.1.
+    /// θ: a wave whose receiving rate is below (1 − θ) of the previous
+    /// wave's while it took longer shows contention (a rate decrease);
+    /// one that took more than 1/(1 − θ) times the shortest wave ran
+    /// through a queue (the pipe is full, a loss now is congestion).
+    /// Smaller changes are noise. Default 0.1.
     pub congestion_threshold: f64,
-    /// An inter-arrival gap longer than this inside a wave is the sender
-    /// pausing (silence, idle, timeout), not the network: the wave is
-    /// dropped and measurement restarts. Default 200 ms, above voice frame
-    /// spacings (10–60 ms) and below typical silences.
+    /// An inter-arrival gap longer than this inside a wave, or before the
+    /// next wave when also longer than the shortest wave, is the sender
+    /// pausing (silence, idle, timeout), not the network: the wave is not
+    /// measured. Default 200 ms, above voice frame spacings (10–60 ms) and
+    /// below typical silences.
     pub max_gap: SimDuration,
 }
 
 impl Default for RealParams {
     fn default() -> Self {
-        RealParams { wave: 4, congestion_threshold: 0.1, max_gap: SimDuration::from_millis(200) }
+        RealParams { wave: 1, congestion_threshold: 0.1, max_gap: SimDuration::from_millis(200) }
     }
 }
 
@@ -380,13 +384,16 @@ mod tests {
     }
 
     /// The receiver-verdict hook reaches TCP-Real through the enum and is a
-    /// no-op for the others: after a timeout, a `Clear` report gives
-    /// TCP-Real its pre-timeout window back as ssthresh.
+    /// no-op for the others: after a timeout that followed a
+    /// non-congestive loss report, a `Clear` report gives TCP-Real its
+    /// pre-timeout window back as ssthresh.
     #[test]
     fn receiver_verdict_dispatch() {
-        let fb = real::RealFeedback { seq: 0, verdict: real::Verdict::Clear };
+        let random = real::RealFeedback { seq: 0, verdict: real::Verdict::NonCongestiveLoss };
+        let fb = real::RealFeedback { seq: 1, verdict: real::Verdict::Clear };
         for alg in CcAlgorithm::ALL {
             let mut c = Controller::new(alg, &CcParams::default(), 1000, 20_000).unwrap();
+            c.on_receiver_verdict(SimTime(0), &random);
             c.on_rto(SimTime(0), 20_000);
             let after_rto = c.ssthresh();
             c.on_receiver_verdict(SimTime(1), &fb);

@@ -76,14 +76,27 @@ impl RealFeedback {
     }
 }
 
-/// The wave being measured: new-data arrivals only.
-#[derive(Clone, Copy, Debug, Default)]
+/// The wave being received: new-data arrivals since the sender's last
+/// wave mark.
+#[derive(Clone, Copy, Debug)]
 struct Wave {
-    count: u32,
+    first_seq: u64,
     first_at: SimTime,
-    first_end: u64,
     last_at: SimTime,
-    last_end: u64,
+    /// An inter-arrival gap inside the wave exceeded `max_gap`.
+    paused: bool,
+    /// A hole opened or a retransmission arrived during the wave: the
+    /// sender's loss recovery, not the path, shaped it.
+    disturbed: bool,
+}
+
+/// The last measured wave.
+#[derive(Clone, Copy, Debug)]
+struct Measured {
+    /// Data receiving rate, bytes per second.
+    rate: f64,
+    /// Wave duration at the receiver (first arrival to the next wave's).
+    duration: SimDuration,
 }
 
 /// The receiver half: measures the data receiving rate of each wave and
@@ -93,27 +106,36 @@ pub struct RealReceiver {
     params: RealParams,
     /// Highest sequence number (end of segment) received so far.
     high: Option<u64>,
-    wave: Wave,
-    /// Receiving rate of the last completed wave, bytes per second.
-    last_rate: Option<f64>,
-    /// The last completed wave's rate fell below (1 − threshold) of the one
-    /// before.
-    falling: bool,
+    wave: Option<Wave>,
+    last: Option<Measured>,
+    /// Shortest wave duration seen: the round trip without queueing.
+    min_duration: Option<SimDuration>,
+    /// The last wave showed contention: its rate fell, or its duration
+    /// exceeded the shortest by more than the threshold (a queue built).
+    contention: bool,
     feedback: Option<RealFeedback>,
 }
 
 impl RealReceiver {
     pub fn new(params: RealParams) -> Self {
-        RealReceiver { params, high: None, wave: Wave::default(), last_rate: None, falling: false, feedback: None }
+        RealReceiver {
+            params,
+            high: None,
+            wave: None,
+            last: None,
+            min_duration: None,
+            contention: false,
+            feedback: None,
+        }
     }
 
     /// The report to carry on the next ACK (`None` before the first).
     pub fn feedback(&self) -> Option<RealFeedback> {
         self.feedback
     }
-    /// Receiving rate of the last completed wave, bytes per second.
+    /// Receiving rate of the last measured wave, bytes per second.
     pub fn last_rate(&self) -> Option<f64> {
-        self.last_rate
+        self.last.map(|m| m.rate)
     }
 
     fn report(&mut self, verdict: Verdict) {
@@ -122,66 +144,78 @@ impl RealReceiver {
     }
 
     /// A data segment `[seq, seq + len)` arrived at `now`; `filled_gap` if
-    /// it fills a hole (a retransmission or a reordered segment). Returns
-    /// the report to put on the ACK it triggers.
-    pub fn on_segment(&mut self, now: SimTime, seq: u64, len: u32, filled_gap: bool) -> Option<RealFeedback> {
+    /// it fills a hole (a retransmission or a reordered segment),
+    /// `wave_start` if the sender marked it as the first of a wave.
+    /// Returns the report to put on the ACK it triggers.
+    pub fn on_segment(&mut self, now: SimTime, seq: u64, len: u32, filled_gap: bool, wave_start: bool) -> Option<RealFeedback> {
         let end = seq + len as u64;
-        // Retransmissions and duplicates were not sent with the wave.
+        // Retransmissions and duplicates do not belong to a wave.
         if filled_gap || self.high.is_some_and(|h| end <= h) {
+            if let Some(w) = &mut self.wave {
+                w.disturbed = true;
+            }
             return self.feedback;
         }
         let hole = self.high.is_some_and(|h| seq > h);
         self.high = Some(self.high.map_or(end, |h| h.max(end)));
-        // A pause longer than max_gap is the sender's (silence, idle, a
-        // timeout), not the network's: measure afresh.
-        if self.wave.count > 0 && now.saturating_since(self.wave.last_at) > self.params.max_gap {
-            self.wave = Wave::default();
+        let mut verdict = None;
+        if wave_start {
+            verdict = self.wave.take().and_then(|w| self.complete(w, now, seq));
+            self.wave = Some(Wave { first_seq: seq, first_at: now, last_at: now, paused: false, disturbed: hole });
+        } else if let Some(w) = &mut self.wave {
+            w.paused |= now.saturating_since(w.last_at) > self.params.max_gap;
+            w.disturbed |= hole;
+            w.last_at = now;
         }
-        if self.wave.count == 0 {
-            self.wave.first_at = now;
-            self.wave.first_end = end;
-        }
-        self.wave.count += 1;
-        self.wave.last_at = now;
-        self.wave.last_end = end;
-        let wave_verdict = if self.wave.count >= self.params.wave { self.complete_wave() } else { None };
         if hole {
-            // Classify by the rate trend up to now; no measurement yet is
-            // no evidence against congestion.
-            let v =
-                if self.last_rate.is_none() || self.falling { Verdict::Congestion } else { Verdict::NonCongestiveLoss };
+            // Classify by the measurements up to now; no measurement yet
+            // is no evidence against congestion.
+            let v = if self.last.is_none() || self.contention { Verdict::Congestion } else { Verdict::NonCongestiveLoss };
             self.report(v);
-        } else if let Some(v) = wave_verdict {
+        } else if let Some(v) = verdict {
             self.report(v);
         }
         self.feedback
     }
 
-    /// Rate = sequence space covered after the first segment / time from
-    /// the first arrival to the last. Lost segments inside the wave count:
-    /// they held their slot at the bottleneck before a later link lost
-    /// them, so random loss does not read as a rate drop.
-    fn complete_wave(&mut self) -> Option<Verdict> {
-        let w = std::mem::take(&mut self.wave);
-        let span = w.last_at.saturating_since(w.first_at).as_secs_f64();
-        if span <= 0.0 {
+    /// Wave `w` ended where the next one begins (`now`, `next_seq`). Its
+    /// receiving rate is the data the sender put in it — the sequence
+    /// space up to the next wave, lost segments included (they held their
+    /// slot at the bottleneck before a later link lost them) — over its
+    /// duration at the receiver, from its first arrival to the next
+    /// wave's. A wave is one sender round, so that duration is the round
+    /// trip its first segment saw, queueing included.
+    fn complete(&mut self, w: Wave, now: SimTime, next_seq: u64) -> Option<Verdict> {
+        let duration = now.saturating_since(w.first_at);
+        let bytes = next_seq.saturating_sub(w.first_seq);
+        // A sender pause (silence, idle, a timeout) inside the wave or
+        // before the next one is not the network slowing down.
+        let gap = now.saturating_since(w.last_at);
+        let pause_limit = self.min_duration.map_or(self.params.max_gap, |d| d.max(self.params.max_gap));
+        if w.paused || w.disturbed || gap > pause_limit || duration == SimDuration::ZERO || bytes == 0 {
             return None;
         }
-        let rate = (w.last_end - w.first_end) as f64 / span;
-        let verdict = match self.last_rate {
-            Some(prev) if prev > 0.0 => {
-                let ratio = rate / prev;
-                self.falling = ratio < 1.0 - self.params.congestion_threshold;
-                Some(if self.falling { Verdict::RateDecrease { ratio } } else { Verdict::Clear })
+        let rate = bytes as f64 / duration.as_secs_f64();
+        let min = self.min_duration.map_or(duration, |d| d.min(duration));
+        self.min_duration = Some(min);
+        let keep = 1.0 - self.params.congestion_threshold;
+        // A rate decrease is contention only if the wave also took longer:
+        // a wave that is smaller because the sender cut its window is not.
+        let verdict = match self.last {
+            Some(prev) if rate < keep * prev.rate && duration > prev.duration => {
+                Verdict::RateDecrease { ratio: rate / prev.rate }
             }
-            _ => Some(Verdict::Clear),
+            _ => Verdict::Clear,
         };
-        self.last_rate = Some(rate);
-        verdict
+        let queued = duration.as_secs_f64() * keep > min.as_secs_f64();
+        self.contention = queued || matches!(verdict, Verdict::RateDecrease { .. });
+        self.last = Some(Measured { rate, duration });
+        Some(verdict)
     }
 }
 
 /// Largest single cut a rate decrease may make: Reno's halving.
+const MAX_CUT: f64 = 0.5;
 
 /// The sender half: Reno's window steered by the receiver's reports.
 #[derive(Clone, Debug)]
@@ -192,10 +226,15 @@ pub struct Real {
     pending_loss: Option<(Verdict, SimTime)>,
     srtt: SimDuration,
     recovery: bool,
-    /// No rate-decrease cut before this (one per RTT).
+    /// No rate-decrease cut before this (one per RTT, and none within an
+    /// RTT of any other reduction).
     hold_until: SimTime,
-    /// (cwnd, ssthresh) before a timeout, until a report confirms or
-    /// cancels the timeout's reduction.
+    /// The last loss verdict received (what the next timeout follows).
+    last_loss: Option<Verdict>,
+    /// Between a timeout and the first report after it.
+    timed_out: bool,
+    /// (cwnd, ssthresh) before a timeout that followed a non-congestive
+    /// loss, until a report confirms or cancels the timeout's reduction.
     undo: Option<(u64, u64)>,
 }
 
@@ -208,6 +247,8 @@ impl Real {
             srtt: SimDuration::ZERO,
             recovery: false,
             hold_until: SimTime::ZERO,
+            last_loss: None,
+            timed_out: false,
             undo: None,
         }
     }
@@ -228,9 +269,6 @@ impl WindowController for Real {
             self.srtt = ack.srtt;
         }
         self.recovery = ack.recovery;
-        if ack.now < self.hold_until && !self.inner.in_slow_start() {
-            return; // holding after a rate decrease
-        }
         self.inner.on_ack(ack);
     }
     fn on_rtt_sample(&mut self, now: SimTime, rtt: SimDuration) {
@@ -241,31 +279,43 @@ impl WindowController for Real {
             return; // a repeat on a later ACK
         }
         self.last_seq = Some(fb.seq);
-        if let Some((cwnd, ssthresh)) = self.undo.take() {
-            // The first report after a timeout decides whether it stands.
+        if std::mem::take(&mut self.timed_out) {
+            // The first report after a timeout decides whether it stands,
+            // and only a timeout that followed a non-congestive loss (the
+            // retransmission lost again, an ACK path outage) can be
+            // cancelled: after an overflow the queue drains during the
+            // timeout, so the next wave always looks unhindered, and
+            // cancelling there slow-started straight back into the
+            // overflow (a clean path collapsed to 25 % of the link).
             // Cancelled, the sender slow-starts back to the window it had
             // (ssthresh restored) instead of jumping to it: restoring cwnd
-            // itself released a go-back-N burst of a whole (possibly
-            // recovery-inflated) window and collapsed into back-to-back
-            // timeouts on a clean path.
-            if matches!(fb.verdict, Verdict::Clear | Verdict::NonCongestiveLoss) {
-                self.inner.set_ssthresh(ssthresh.min(cwnd));
+            // released a go-back-N burst of a whole window.
+            if let Some((cwnd, ssthresh)) = self.undo.take() {
+                if matches!(fb.verdict, Verdict::Clear | Verdict::NonCongestiveLoss) {
+                    self.inner.set_ssthresh(ssthresh.min(cwnd));
+                }
             }
             return;
         }
         match fb.verdict {
             Verdict::Clear => {}
-            // A falling receiving rate in congestion avoidance: the path is
-            // filling, so the window stops growing for one SRTT. A cut here
-            // (tried first) fired on the burstiness of slow start and of
-            // ACK-clocked windows below the BDP and held a lone flow on a
-            // clean 10 Mb/s path to 13 % of the link (docs/models/tcp-cc.md).
-            Verdict::RateDecrease { .. } => {
-                if !self.recovery && !self.inner.in_slow_start() {
+            // Congestion avoidance (the papers' first mechanism): the
+            // receiving rate fell while the wave took longer, so the path
+            // carries less of this flow; the window follows the rate down
+            // before a loss forces a halving, at most once per RTT.
+            Verdict::RateDecrease { ratio } => {
+                if !self.recovery && now >= self.hold_until {
+                    let smss = self.inner.smss;
+                    let cwnd = ((self.cwnd() as f64 * ratio.max(MAX_CUT)) as u64).max(2 * smss);
+                    self.inner.set_cwnd(cwnd);
+                    self.inner.set_ssthresh(cwnd);
                     self.hold_until = now + self.srtt;
                 }
             }
-            Verdict::NonCongestiveLoss | Verdict::Congestion => self.pending_loss = Some((fb.verdict, now)),
+            Verdict::NonCongestiveLoss | Verdict::Congestion => {
+                self.pending_loss = Some((fb.verdict, now));
+                self.last_loss = Some(fb.verdict);
+            }
         }
     }
     fn on_congestion_event(&mut self, now: SimTime, flight: u64) {
@@ -286,8 +336,9 @@ impl WindowController for Real {
     }
     fn on_rto(&mut self, now: SimTime, flight: u64) {
         // Back-to-back timeouts keep the state before the first.
-        if self.undo.is_none() {
-            self.undo = Some((self.cwnd(), self.ssthresh()));
+        if !self.timed_out {
+            self.timed_out = true;
+            self.undo = (self.last_loss == Some(Verdict::NonCongestiveLoss)).then(|| (self.cwnd(), self.ssthresh()));
         }
         self.pending_loss = None;
         self.inner.on_rto(now, flight);
@@ -304,22 +355,31 @@ mod tests {
     const MSS: u64 = 1000;
     const MS: u64 = 1_000_000;
 
-    /// Feeds segments `[first, first + n)` (segment numbers) arriving every
-    /// `gap_ns`, skipping those in `lost`; returns the last report.
-    fn arrivals(
-        r: &mut RealReceiver,
-        now: &mut SimTime,
-        first: u64,
-        n: u64,
-        gap_ns: u64,
-        lost: &[u64],
-    ) -> Option<RealFeedback> {
-        let mut fb = None;
-        for s in first..first + n {
-            *now += SimDuration(gap_ns);
+    /// One sender round at the receiver: segments `[first, first + n)`
+    /// (segment numbers), the first marked as a wave start and arriving at
+    /// `*now`, the rest every `spacing_ms`, skipping those in `lost`; then
+    /// `*now` moves to the next wave's start, `period_ms` after this one's.
+    /// Returns the last report.
+    fn wave(r: &mut RealReceiver, now: &mut SimTime, first: u64, n: u64, period_ms: u64, lost: &[u64]) -> Option<RealFeedback> {
+        let start = *now;
+        let mut fb = r.feedback();
+        for (i, s) in (first..first + n).enumerate() {
+            let at = start + SimDuration(i as u64 * MS);
             if !lost.contains(&s) {
-                fb = r.on_segment(*now, s * MSS, MSS as u32, false);
+                fb = r.on_segment(at, s * MSS, MSS as u32, false, i == 0);
             }
+        }
+        *now = start + SimDuration(period_ms * MS);
+        fb
+    }
+
+    /// `count` identical waves of `n` segments, `period_ms` apart, from
+    /// segment `*next` on.
+    fn steady(r: &mut RealReceiver, now: &mut SimTime, next: &mut u64, n: u64, period_ms: u64, count: u32) -> Option<RealFeedback> {
+        let mut fb = None;
+        for _ in 0..count {
+            fb = wave(r, now, *next, n, period_ms, &[]);
+            *next += n;
         }
         fb
     }
@@ -349,93 +409,105 @@ mod tests {
         s.on_recovery_exit(now);
     }
 
-    /// Steady 100 kB/s (a segment every 10 ms) with segment 21 lost on a
-    /// link after the bottleneck (its slot stays empty): the receiver calls
-    /// it non-congestive, and the sender retransmits without shrinking its
+    /// Waves of 10 segments every 100 ms (no queue: every wave lasts the
+    /// shortest round trip) measure 10 kB / 0.1 s = 100 kB/s; a segment
+    /// lost after the bottleneck (its slot stays, the rate holds) is
+    /// non-congestive, and the sender retransmits without shrinking its
     /// 20-segment window.
     #[test]
-    fn random_loss_at_steady_rate_keeps_the_window() {
+    fn random_loss_without_queue_keeps_the_window() {
         let mut r = RealReceiver::new(RealParams::default());
-        let mut now = SimTime(0);
-        let fb = arrivals(&mut r, &mut now, 0, 20, 10 * MS, &[]).unwrap();
+        let (mut now, mut next) = (SimTime(0), 0);
+        let fb = steady(&mut r, &mut now, &mut next, 10, 100, 5).unwrap();
         assert_eq!(fb.verdict, Verdict::Clear);
         assert!((r.last_rate().unwrap() - 100_000.0).abs() < 1e-6);
-        let fb = arrivals(&mut r, &mut now, 20, 3, 10 * MS, &[21]).unwrap();
+        let fb = wave(&mut r, &mut now, next, 10, 100, &[next + 4]).unwrap();
         assert_eq!(fb.verdict, Verdict::NonCongestiveLoss);
         let mut s = sender(20);
         s.on_receiver_verdict(now, &fb);
         recover(&mut s, now, 20 * MSS);
         assert_eq!((s.cwnd(), s.ssthresh()), (20 * MSS, 20 * MSS));
-        // The wave with the hole still measures 100 kB/s.
-        arrivals(&mut r, &mut now, 23, 2, 10 * MS, &[]);
+        // The wave with the hole is not measured (the sender's recovery
+        // shapes it); the report stays until the next clean wave, which
+        // measures the same 100 kB/s.
+        next += 10;
+        steady(&mut r, &mut now, &mut next, 10, 100, 1);
+        assert_eq!(r.feedback().unwrap().verdict, Verdict::NonCongestiveLoss);
+        steady(&mut r, &mut now, &mut next, 10, 100, 1);
+        assert_eq!(r.feedback().unwrap().verdict, Verdict::Clear);
         assert!((r.last_rate().unwrap() - 100_000.0).abs() < 1e-6);
     }
 
-    /// The same loss after the receiving rate fell by a quarter (10 → 13.3
-    /// ms spacing): congestion, and the sender halves (RFC 5681 eq. 4).
+    /// A wave that took 20 % longer than the shortest (θ = 0.1: more than
+    /// 1/0.9 = 1.11 times) ran through a queue: the pipe is full, so the
+    /// loss that follows is congestion and the sender halves (RFC 5681
+    /// eq. 4). Its rate did not fall (the window grew with the queue).
     #[test]
-    fn loss_after_rate_drop_is_congestion() {
+    fn loss_behind_a_queue_is_congestion() {
         let mut r = RealReceiver::new(RealParams::default());
-        let mut now = SimTime(0);
-        arrivals(&mut r, &mut now, 0, 20, 10 * MS, &[]);
-        let fb = arrivals(&mut r, &mut now, 20, 4, 40 * MS / 3, &[]).unwrap();
-        match fb.verdict {
-            Verdict::RateDecrease { ratio } => assert!((ratio - 0.75).abs() < 1e-6, "ratio {ratio}"),
-            v => panic!("{v:?}"),
-        }
-        let fb = arrivals(&mut r, &mut now, 24, 3, 40 * MS / 3, &[25]).unwrap();
+        let (mut now, mut next) = (SimTime(0), 0);
+        steady(&mut r, &mut now, &mut next, 10, 100, 3);
+        let fb = steady(&mut r, &mut now, &mut next, 12, 120, 2).unwrap();
+        assert_eq!(fb.verdict, Verdict::Clear);
+        let fb = wave(&mut r, &mut now, next, 12, 120, &[next + 5]).unwrap();
         assert_eq!(fb.verdict, Verdict::Congestion);
         let mut s = sender(20);
         s.on_receiver_verdict(now, &fb);
         recover(&mut s, now, 20 * MSS);
         assert_eq!((s.cwnd(), s.ssthresh()), (10 * MSS, 10 * MSS));
+        // Just below the threshold (110 ms < 111.1 ms) is not a queue.
+        let mut r = RealReceiver::new(RealParams::default());
+        let (mut now, mut next) = (SimTime(0), 0);
+        steady(&mut r, &mut now, &mut next, 10, 100, 3);
+        steady(&mut r, &mut now, &mut next, 11, 110, 2);
+        let fb = wave(&mut r, &mut now, next, 11, 110, &[next + 5]).unwrap();
+        assert_eq!(fb.verdict, Verdict::NonCongestiveLoss);
     }
 
-    /// A rate-decrease report in congestion avoidance holds the window for
-    /// one SRTT (no growth, no cut); in slow start it is ignored; a repeated
-    /// report (same seq) is ignored.
+    /// The same 10 segments taking 125 ms instead of 100 ms: the receiving
+    /// rate fell to 0.8 of the last wave's — contention. The sender's
+    /// window follows it (20 → 16 segments, ssthresh 16) at most once per
+    /// SRTT; a smaller wave in a shorter round (the sender cut its window)
+    /// is not a decrease.
     #[test]
-    fn rate_decrease_holds_growth_for_one_rtt() {
+    fn rate_decrease_cuts_the_window_once_per_rtt() {
+        let mut r = RealReceiver::new(RealParams::default());
+        let (mut now, mut next) = (SimTime(0), 0);
+        steady(&mut r, &mut now, &mut next, 10, 100, 3);
+        steady(&mut r, &mut now, &mut next, 10, 125, 1);
+        let fb = steady(&mut r, &mut now, &mut next, 10, 125, 1).unwrap();
+        let Verdict::RateDecrease { ratio } = fb.verdict else { panic!("{fb:?}") };
+        assert!((ratio - 0.8).abs() < 1e-9, "ratio {ratio}");
         let mut s = sender(20);
-        s.inner.set_ssthresh(10 * MSS); // congestion avoidance
-        s.srtt = SimDuration(100 * MS);
-        let dec = |seq| RealFeedback { seq, verdict: Verdict::RateDecrease { ratio: 0.75 } };
-        let ack = |t: u64| AckSample {
-            now: SimTime(t * MS),
-            acked: MSS,
-            flight: 20 * MSS,
-            rtt: None,
-            srtt: SimDuration(100 * MS),
-            min_rtt: SimDuration(100 * MS),
-            delivered: 0,
-            recovery: false,
-        };
-        s.on_receiver_verdict(SimTime(0), &dec(1));
-        s.on_ack(&ack(50));
-        assert_eq!(s.cwnd(), 20 * MSS, "held");
-        s.on_ack(&ack(150));
-        assert!(s.cwnd() > 20 * MSS, "grows again after one SRTT");
-        let grown = s.cwnd();
-        s.on_receiver_verdict(SimTime(200 * MS), &dec(1));
-        s.on_ack(&ack(210));
-        assert!(s.cwnd() > grown, "a repeated report is ignored");
-        let mut ss = Real::new(MSS, 4 * MSS);
-        ss.on_receiver_verdict(SimTime(0), &dec(1));
-        ss.on_ack(&ack(10));
-        assert_eq!(ss.cwnd(), 5 * MSS, "slow start goes on");
+        s.on_receiver_verdict(SimTime(0), &fb);
+        assert_eq!((s.cwnd(), s.ssthresh()), (16 * MSS, 16 * MSS));
+        s.on_receiver_verdict(SimTime(50 * MS), &RealFeedback { seq: fb.seq + 1, verdict: fb.verdict });
+        assert_eq!(s.cwnd(), 16 * MSS, "one cut per SRTT");
+        s.on_receiver_verdict(SimTime(150 * MS), &RealFeedback { seq: fb.seq + 2, verdict: Verdict::RateDecrease { ratio: 0.2 } });
+        assert_eq!(s.cwnd(), 8 * MSS, "never more than a halving");
+        // Halved by the sender: 5 segments in a 90 ms round.
+        let fb = steady(&mut r, &mut now, &mut next, 5, 90, 2).unwrap();
+        assert_eq!(fb.verdict, Verdict::Clear);
     }
 
-    /// A timeout reduces as Reno; if the next report shows the rate held,
-    /// ssthresh returns to the pre-timeout window (slow start climbs back),
-    /// otherwise the reduction stands.
+    /// A timeout reduces as Reno. After a non-congestive loss, if the next
+    /// report shows the rate held, ssthresh returns to the pre-timeout
+    /// window (slow start climbs back), otherwise the reduction stands;
+    /// after a congestive loss it always stands.
     #[test]
     fn timeout_cancelled_when_rate_holds() {
-        for (verdict, want) in [(Verdict::Clear, (MSS, 20 * MSS)), (Verdict::Congestion, (MSS, 10 * MSS))] {
+        for (before, after, want) in [
+            (Verdict::NonCongestiveLoss, Verdict::Clear, (MSS, 20 * MSS)),
+            (Verdict::NonCongestiveLoss, Verdict::Congestion, (MSS, 10 * MSS)),
+            (Verdict::Congestion, Verdict::Clear, (MSS, 10 * MSS)),
+        ] {
             let mut s = sender(20);
+            s.on_receiver_verdict(SimTime(0), &RealFeedback { seq: 6, verdict: before });
             s.on_rto(SimTime(0), 20 * MSS);
+            s.on_rto(SimTime(MS), 20 * MSS); // backed off: still the first's state
             assert_eq!((s.cwnd(), s.ssthresh()), (MSS, 10 * MSS));
-            s.on_receiver_verdict(SimTime(MS), &RealFeedback { seq: 7, verdict });
-            assert_eq!((s.cwnd(), s.ssthresh()), want, "{verdict:?}");
+            s.on_receiver_verdict(SimTime(2 * MS), &RealFeedback { seq: 7, verdict: after });
+            assert_eq!((s.cwnd(), s.ssthresh()), want, "{before:?} then {after:?}");
         }
     }
 
@@ -445,7 +517,7 @@ mod tests {
     fn conservative_without_evidence() {
         let mut r = RealReceiver::new(RealParams::default());
         let mut now = SimTime(0);
-        let fb = arrivals(&mut r, &mut now, 0, 3, 10 * MS, &[1]).unwrap();
+        let fb = wave(&mut r, &mut now, 0, 3, 100, &[1]).unwrap();
         assert_eq!(fb.verdict, Verdict::Congestion);
         let mut s = sender(20);
         s.on_receiver_verdict(SimTime(0), &RealFeedback { seq: 0, verdict: Verdict::NonCongestiveLoss });
@@ -453,16 +525,21 @@ mod tests {
         assert_eq!(s.cwnd(), 10 * MSS);
     }
 
-    /// A silence longer than max_gap (talkspurt end) is not a rate drop: the
-    /// wave restarts after it and compares with the rate before.
+    /// A silence (talkspurt end, idle) between waves is not a rate drop nor
+    /// a queue: the wave before it is not measured, and the next compares
+    /// with the rate before the silence.
     #[test]
     fn sender_pause_is_not_a_rate_drop() {
         let mut r = RealReceiver::new(RealParams::default());
-        let mut now = SimTime(0);
-        arrivals(&mut r, &mut now, 0, 6, 20 * MS, &[]);
-        now += SimDuration::from_millis(800);
-        let fb = arrivals(&mut r, &mut now, 6, 8, 20 * MS, &[]).unwrap();
+        let (mut now, mut next) = (SimTime(0), 0);
+        steady(&mut r, &mut now, &mut next, 5, 100, 3);
+        let seq = r.feedback().unwrap().seq;
+        steady(&mut r, &mut now, &mut next, 5, 900, 1);
+        assert_eq!(r.feedback().unwrap().seq, seq + 1, "the wave before the pause gives no report");
+        let fb = steady(&mut r, &mut now, &mut next, 5, 100, 2).unwrap();
         assert_eq!(fb.verdict, Verdict::Clear);
         assert!((r.last_rate().unwrap() - 50_000.0).abs() < 1e-6);
+        let fb = wave(&mut r, &mut now, next, 5, 100, &[next + 2]).unwrap();
+        assert_eq!(fb.verdict, Verdict::NonCongestiveLoss);
     }
 }

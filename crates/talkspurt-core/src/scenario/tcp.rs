@@ -237,10 +237,10 @@ struct Real(#[serde(with = "RealDef")] RealParams);
     remote = "RealParams",
     default = "RealParams::default",
     deny_unknown_fields,
-    expecting = "a real table, e.g. { wave = 4, congestion_threshold = 0.1 }"
+    expecting = "a real table, e.g. { wave = 1, congestion_threshold = 0.1 }"
 )]
 struct RealDef {
-    /// Segments per wave.
+    /// Sender rounds per wave.
     #[serde(with = "Int::<1, 1000>")]
     wave: u32,
     #[serde(deserialize_with = "fields::open_fraction")]

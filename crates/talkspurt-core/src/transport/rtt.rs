@@ -91,12 +91,16 @@ impl RttEstimator {
         self.clamp(SimDuration(shifted.max(self.base_rto.0)))
     }
 
-    /// The timeout a fine-grained clock gives, SRTT + 4·RTTVAR without the
-    /// minimum, granularity or backoff (TCP Vegas' retransmission check,
-    /// Brakmo & Peterson 1995 §3.1). The initial RTO before any sample.
+    /// TCP Vegas' fine-grained timeout (Brakmo & Peterson 1995 §3.1): no
+    /// minimum, granularity or backoff, and — as the x-kernel / ns-2 code
+    /// (`tcp-vegas.cc`: ((sa/4) + sd)/2 · 17/16) — 17/16·(SRTT + 2·RTTVAR).
+    /// SRTT + 4·RTTVAR, tried first, falls to exactly SRTT on a steady
+    /// path (RTTVAR decays to 0), so a segment whose ACK came a nanosecond
+    /// late "expired": at 100 Mb/s that resent ~9 segments per loss. The
+    /// initial RTO before any sample.
     pub fn fine_rto(&self) -> SimDuration {
         match self.srtt {
-            Some(s) => SimDuration(s.0 + 4 * self.rttvar.0),
+            Some(s) => SimDuration((s.0 + 2 * self.rttvar.0) / 16 * 17),
             None => self.cfg.initial_rto,
         }
     }

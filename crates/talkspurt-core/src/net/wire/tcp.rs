@@ -24,6 +24,9 @@ impl TcpFlags {
     pub const ECE: u8 = 8;
     /// Congestion Window Reduced (RFC 3168 §6.1.2).
     pub const CWR: u8 = 16;
+    /// First segment of a TCP-Real wave (cc/real.rs), in one of the
+    /// header's reserved bits (RFC 9293 §3.1): no option bytes.
+    pub const WAVE: u8 = 32;
 
     pub fn has(self, bit: u8) -> bool {
         self.0 & bit != 0

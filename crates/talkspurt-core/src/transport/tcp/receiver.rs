@@ -121,7 +121,7 @@ impl TcpReceiver {
         }
         let (start, end) = (h.seq, h.seq + h.len as u64);
         if let Some(r) = &mut self.real {
-            r.on_segment(now, start, h.len, start < self.high);
+            r.on_segment(now, start, h.len, start < self.high, h.flags.has(TcpFlags::WAVE));
         }
         self.high = self.high.max(end);
         let in_order = start <= self.rcv_nxt && end > self.rcv_nxt;

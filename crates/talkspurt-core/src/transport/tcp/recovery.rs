@@ -88,16 +88,19 @@ impl TcpSender {
         if self.in_recovery {
             self.on_recovery_ack(now, ack, acked);
         }
+        self.dupacks = 0;
         // Vegas §3.1 (2): the first two new ACKs after a retransmission
         // check the next segment's fine-grained timeout too, so a second
-        // loss in the window is repaired without a coarse timeout.
+        // loss in the window is repaired without a coarse timeout. The
+        // duplicates that follow count as past the threshold (ns-2 sets
+        // `dupacks_ = numdupacks_`): the third must not resend it again.
         if self.vegas_checks > 0 {
             self.vegas_checks -= 1;
             if self.rexmit_at.is_none() && self.vegas_timed_out(now) {
                 self.rexmit_at = Some(self.snd_una);
+                self.dupacks = DUP_THRESH;
             }
         }
-        self.dupacks = 0;
         let sample_ack = AckSample {
             now,
             acked,
@@ -185,7 +188,17 @@ impl TcpSender {
         // retransmits a segment past its fine-grained timeout (§3.1), but
         // reduces the window only for losses at the current rate.
         if !lost || self.snd_una < self.recover {
-            if lost && self.vegas_timed_out(now) {
+            if lost && self.cfg.cc == CcAlgorithm::Vegas && !self.recover_after_rto {
+                // Vegas after a fast retransmit (Brakmo & Peterson §3.1,
+                // ns-2 tcp-vegas.cc): a second loss in the window is
+                // retransmitted on its third duplicate ACK (or past its
+                // fine-grained timeout) like the first — only the window,
+                // already decreased for this window's data, is not
+                // decreased again. Waiting for the fine-grained timeout
+                // alone left small windows without enough duplicates to
+                // reach it, and they ended in coarse timeouts.
+                self.enter_recovery_as(now, false);
+            } else if lost && self.vegas_timed_out(now) {
                 self.rexmit_at = Some(self.snd_una);
             }
             return;
@@ -203,17 +216,28 @@ impl TcpSender {
     }
 
     fn enter_recovery(&mut self, now: SimTime) {
+        self.enter_recovery_as(now, true);
+    }
+
+    /// Fast retransmit and recovery; `reduce` false for a loss in data
+    /// sent before the window's last decrease (Vegas).
+    fn enter_recovery_as(&mut self, now: SimTime, reduce: bool) {
         let flight = self.flight();
+        self.recover_after_rto = false;
         // RFC 3168 §6.1.2: ssthresh is not lowered again for a loss in the
         // window an ECN-Echo already answered (data sent before that
         // reduction); the segment is still retransmitted.
         let answered = self.cfg.ecn && self.snd_una < self.ecn_recover;
-        if !answered {
+        if reduce && !answered {
             self.cc.on_congestion_event(now, flight);
         }
         let ssthresh = self.cc.ssthresh();
         self.stats.count(now, |c| c.fast_retransmits += 1);
-        self.recover = self.snd_max;
+        // `recover` marks the last window decrease: a recovery without one
+        // (Vegas) leaves it, so later losses in newer data still reduce.
+        if reduce {
+            self.recover = self.snd_max;
+        }
         self.partial_seen = false;
         self.ecn_recover = self.snd_max;
         match self.recovery_kind {
@@ -314,6 +338,7 @@ impl TcpSender {
         self.dupacks = 0;
         // RFC 6582 §3.2 step 1's guard after a timeout.
         self.recover = self.snd_max;
+        self.recover_after_rto = true;
         // RFC 6675 §5.1: SACK information is not trusted after a timeout.
         self.sacked.clear();
         self.high_rxt = self.snd_una;

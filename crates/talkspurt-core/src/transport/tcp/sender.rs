@@ -6,7 +6,7 @@
 //! are control segments outside that space (docs/models/tcp.md).
 
 use super::config::{IdleRestart, SendLimit, TcpConfig};
-use crate::cc::{Controller, Recovery, WindowController};
+use crate::cc::{CcAlgorithm, Controller, Recovery, WindowController};
 use crate::net::wire::{Header, TcpFlags, TcpHeader, IPV4_HEADER};
 use crate::net::{Ecn, Packet, NO_APP};
 use crate::time::SimTime;
@@ -95,6 +95,8 @@ pub struct TcpSender {
     pub(super) in_recovery: bool,
     /// RFC 6582 `recover`: highest sequence sent when recovery began.
     pub(super) recover: u64,
+    /// `recover` was set by a timeout, not a fast retransmit.
+    pub(super) recover_after_rto: bool,
     pub(super) partial_seen: bool,
     /// Retransmit the segment at this offset next.
     pub(super) rexmit_at: Option<u64>,
@@ -106,6 +108,10 @@ pub struct TcpSender {
     /// New ACKs left that check Vegas' fine-grained timeout (recovery.rs).
     pub(super) vegas_checks: u8,
     pub(super) send_cwr: bool,
+    /// TCP-Real's waves: the first offset of the current sender round
+    /// (it ends when that segment is acknowledged) and rounds so far.
+    wave_round: Option<u64>,
+    wave_rounds: u32,
     pub(super) last_activity: SimTime,
     pub(super) events: VecDeque<AppEvent>,
     pub stats: TcpStats,
@@ -143,6 +149,7 @@ impl TcpSender {
             dupacks: 0,
             in_recovery: false,
             recover: 0,
+            recover_after_rto: false,
             partial_seen: false,
             rexmit_at: None,
             sacked: RangeSet::new(),
@@ -150,6 +157,8 @@ impl TcpSender {
             ecn_recover: 0,
             vegas_checks: 0,
             send_cwr: false,
+            wave_round: None,
+            wave_rounds: 0,
             last_activity: SimTime::ZERO,
             events: VecDeque::new(),
             stats: TcpStats {
@@ -314,6 +323,9 @@ impl TcpSender {
             flags |= TcpFlags::CWR;
             self.send_cwr = false;
         }
+        if !retransmission && self.starts_wave(start) {
+            flags |= TcpFlags::WAVE;
+        }
         let hdr = TcpHeader {
             seq: start,
             ack: 0,
@@ -326,6 +338,20 @@ impl TcpSender {
         // RFC 3168 §6.1.5: retransmissions are not ECN-capable.
         let ecn = if self.cfg.ecn && !retransmission { Ecn::Ect0 } else { Ecn::NotEct };
         self.packet(hdr, ecn)
+    }
+
+    /// TCP-Real sends in waves (Tsaoussidis & Zhang 2002): a wave is
+    /// `real.wave` sender rounds, a round one window's worth of new data —
+    /// it ends when its first segment is acknowledged, so at the receiver
+    /// a wave lasts about a round trip. The first new segment of each wave
+    /// carries the WAVE mark.
+    fn starts_wave(&mut self, start: u64) -> bool {
+        if self.cfg.cc != CcAlgorithm::Real || self.wave_round.is_some_and(|first| self.snd_una <= first) {
+            return false;
+        }
+        self.wave_round = Some(start);
+        self.wave_rounds += 1;
+        (self.wave_rounds - 1) % self.cfg.params.real.wave == 0
     }
 
     /// The usable window for new data (RFC 5681 §3.2 with the inflated
