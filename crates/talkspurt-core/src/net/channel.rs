@@ -236,6 +236,14 @@ impl Channel {
         self.held.is_some()
     }
 
+    /// Whether packets reach the far end in the order they left the queue:
+    /// serialization ends never decrease, a falling delay schedule is
+    /// clamped (`last_arrive`), and jitter keeps the order unless it is
+    /// asked to reorder.
+    pub fn keeps_order(&self) -> bool {
+        !matches!(&self.jitter, Jitter::Random(j) if j.reorder)
+    }
+
     /// The RED state, if the discipline is RED.
     pub fn red(&self) -> Option<&Red> {
         self.red.as_deref()

@@ -2,6 +2,7 @@
 //! event loop. Each call writes its per-packet records (`trace::record`).
 
 pub mod capture;
+mod path;
 pub mod world;
 
 pub use world::World;
