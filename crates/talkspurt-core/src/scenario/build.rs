@@ -481,6 +481,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         call_series: s.run.series,
         capture: None,
         cut: Default::default(),
+        in_flight: Default::default(),
     };
     w.prime();
     Ok(w)

@@ -166,7 +166,7 @@ impl World {
             match self.onward(ch, arrive, &pkt) {
                 Next::Hop(c) => (ch, now) = (c, arrive),
                 Next::Delivered => return,
-                Next::Event => return self.q.schedule_in(ch, arrive, Event::Arrive { ch, pkt }),
+                Next::Event => return self.arrive_later(ch, arrive, pkt),
             }
         }
     }
@@ -195,6 +195,12 @@ impl World {
         Next::Hop(next)
     }
 
+    /// The packet's arrival at the far end of `ch` at `t` is an event.
+    fn arrive_later(&mut self, ch: u32, t: SimTime, pkt: Packet) {
+        let pkt = self.in_flight.put(pkt);
+        self.q.schedule_in(ch, t, Event::Arrive { ch, pkt });
+    }
+
     /// A holding queue's transmitter is free: send its next packet.
     pub(super) fn dequeue(&mut self, now: SimTime, ch: u32) {
         let mut dropped = std::mem::take(&mut self.dropped);
@@ -207,7 +213,7 @@ impl World {
             Some((pkt, arrive, false)) => match self.onward(ch, arrive, &pkt) {
                 Next::Hop(c) => self.offer(arrive, c, pkt),
                 Next::Delivered => {}
-                Next::Event => self.q.schedule_in(ch, arrive, Event::Arrive { ch, pkt }),
+                Next::Event => self.arrive_later(ch, arrive, pkt),
             },
             Some((pkt, _, true)) => self.lost(pkt, NetFate::LinkLoss, ch),
             None => {}

@@ -2,6 +2,7 @@
 //! applications driving them, and the event loop. Only `run` moves time.
 
 use super::capture::Capture;
+use super::arena::PacketArena;
 use super::path::CutThrough;
 use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
 use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Packet, Topology, NO_APP};
@@ -21,10 +22,11 @@ pub enum Side {
     Receiver = 1,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Event {
-    /// A packet reached the far end of a channel.
-    Arrive { ch: u32, pkt: Packet },
+    /// A packet reached the far end of a channel (`pkt`: its slot in
+    /// `World::in_flight`).
+    Arrive { ch: u32, pkt: u32 },
     /// A holding queue's transmitter is free (CoDel, FQ-CoDel, PIE).
     Dequeue { ch: u32 },
     /// An endpoint timer; stale unless `gen` is the endpoint's current one.
@@ -186,6 +188,8 @@ pub struct World {
     pub capture: Option<Box<Capture>>,
     /// Hops and deliveries that need no event (`path.rs`), set by `prime`.
     pub cut: CutThrough,
+    /// Packets whose arrival is an event.
+    pub in_flight: PacketArena,
 }
 
 impl World {
@@ -263,6 +267,7 @@ impl World {
             Event::Voice { call } => self.on_voice(now, call),
             Event::Traffic { src } => self.on_traffic(now, src),
             Event::Arrive { ch, pkt } => {
+                let pkt = self.in_flight.take(pkt);
                 if let Some(cap) = &mut self.capture {
                     cap.on_arrive(now, ch, &pkt, &self.flows);
                 }
@@ -348,6 +353,17 @@ impl World {
         let flow = call.flow;
         if let Some(t) = call.source.next_ready() {
             self.q.schedule_in(self.voice_lane(ci), t, Event::Voice { call: ci });
+        }
+        // UDP: the datagram leaves at once; nothing else to poll (no
+        // timers, no events), so `service` would only forward it.
+        if let Sender::Udp(u) = &mut self.flows[flow as usize].sender {
+            if let Some(pkt) = u.send_now(unit) {
+                let call = &mut self.calls[ci as usize];
+                call.rtp.tx.sent(vp.payload);
+                call.rec.sent(seq, now);
+                let src = self.flows[flow as usize].src;
+                return self.forward(now, src, pkt);
+            }
         }
         let before = self.flows[flow as usize].sender.queued_bytes();
         let call = &mut self.calls[ci as usize];
