@@ -78,8 +78,10 @@ impl<E> EventQueue<E> {
     /// Schedule `event` at `time` in `lane` (numbered by the caller from
     /// 0; a lane exists from its first use): appended there when it sorts
     /// after the lane's last event, otherwise scheduled as by `schedule`.
-    /// Either way it pops in `(time, insertion)` order.
-    #[inline]
+    /// Either way it pops in `(time, insertion)` order. Always inlined:
+    /// called once per packet, and as a call its register saves cost as
+    /// much as its work (callgrind, bench/README.md).
+    #[inline(always)]
     pub fn schedule_in(&mut self, lane: u32, time: SimTime, event: E) {
         assert!(time >= self.now, "event scheduled in the past");
         assert!(lane < MAX_LANES, "lane id too large");
