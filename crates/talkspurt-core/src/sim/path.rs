@@ -100,13 +100,15 @@ impl World {
                     *e = if *e == NO_ROUTE || *e == from { from } else { MANY };
                     ok[c as usize] &= fwd && passive[i];
                 }
-                if fwd && passive[i] && !routes.contains(&(a, b)) {
+                if fwd && passive[i] {
                     routes.push((a, b));
                 }
             }
         }
         let mut closed: Vec<bool> = (0..n).map(|c| ok[c] && feeder[c] < MANY && ch[feeder[c] as usize].keeps_order()).collect();
         // A closed channel's flows must find every later channel closed.
+        routes.sort_unstable();
+        routes.dedup();
         let paths: Vec<Vec<u32>> = routes.iter().map(|&(a, b)| self.topo.path(a, b)).collect();
         let mut changed = true;
         while changed {
