@@ -1,5 +1,7 @@
 //! Run a scenario file natively (no Python): for profiling and benchmarks.
-//! `cargo run --release --example run_scenario -- SCENARIO.toml [--no-trace]`
+//! `cargo run --release --example run_scenario -- SCENARIO.toml [--no-trace] [--loop]`
+//! `--loop`: build the world and time its event loop alone (no scoring, no
+//! report): `loop_s`, the figure behind ns per packet-hop.
 use std::time::Instant;
 use talkspurt_core::scenario::from_toml_str;
 
@@ -10,6 +12,15 @@ fn main() {
     let mut s = from_toml_str(&text).unwrap_or_else(|e| panic!("{e}"));
     if args.iter().any(|a| a == "--no-trace") {
         s.run.trace = false;
+    }
+    if args.iter().any(|a| a == "--loop") {
+        let mut w = talkspurt_core::scenario::build(&s).unwrap_or_else(|e| panic!("{e}"));
+        let t0 = Instant::now();
+        w.run(&mut |_| true);
+        let dt = t0.elapsed().as_secs_f64();
+        let packets: u64 = w.calls.iter().map(|c| c.rec.len() as u64).sum();
+        println!("{{\"loop_s\": {dt:.4}, \"events\": {}, \"voice_packets\": {packets}}}", w.q.events_processed());
+        return;
     }
     let t0 = Instant::now();
     let out = talkspurt_core::run::run(&s, &mut |_| true).unwrap_or_else(|e| panic!("{e}"));

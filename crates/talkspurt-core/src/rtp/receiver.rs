@@ -88,8 +88,13 @@ impl RtpReceiver {
         r
     }
 
-    /// An RTP packet arrived now.
+    /// An RTP packet arrived now. The statistics feed only the reports
+    /// and the feedback: with neither (no RTCP, or stopped without
+    /// feedback) nothing reads them, and nothing is computed.
     pub fn on_rtp(&mut self, now: SimTime, h: &RtpHeader) {
+        if self.timing.is_none() && self.avpf.is_none() {
+            return;
+        }
         if *self.source.get_or_insert(h.ssrc) != h.ssrc {
             return;
         }

@@ -480,6 +480,8 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         dropped: Vec::new(),
         call_series: s.run.series,
         capture: None,
+        cut: Default::default(),
+        in_flight: Default::default(),
     };
     w.prime();
     Ok(w)

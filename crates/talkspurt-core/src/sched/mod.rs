@@ -2,53 +2,42 @@
 //! the same instant run in the order they were scheduled — the property
 //! that makes runs deterministic. Events are plain values.
 //!
-//! A discrete-event simulator only ever schedules at or after the current
-//! time, so the key `(time << 64) | seq` never decreases below the last key
-//! popped. That makes a radix heap (Ahuja, Mehlhorn, Orlin & Tarjan 1990)
-//! exact here: bucket `b` holds keys whose highest bit differing from the
-//! last popped key is bit `b − 1`; push is O(1), and pop only redistributes
-//! the lowest non-empty bucket. Measured 2–3× faster than a binary heap on
-//! the dumbbell benchmark (bench/README.md). Events wait in a slab; buckets
-//! hold 32-byte keys.
-//!
-//! Lanes: a radix heap moves a key down one bucket each time the keys
-//! below it are exhausted, so an event scheduled far ahead (a packet's
-//! arrival 30 ms later, a voice source's next packet 20 ms later) is moved
-//! about as many times as there are bits between its delay and the gap
-//! between consecutive events — some ten moves, most of the queue's cost.
-//! Many events come in sorted runs: a FIFO channel's arrivals are
-//! scheduled in the order they happen, and sources with one period
-//! schedule their next packets in the order they fire. `schedule_in`
-//! appends such an event to its lane (a FIFO of `(key, event)`) when its
-//! key is not below the lane's last one; only each lane's first key is
-//! kept, in a small binary heap of lane heads (one entry per busy lane:
-//! channels and call groups, not packets). An event out of its lane's
-//! order goes to the radix heap as usual; a pop takes the smaller of the
-//! two minima. Every event keeps its
+//! Two stores, one order. A radix heap (`radix.rs`) takes any event at or
+//! after the current time. But a radix heap moves a key down one bucket
+//! each time the keys below it are exhausted, so an event scheduled far
+//! ahead (a packet's arrival 30 ms later, a voice source's next packet
+//! 20 ms later) is moved about as many times as there are bits between its
+//! delay and the gap between consecutive events — some ten moves, most of
+//! the queue's cost (bench/README.md). Many events come in sorted runs: a
+//! FIFO channel's arrivals are scheduled in the order they happen, and
+//! sources with one period schedule their next packets in the order they
+//! fire. `schedule_in` appends such an event to its lane (a FIFO of
+//! `(key, event)`) when its key is not below the lane's last one; only each
+//! lane's first key is kept, in a small binary heap of lane heads
+//! (`heads.rs`: one entry per busy lane — channels and call groups, not
+//! packets). An event out of its lane's order goes to the radix heap as
+//! usual; a pop takes the smaller of the two minima. Every event keeps its
 //! `(time, seq)` key, so the pop order is exactly that of the plain heap.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+mod heads;
+mod radix;
+
+use std::collections::VecDeque;
 
 use crate::time::SimTime;
+use heads::Heads;
+use radix::Radix;
 
-const BUCKETS: usize = 129;
 const MAX_LANES: u32 = 1 << 31;
 
 pub struct EventQueue<E> {
-    buckets: Vec<Vec<(u128, u32)>>,
-    /// Bit `b − 1` set when bucket `b ≥ 1` is non-empty.
-    nonempty: u128,
-    last: u128,
+    radix: Radix<E>,
     len: usize,
-    slab: Vec<Option<E>>,
-    free: Vec<u32>,
     next_seq: u64,
     now: SimTime,
     popped: u64,
     lanes: Vec<VecDeque<(u128, E)>>,
-    /// (first key, lane) of every non-empty lane.
-    heads: BinaryHeap<Reverse<(u128, u32)>>,
+    heads: Heads,
 }
 
 impl<E> Default for EventQueue<E> {
@@ -62,21 +51,14 @@ fn key(time: SimTime, seq: u64) -> u128 {
     ((time.0 as u128) << 64) | seq as u128
 }
 
+#[inline]
+fn time_of(k: u128) -> SimTime {
+    SimTime((k >> 64) as u64)
+}
+
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue {
-            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
-            nonempty: 0,
-            last: 0,
-            len: 0,
-            slab: Vec::new(),
-            free: Vec::new(),
-            next_seq: 0,
-            now: SimTime::ZERO,
-            popped: 0,
-            lanes: Vec::new(),
-            heads: BinaryHeap::new(),
-        }
+        EventQueue { radix: Radix::new(), len: 0, next_seq: 0, now: SimTime::ZERO, popped: 0, lanes: Vec::new(), heads: Heads::default() }
     }
 
     /// The time of the event being processed (the scheduler alone moves it).
@@ -84,45 +66,22 @@ impl<E> EventQueue<E> {
         self.now
     }
 
-    #[inline]
-    fn bucket_of(&self, k: u128) -> usize {
-        (128 - (k ^ self.last).leading_zeros()) as usize
-    }
-
-    #[inline]
-    fn put(&mut self, k: u128, slot: u32) {
-        let b = self.bucket_of(k);
-        self.buckets[b].push((k, slot));
-        if b > 0 {
-            self.nonempty |= 1u128 << (b - 1);
-        }
-    }
-
     /// Schedule `event` at `time`; scheduling before `now` is a logic error
     /// (it would break the radix heap's monotonicity).
     pub fn schedule(&mut self, time: SimTime, event: E) {
         assert!(time >= self.now, "event scheduled in the past");
-        let seq = self.next_seq;
+        self.radix.push(key(time, self.next_seq), event);
         self.next_seq += 1;
-        let slot = match self.free.pop() {
-            Some(s) => {
-                self.slab[s as usize] = Some(event);
-                s
-            }
-            None => {
-                self.slab.push(Some(event));
-                (self.slab.len() - 1) as u32
-            }
-        };
-        self.put(key(time, seq), slot);
         self.len += 1;
     }
 
     /// Schedule `event` at `time` in `lane` (numbered by the caller from
     /// 0; a lane exists from its first use): appended there when it sorts
     /// after the lane's last event, otherwise scheduled as by `schedule`.
-    /// Either way it pops in `(time, insertion)` order.
-    #[inline]
+    /// Either way it pops in `(time, insertion)` order. Always inlined:
+    /// called once per packet, and as a call its register saves cost as
+    /// much as its work (callgrind, bench/README.md).
+    #[inline(always)]
     pub fn schedule_in(&mut self, lane: u32, time: SimTime, event: E) {
         assert!(time >= self.now, "event scheduled in the past");
         assert!(lane < MAX_LANES, "lane id too large");
@@ -136,86 +95,50 @@ impl<E> EventQueue<E> {
             Some(_) => l.push_back((k, event)),
             None => {
                 l.push_back((k, event));
-                self.heads.push(Reverse((k, lane)));
+                self.heads.push(k, lane);
             }
         }
         self.next_seq += 1;
         self.len += 1;
     }
 
-    /// Make bucket 0 hold the minimum key (keys are unique, so exactly one).
-    fn settle(&mut self) -> bool {
-        if !self.buckets[0].is_empty() {
-            return true;
-        }
-        if self.nonempty == 0 {
-            return false;
-        }
-        let b = self.nonempty.trailing_zeros() as usize + 1;
-        self.nonempty &= !(1u128 << (b - 1));
-        let items = std::mem::take(&mut self.buckets[b]);
-        self.last = items.iter().map(|x| x.0).min().expect("non-empty bucket");
-        for &(k, slot) in &items {
-            self.put(k, slot);
-        }
-        // Keep the bucket's allocation for reuse.
-        let mut items = items;
-        items.clear();
-        if self.buckets[b].is_empty() {
-            self.buckets[b] = items;
-        }
-        true
-    }
-
     /// Pop the earliest event not after `until`, advancing the clock to it.
+    #[inline]
     pub fn pop_until(&mut self, until: SimTime) -> Option<(SimTime, E)> {
-        // The radix heap's minimum, without moving its `last` key: only a
-        // pop may (a lane event popped first leaves `now` below it).
-        let radix = match self.buckets[0].first() {
-            Some(&(k, _)) => k,
-            None if self.nonempty == 0 => u128::MAX,
-            None => {
-                let b = self.nonempty.trailing_zeros() as usize + 1;
-                self.buckets[b].iter().map(|x| x.0).min().expect("non-empty bucket")
+        let lane_min = self.heads.min();
+        let radix_min = self.radix.min();
+        let (k, e) = if lane_min < radix_min {
+            if time_of(lane_min) > until {
+                return None;
             }
+            let l = &mut self.lanes[self.heads.top_lane() as usize];
+            let (k, e) = l.pop_front().expect("a lane head has events");
+            debug_assert_eq!(k, lane_min);
+            match l.front() {
+                Some(&(next, _)) => self.heads.replace_top(next),
+                None => self.heads.pop_top(),
+            }
+            (k, e)
+        } else {
+            if radix_min == u128::MAX || time_of(radix_min) > until {
+                return None;
+            }
+            (radix_min, self.radix.pop())
         };
-        if let Some(mut top) = self.heads.peek_mut() {
-            let (k, lane) = top.0;
-            if k < radix {
-                let time = SimTime((k >> 64) as u64);
-                if time > until {
-                    return None;
-                }
-                let l = &mut self.lanes[lane as usize];
-                let (k0, e) = l.pop_front().expect("a lane head has events");
-                debug_assert_eq!(k0, k);
-                match l.front() {
-                    Some(&(next, _)) => top.0 .0 = next,
-                    None => {
-                        std::collections::binary_heap::PeekMut::pop(top);
-                    }
-                }
-                self.len -= 1;
-                self.now = time;
-                self.popped += 1;
-                return Some((time, e));
-            }
-        }
-        if !self.settle() {
-            return None;
-        }
-        let (k, slot) = self.buckets[0][0];
-        let time = SimTime((k >> 64) as u64);
-        if time > until {
-            return None;
-        }
-        self.buckets[0].clear();
+        let time = time_of(k);
         self.len -= 1;
         self.now = time;
         self.popped += 1;
-        self.free.push(slot);
-        let e = self.slab[slot as usize].take().expect("scheduled event present");
         Some((time, e))
+    }
+
+    /// Move the clock to `t` if it is later, without an event: the caller
+    /// handled what would have been events up to `t` directly (the world's
+    /// cut-through, `sim/path.rs`), and the clock ends where they would
+    /// have left it. Only at the end of a run: nothing may be scheduled
+    /// before `t` afterwards.
+    pub fn advance_to(&mut self, t: SimTime) {
+        self.now = self.now.max(t);
     }
 
     /// Events processed so far.

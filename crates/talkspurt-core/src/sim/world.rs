@@ -2,8 +2,10 @@
 //! applications driving them, and the event loop. Only `run` moves time.
 
 use super::capture::Capture;
+use super::arena::PacketArena;
+use super::path::CutThrough;
 use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
-use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Offer, Packet, Topology, NO_APP};
+use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Packet, Topology, NO_APP};
 use crate::rtp::{RtpReceiver, RtpSender};
 use crate::voice::adapt::{AdaptPoint, Adapter, Change, Gate};
 use crate::sched::EventQueue;
@@ -20,10 +22,11 @@ pub enum Side {
     Receiver = 1,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Event {
-    /// A packet reached the far end of a channel.
-    Arrive { ch: u32, pkt: Packet },
+    /// A packet reached the far end of a channel (`pkt`: its slot in
+    /// `World::in_flight`).
+    Arrive { ch: u32, pkt: u32 },
     /// A holding queue's transmitter is free (CoDel, FQ-CoDel, PIE).
     Dequeue { ch: u32 },
     /// An endpoint timer; stale unless `gen` is the endpoint's current one.
@@ -183,6 +186,10 @@ pub struct World {
     pub call_series: bool,
     /// Packet capture (pcap export), off unless asked for.
     pub capture: Option<Box<Capture>>,
+    /// Hops and deliveries that need no event (`path.rs`), set by `prime`.
+    pub cut: CutThrough,
+    /// Packets whose arrival is an event.
+    pub in_flight: PacketArena,
 }
 
 impl World {
@@ -201,6 +208,7 @@ impl World {
 
     /// Schedule every source's first event. Call once before `run`.
     pub fn prime(&mut self) {
+        self.plan_cut_through();
         for i in 0..self.calls.len() as u32 {
             if let Some(t) = self.calls[i as usize].source.next_ready() {
                 self.q.schedule_in(self.voice_lane(i), t, Event::Voice { call: i });
@@ -232,6 +240,8 @@ impl World {
                 }
             }
         }
+        // Arrivals handled without an event still count as processed.
+        self.q.advance_to(self.cut.late);
         progress(1.0);
         for (i, f) in self.flows.iter_mut().enumerate() {
             for s in f.sender.take_series() {
@@ -257,6 +267,7 @@ impl World {
             Event::Voice { call } => self.on_voice(now, call),
             Event::Traffic { src } => self.on_traffic(now, src),
             Event::Arrive { ch, pkt } => {
+                let pkt = self.in_flight.take(pkt);
                 if let Some(cap) = &mut self.capture {
                     cap.on_arrive(now, ch, &pkt, &self.flows);
                 }
@@ -343,6 +354,17 @@ impl World {
         let flow = call.flow;
         if let Some(t) = call.source.next_ready() {
             self.q.schedule_in(self.voice_lane(ci), t, Event::Voice { call: ci });
+        }
+        // UDP: the datagram leaves at once; nothing else to poll (no
+        // timers, no events), so `service` would only forward it.
+        if let Sender::Udp(u) = &mut self.flows[flow as usize].sender {
+            if let Some(pkt) = u.send_now(unit) {
+                let call = &mut self.calls[ci as usize];
+                call.rtp.tx.sent(vp.payload);
+                call.rec.sent(seq, now);
+                let src = self.flows[flow as usize].src;
+                return self.forward(now, src, pkt);
+            }
         }
         let before = self.flows[flow as usize].sender.queued_bytes();
         let call = &mut self.calls[ci as usize];
@@ -436,69 +458,6 @@ impl World {
         }
     }
 
-    /// Put a packet on the next channel from `node` towards its destination.
-    fn forward(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
-        if let Some(cap) = &mut self.capture {
-            cap.on_forward(now, node, &pkt, &self.flows);
-        }
-        if node == pkt.dst {
-            // Same-node endpoints: deliver without crossing a link.
-            self.deliver(now, pkt);
-            return;
-        }
-        let ch = self.topo.next_channel(node, pkt.dst);
-        debug_assert!(ch != crate::net::topology::NO_ROUTE, "builder checks reachability");
-        let chan = &mut self.topo.channels[ch as usize];
-        if chan.holds_packets() {
-            let e = chan.enqueue(now, pkt);
-            if let Some(p) = e.lost {
-                self.lost(p, NetFate::LinkLoss, ch);
-                return;
-            }
-            if let Some(t) = e.wake {
-                self.q.schedule(t, Event::Dequeue { ch });
-            }
-            if let Some(p) = e.dropped {
-                self.lost(p, NetFate::QueueDrop, ch);
-            }
-            return;
-        }
-        let mut pkt = pkt;
-        match chan.offer(now, &mut pkt) {
-            Offer::Accepted { arrive, lost: false } => self.q.schedule_in(ch, arrive, Event::Arrive { ch, pkt }),
-            // Lost on the wire: it used the link, and its fate is known now.
-            Offer::Accepted { lost: true, .. } | Offer::Lost => self.lost(pkt, NetFate::LinkLoss, ch),
-            Offer::Dropped => self.lost(pkt, NetFate::QueueDrop, ch),
-        }
-    }
-
-    /// A holding queue's transmitter is free: send its next packet.
-    fn dequeue(&mut self, now: SimTime, ch: u32) {
-        let mut dropped = std::mem::take(&mut self.dropped);
-        let d = self.topo.channels[ch as usize].dequeue(now, &mut dropped);
-        for p in dropped.drain(..) {
-            self.lost(p, NetFate::QueueDrop, ch);
-        }
-        self.dropped = dropped;
-        match d.sent {
-            Some((pkt, arrive, false)) => self.q.schedule_in(ch, arrive, Event::Arrive { ch, pkt }),
-            Some((pkt, _, true)) => self.lost(pkt, NetFate::LinkLoss, ch),
-            None => {}
-        }
-        if let Some(t) = d.wake {
-            self.q.schedule(t, Event::Dequeue { ch });
-        }
-    }
-
-    fn lost(&mut self, pkt: Packet, fate: NetFate, ch: u32) {
-        if pkt.app_seq == NO_APP || pkt.dir != Dir::Forward {
-            return;
-        }
-        if let Owner::Call(c) = self.flows[pkt.flow as usize].owner {
-            self.calls[c as usize].rec.set_fate(pkt.app_seq, fate, ch);
-        }
-    }
-
     /// Send what a call's RTP session queued on its RTCP flow (UDP) and
     /// re-arm the session's timer.
     fn rtcp_service(&mut self, now: SimTime, c: u32, side: Side) {
@@ -564,11 +523,15 @@ impl World {
         }
     }
 
-    fn deliver(&mut self, now: SimTime, pkt: Packet) {
+    pub(super) fn deliver(&mut self, now: SimTime, pkt: Packet) {
         if let Some(cap) = &mut self.capture {
             cap.on_deliver(now, &pkt, &self.flows);
         }
         let fi = pkt.flow;
+        if pkt.dir == Dir::Forward && self.cut.passive[fi as usize] {
+            self.deliver_passive(now, &pkt);
+            return;
+        }
         if let Owner::Rtcp(c) = self.flows[fi as usize].owner {
             self.deliver_rtcp(now, c, &pkt);
             return;

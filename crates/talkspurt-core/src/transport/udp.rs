@@ -18,13 +18,19 @@ impl UdpSender {
     pub fn new(addr: FlowAddr, send_buffer: u32) -> Self {
         UdpSender { addr, buf: SendBuffer::new(send_buffer) }
     }
-}
 
-impl Endpoint for UdpSender {
-    fn handle_packet(&mut self, _now: SimTime, _pkt: &Packet) {}
-    fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
-        let u = self.buf.pop()?;
-        Some(Packet {
+    /// Send `unit` now, bypassing the buffer, when nothing waits in it
+    /// (always, as the world drains it after every `send`): the packet
+    /// `send` then `poll_transmit` would give, without the round trip
+    /// through the queue. `None`: use `send`.
+    #[inline]
+    pub fn send_now(&mut self, unit: AppUnit) -> Option<Packet> {
+        self.buf.is_empty().then(|| self.datagram(unit))
+    }
+
+    #[inline]
+    fn datagram(&self, u: AppUnit) -> Packet {
+        Packet {
             flow: self.addr.flow,
             dir: self.addr.dir,
             ecn: Ecn::NotEct,
@@ -33,7 +39,15 @@ impl Endpoint for UdpSender {
             app_seq: u.app_seq,
             hdr: Header::Datagram,
             app: u.rtp.into(),
-        })
+        }
+    }
+}
+
+impl Endpoint for UdpSender {
+    fn handle_packet(&mut self, _now: SimTime, _pkt: &Packet) {}
+    fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
+        let u = self.buf.pop()?;
+        Some(self.datagram(u))
     }
 }
 

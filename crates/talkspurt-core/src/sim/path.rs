@@ -1,0 +1,258 @@
+//! Packets along their path: onto a channel, and, where no event is
+//! needed, across the remaining hops and into the receiver at once.
+//!
+//! Cut-through. A lazy FIFO channel (drop-tail, RED) changes state only
+//! when a packet is offered to it, and its decision depends only on the
+//! offer's time and the packets offered before. If every packet a channel
+//! `c` is ever offered comes out of one upstream channel `u` (its *sole
+//! feeder*: no endpoint at `c`'s head sends on it, no other channel leads
+//! into it), `u` delivers in the order it transmits, and every one of those
+//! packets is offered to `c` the moment `u` accepts it (at its arrival
+//! time), then `c` sees the same offers at the same times in the same order
+//! as when each offer waits for its arrival event. A *passive* receiver
+//! (UDP with no RTCP and no framing) only records what arrives: it sends
+//! nothing and arms no timer, so it too can take a packet at its arrival
+//! time straight away.
+//!
+//! Such a channel is *closed* when, besides, every flow that crosses it
+//! ends at a passive receiver and every later channel on its way is closed
+//! too. Arrivals into a closed channel are never events, so all its offers
+//! are made early (none waits for an event while a later packet overtakes
+//! it), and a packet carried into one is carried to its receiver with no
+//! event at all. Were a packet's later arrival scheduled instead, it would
+//! be scheduled earlier than before and take a smaller insertion sequence,
+//! reordering it among events at the same nanosecond (seen on
+//! bench/tfrc_voice.toml, where DCCP feedback timers tie with arrivals).
+//! Only arrivals at or before the run's end are taken this way (a later
+//! one is scheduled and never popped, as before), and none while a packet
+//! capture watches the hops. On the headline dumbbell a voice packet costs
+//! one event instead of four (bench/README.md); results are bit-identical
+//! (tests/results_hash.rs). `late` keeps the latest arrival handled this
+//! way, so that the clock ends where the popped events would have left it.
+
+use super::world::{Event, Owner, World};
+use crate::net::topology::NO_ROUTE;
+use crate::net::{Dir, NodeId, Offer, Packet, NO_APP};
+use crate::transport::Receiver;
+use crate::time::SimTime;
+use crate::trace::record::NetFate;
+
+/// Which hops and deliveries need no event (see the module comment).
+#[derive(Debug, Default)]
+pub struct CutThrough {
+    /// Per channel: closed (arrivals into it are handled at once).
+    pub closed: Vec<bool>,
+    /// Per flow: its forward packets reach a passive receiver.
+    pub passive: Vec<bool>,
+    /// Latest time of an arrival handled without an event.
+    pub late: SimTime,
+}
+
+/// Where a packet goes from the far end of a channel.
+enum Next {
+    /// Offered to this (closed) channel at its arrival time, now.
+    Hop(u32),
+    /// Recorded at a passive receiver.
+    Delivered,
+    /// Its arrival needs an event.
+    Event,
+}
+
+impl World {
+    /// Find the passive receivers and the closed channels.
+    pub(super) fn plan_cut_through(&mut self) {
+        const MANY: u32 = u32::MAX - 1;
+        let passive: Vec<bool> = self
+            .flows
+            .iter()
+            .map(|f| {
+                matches!(f.receiver, Receiver::Udp(_))
+                    && match f.owner {
+                        // No RTCP: the RTP receiver's statistics feed only
+                        // reports, so `on_rtp` has nothing to do.
+                        Owner::Call(c) => {
+                            let call = &self.calls[c as usize];
+                            call.rtp.rtcp_flow.is_none() && call.framer.is_none()
+                        }
+                        Owner::Traffic(_) => true,
+                        Owner::Rtcp(_) => false,
+                    }
+            })
+            .collect();
+        let ch = &self.topo.channels;
+        let n = ch.len();
+        // Who feeds each channel (NO_ROUTE: nobody yet, MANY: an endpoint
+        // or several channels), and whether only passive flows cross it.
+        let mut feeder = vec![NO_ROUTE; n];
+        let mut ok: Vec<bool> = ch.iter().map(|c| !c.holds_packets()).collect();
+        let mut routes = Vec::new();
+        for (i, f) in self.flows.iter().enumerate() {
+            // A passive receiver sends nothing back; any other may.
+            let back = !passive[i];
+            for (a, b, fwd) in [(f.src, f.dst, true), (f.dst, f.src, false)] {
+                if !fwd && !back {
+                    continue;
+                }
+                let p = self.topo.path(a, b);
+                for (k, &c) in p.iter().enumerate() {
+                    let from = if k == 0 { MANY } else { p[k - 1] };
+                    let e = &mut feeder[c as usize];
+                    *e = if *e == NO_ROUTE || *e == from { from } else { MANY };
+                    ok[c as usize] &= fwd && passive[i];
+                }
+                if fwd && passive[i] {
+                    routes.push((a, b));
+                }
+            }
+        }
+        let mut closed: Vec<bool> = (0..n).map(|c| ok[c] && feeder[c] < MANY && ch[feeder[c] as usize].keeps_order()).collect();
+        // A closed channel's flows must find every later channel closed.
+        routes.sort_unstable();
+        routes.dedup();
+        let paths: Vec<Vec<u32>> = routes.iter().map(|&(a, b)| self.topo.path(a, b)).collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for p in &paths {
+                for w in p.windows(2) {
+                    if closed[w[0] as usize] && !closed[w[1] as usize] {
+                        closed[w[0] as usize] = false;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        self.cut = CutThrough { closed, passive, late: SimTime::ZERO };
+    }
+
+    /// Put a packet on the next channel from `node` towards its destination.
+    pub(super) fn forward(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
+        if let Some(cap) = &mut self.capture {
+            cap.on_forward(now, node, &pkt, &self.flows);
+        }
+        if node == pkt.dst {
+            // Same-node endpoints: deliver without crossing a link.
+            self.deliver(now, pkt);
+            return;
+        }
+        let ch = self.topo.next_channel(node, pkt.dst);
+        debug_assert!(ch != NO_ROUTE, "builder checks reachability");
+        let chan = &mut self.topo.channels[ch as usize];
+        if chan.holds_packets() {
+            let e = chan.enqueue(now, pkt);
+            if let Some(p) = e.lost {
+                self.lost(p, NetFate::LinkLoss, ch);
+                return;
+            }
+            if let Some(t) = e.wake {
+                self.q.schedule(t, Event::Dequeue { ch });
+            }
+            if let Some(p) = e.dropped {
+                self.lost(p, NetFate::QueueDrop, ch);
+            }
+            return;
+        }
+        self.offer(now, ch, pkt);
+    }
+
+    /// Offer a packet to lazy FIFO channel `ch` at `now`, then follow it
+    /// through every hop and delivery that needs no event.
+    fn offer(&mut self, mut now: SimTime, mut ch: u32, mut pkt: Packet) {
+        loop {
+            let arrive = match self.topo.channels[ch as usize].offer(now, &mut pkt) {
+                Offer::Accepted { arrive, lost: false } => arrive,
+                // Lost on the wire: it used the link, and its fate is known now.
+                Offer::Accepted { lost: true, .. } | Offer::Lost => return self.lost(pkt, NetFate::LinkLoss, ch),
+                Offer::Dropped => return self.lost(pkt, NetFate::QueueDrop, ch),
+            };
+            match self.onward(ch, arrive, &pkt) {
+                Next::Hop(c) => (ch, now) = (c, arrive),
+                Next::Delivered => return,
+                Next::Event => return self.arrive_later(ch, arrive, pkt),
+            }
+        }
+    }
+
+    /// A packet reaches the far end of channel `ch` at `t`: offer it to
+    /// the next channel or record its delivery now if no event is needed.
+    #[inline]
+    fn onward(&mut self, ch: u32, t: SimTime, pkt: &Packet) -> Next {
+        if t > self.end || self.capture.is_some() {
+            return Next::Event;
+        }
+        let node = self.topo.channels[ch as usize].to;
+        if node == pkt.dst {
+            if pkt.dir == Dir::Forward && self.cut.passive[pkt.flow as usize] {
+                self.cut.late = self.cut.late.max(t);
+                self.deliver_passive(t, pkt);
+                return Next::Delivered;
+            }
+            return Next::Event;
+        }
+        let next = self.topo.next_channel(node, pkt.dst);
+        if !self.cut.closed[next as usize] {
+            return Next::Event;
+        }
+        self.cut.late = self.cut.late.max(t);
+        Next::Hop(next)
+    }
+
+    /// The packet's arrival at the far end of `ch` at `t` is an event.
+    fn arrive_later(&mut self, ch: u32, t: SimTime, pkt: Packet) {
+        let pkt = self.in_flight.put(pkt);
+        self.q.schedule_in(ch, t, Event::Arrive { ch, pkt });
+    }
+
+    /// A holding queue's transmitter is free: send its next packet.
+    pub(super) fn dequeue(&mut self, now: SimTime, ch: u32) {
+        let mut dropped = std::mem::take(&mut self.dropped);
+        let d = self.topo.channels[ch as usize].dequeue(now, &mut dropped);
+        for p in dropped.drain(..) {
+            self.lost(p, NetFate::QueueDrop, ch);
+        }
+        self.dropped = dropped;
+        match d.sent {
+            Some((pkt, arrive, false)) => match self.onward(ch, arrive, &pkt) {
+                Next::Hop(c) => self.offer(arrive, c, pkt),
+                Next::Delivered => {}
+                Next::Event => self.arrive_later(ch, arrive, pkt),
+            },
+            Some((pkt, _, true)) => self.lost(pkt, NetFate::LinkLoss, ch),
+            None => {}
+        }
+        if let Some(t) = d.wake {
+            self.q.schedule(t, Event::Dequeue { ch });
+        }
+    }
+
+    pub(super) fn lost(&mut self, pkt: Packet, fate: NetFate, ch: u32) {
+        if pkt.app_seq == NO_APP || pkt.dir != Dir::Forward {
+            return;
+        }
+        if let Owner::Call(c) = self.flows[pkt.flow as usize].owner {
+            self.calls[c as usize].rec.set_fate(pkt.app_seq, fate, ch);
+        }
+    }
+
+    /// A forward packet reached a passive receiver at `now`: what the UDP
+    /// receiver would hand up, applied directly (the same records and
+    /// counters as `deliver`; the endpoint itself keeps no state).
+    pub(super) fn deliver_passive(&mut self, now: SimTime, pkt: &Packet) {
+        match self.flows[pkt.flow as usize].owner {
+            Owner::Call(c) => {
+                if pkt.app_seq != NO_APP {
+                    self.calls[c as usize].rec.arrived(pkt.app_seq, now);
+                }
+            }
+            Owner::Traffic(t) => {
+                let k = &mut self.traffic[t as usize].counters;
+                k.recv_pkts += 1;
+                k.recv_bytes += pkt.size as u64;
+                if now >= self.interval.0 && now < self.interval.1 {
+                    k.recv_bytes_interval += pkt.size as u64;
+                }
+            }
+            Owner::Rtcp(_) => unreachable!("RTCP receivers are not passive"),
+        }
+    }
+}
