@@ -271,7 +271,7 @@ impl Ccid2Sender {
         if newly > 0 {
             let ack = AckSample {
                 now,
-                acked: newly * PKT,
+                acked: PKT,
                 flight: self.pipe * PKT,
                 rtt: None,
                 srtt: self.rtt.srtt_or_initial(),
@@ -279,7 +279,18 @@ impl Ccid2Sender {
                 delivered: 0,
                 recovery: false,
             };
-            self.cc.on_ack(&ack);
+            // The window grows per acknowledged packet, not per Ack (RFC
+            // 4341 §5: one packet per window of data acknowledged in
+            // congestion avoidance), as in ns-2's Agent/DCCP/TCPlike
+            // (`updateCwnd`); in slow start by at most the Ack Ratio per
+            // Ack (appropriate byte counting with L = R, RFC 3465). Reno's
+            // per-ACK rule fed once per Ack would grow half as fast at
+            // R = 2, like TCP with delayed ACKs.
+            let slow = self.cc.cwnd() < self.cc.ssthresh();
+            let n = if slow { newly.min(self.ack_ratio_told.max(1) as u64) } else { newly };
+            for _ in 0..n {
+                self.cc.on_ack(&ack);
+            }
             self.rto_at = if self.out.is_empty() { SimTime::NEVER } else { now + self.rtt.rto() };
         }
         self.record(now);
