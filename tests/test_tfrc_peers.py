@@ -20,8 +20,14 @@ bench/ns2/; the talkspurt twins are in tests/data/tfrc/.
    mode does not have) voip p = 0.2 would be -16 %.
 2. An on/off voice call over CCID 3 (RFC 3448) with a 5-packet send buffer
    against Agent/DCCP/TFRC (dccp_onoff.tcl, onoff.toml). Tolerance (the
-   issue's): mean sender wait over seeds 1-3 within 20 %. See
-   test_ccid3_sender_wait_after_silence_matches_ns2.
+   issue's): mean sender wait over seeds 1-3 within 20 %, at 100 and
+   200 ms one-way over 600 s (WAIT_CASES). At 25 ms talkspurt waits 41 %
+   less: ns-2's CCID 3 keeps its send timer running on a grid of t_ipi
+   slots while idle, so the first packet after a silence waits for the
+   next slot, where talkspurt (RFC 3448 §4.6 read literally) sends it at
+   once; at 25 ms that slot is a large part of the wait.
+3. Agent/TFRC's own on/off behaviour (idleFix_) is neither RFC 3448 nor
+   RFC 5348 and is not compared (docs/models/tfrc.md).
 """
 
 from __future__ import annotations
@@ -70,13 +76,21 @@ def test_long_run_rate_matches_ns2(mode, p):
     assert ours == pytest.approx(ns2, rel=0.10), f"{mode} p={p} seeds {SEEDS}"
 
 
-WAIT_CASES = (100,)
+# One-way delays compared, and the simulated time: the speech patterns
+# differ between the simulators, and over onoff.toml's 120 s the per-seed
+# waits at 200 ms spread 166-306 ms (talkspurt) and 149-203 ms (ns-2); over
+# 600 s the three-seed means settle (100 ms: 91.7 / 86.5 ms, +6 %; 200 ms:
+# 181.7 / 174.8 ms, +4 %, measured when written). 25 ms is not asserted:
+# 9.0 / 15.3 ms (-41 %, 1200 s), see docs/models/tfrc.md "Against ns-2".
+WAIT_CASES = (100, 200)
+WAIT_DURATION_S = 600
 
 
 def _talkspurt_wait(delay_ms: int, seed: int) -> float:
     with open(ROOT / "tests" / "data" / "tfrc" / "onoff.toml", "rb") as f:
         s = tomllib.load(f)
     s["run"]["seed"] = seed
+    s["run"]["duration"] = f"{WAIT_DURATION_S}s"
     s["links"][1]["delay"] = f"{delay_ms}ms"
     return float(talkspurt.run(s).calls["sender_wait_mean_ms"].iloc[0])
 
@@ -84,7 +98,7 @@ def _talkspurt_wait(delay_ms: int, seed: int) -> float:
 @pytest.mark.parametrize("delay_ms", WAIT_CASES)
 def test_ccid3_sender_wait_after_silence_matches_ns2(delay_ms):
     _need_ns2()
-    ns2 = statistics.mean(run_ns2("dccp_onoff.tcl", delay_ms, 120, seed)["wait_mean_ms"] for seed in SEEDS)
+    ns2 = statistics.mean(run_ns2("dccp_onoff.tcl", delay_ms, WAIT_DURATION_S, seed)["wait_mean_ms"] for seed in SEEDS)
     ours = statistics.mean(_talkspurt_wait(delay_ms, seed) for seed in SEEDS)
     print(f"{delay_ms} ms: talkspurt {ours:.1f} ms, ns-2 {ns2:.1f} ms ({ours / ns2 - 1:+.1%})")
     assert ours == pytest.approx(ns2, rel=0.20), f"{delay_ms} ms seeds {SEEDS}"

@@ -104,3 +104,18 @@ proc seeded_rng {} {
     for {set i 0} {$i < $rng_substream} {incr i} { $rng next-substream }
     return $rng
 }
+
+# bernoulli_loss NS FROM TO P RNG: per-packet Bernoulli(P) loss after the
+# wire of link FROM -> TO (ErrorModel, unit pkt, its uniform ranvar on RNG;
+# ns manual §13.1), dropped packets freed by the null agent.
+proc bernoulli_loss {ns from to p rng} {
+    set em [new ErrorModel]
+    $em unit pkt
+    $em set rate_ $p
+    set rv [new RandomVariable/Uniform]
+    $rv use-rng $rng
+    $em ranvar $rv
+    $ns link-lossmodel $em $from $to
+    $em drop-target [$ns set nullAgent_]
+    return $em
+}

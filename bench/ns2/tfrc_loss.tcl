@@ -81,14 +81,7 @@ foreach {a b} [list $s $r1 $r1 $s $r1 $r2 $r2 $r1 $r2 $d $d $r2] {
     $ns queue-limit $a $b 1001
 }
 
-set em [new ErrorModel]
-$em unit pkt
-$em set rate_ $opt(p)
-set loss_rv [new RandomVariable/Uniform]
-$loss_rv use-rng $loss_rng
-$em ranvar $loss_rv
-$ns link-lossmodel $em $r1 $r2
-$em drop-target [$ns set nullAgent_]
+bernoulli_loss $ns $r1 $r2 $opt(p) $loss_rng
 
 set tfrc [new Agent/TFRC]
 $tfrc set packetSize_ $opt(size)

@@ -13,11 +13,13 @@ use crate::transport::seq::RangeSet;
 use crate::transport::{Delivery, Endpoint, FlowAddr, ReceiverEndpoint};
 use std::collections::VecDeque;
 
-/// Sequence numbers an Ack Vector reaches back from the highest received:
-/// 256. RFC 4340 §11.4 keeps them until the sender acknowledges the Ack
-/// (ack of acks), which is not modelled; a fixed span bounds the option as
-/// that mechanism would on a steady flow.
+/// Sequence numbers an Ack Vector reaches back from the highest received at
+/// most: 256. The sender's acknowledgements of Acks (RFC 4341 §6.1.4)
+/// normally trim it sooner (RFC 4340 §11.4.2); this bound only holds the
+/// option's size when they stop coming.
 pub const ACK_VECTOR_SPAN: u64 = 256;
+/// Sent Acks remembered for the sender's acknowledgements of them.
+const ACKS_HELD: usize = 1 << 16;
 
 #[derive(Debug)]
 pub struct Ccid2Receiver {
@@ -34,6 +36,12 @@ pub struct Ccid2Receiver {
     /// them arrived.
     unacked: u16,
     ack_timer: SimTime,
+    /// Acks sent and not yet known to the sender: (our sequence number,
+    /// the Acknowledgement Number it carried).
+    acks_sent: VecDeque<(u64, u64)>,
+    /// Ack Vector state below this is known to the sender and not reported
+    /// again (RFC 4340 §11.4.2).
+    known_below: u64,
     out: VecDeque<Packet>,
     delivered: VecDeque<Delivery>,
 }
@@ -50,6 +58,8 @@ impl Ccid2Receiver {
             ack_ratio: cfg.ack_ratio.max(1),
             unacked: 0,
             ack_timer: SimTime::NEVER,
+            acks_sent: VecDeque::new(),
+            known_below: 0,
             out: VecDeque::new(),
             delivered: VecDeque::new(),
             cfg,
@@ -69,7 +79,7 @@ impl Ccid2Receiver {
     /// most 64 (RFC 4340 §11.4).
     fn acknowledge(&mut self) {
         let Some(high) = self.highest else { return };
-        let low = (high + 1).saturating_sub(ACK_VECTOR_SPAN);
+        let low = (high + 1).saturating_sub(ACK_VECTOR_SPAN).max(self.known_below);
         self.received.remove_below(low);
         self.marked.retain(|&s| s >= low);
         let ranges: Vec<(u64, u64)> = self.received.ranges().to_vec();
@@ -84,9 +94,36 @@ impl Ccid2Receiver {
         h.ack_vector = opt_ack_vector(cells as u32) as u16;
         h.received = ranges;
         h.marked = self.marked.clone();
+        // Held until the sender acknowledges them, once per window; the
+        // bound only matters if it stops (a window of 2^16 Acks).
+        self.acks_sent.push_back((self.seq, high));
+        if self.acks_sent.len() > ACKS_HELD {
+            self.acks_sent.pop_front();
+        }
         self.send(h);
         self.unacked = 0;
         self.ack_timer = SimTime::NEVER;
+    }
+}
+
+impl Ccid2Receiver {
+    /// The sender acknowledged our packets up to `ack` (RFC 4341 §6.1.4):
+    /// it has seen the Ack Vector of the latest Ack at or below it, so the
+    /// state up to that Ack's Acknowledgement Number need not be sent again
+    /// (RFC 4340 §11.4.2).
+    fn on_ack_of_ack(&mut self, ack: u64) {
+        let mut covered = None;
+        while self.acks_sent.front().is_some_and(|&(s, _)| s <= ack) {
+            covered = self.acks_sent.pop_front().map(|(_, hi)| hi);
+        }
+        if let Some(hi) = covered {
+            self.known_below = self.known_below.max(hi + 1);
+        }
+    }
+
+    /// Sequence numbers the next Ack Vector starts from.
+    pub fn vector_start(&self) -> u64 {
+        self.known_below
     }
 }
 
@@ -128,6 +165,9 @@ impl Endpoint for Ccid2Receiver {
         }
         if h.ack_ratio > 0 {
             self.ack_ratio = h.ack_ratio;
+        }
+        if h.ptype == DccpType::DataAck {
+            self.on_ack_of_ack(h.ack);
         }
         let seg = pkt.size - IPV4_HEADER - h.wire_len();
         self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: seg, at: now, rtp: pkt.app.rtp() });

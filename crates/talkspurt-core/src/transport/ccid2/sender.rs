@@ -3,7 +3,10 @@
 //! arrived, declares a packet lost when three packets sent after it were
 //! acknowledged, halves the window at most once per window of data, and
 //! falls back to one packet on a retransmission timeout. Nothing is
-//! retransmitted: DCCP is unreliable.
+//! retransmitted: DCCP is unreliable. The Ack Ratio follows the reverse
+//! path's congestion (RFC 4341 §6.1.2), and the sender acknowledges the
+//! receiver's Acks once per window so that it can trim its Ack Vector
+//! (RFC 4341 §6.1.4, RFC 4340 §11.4.2).
 
 use super::{Ccid2Config, PKT};
 use crate::cc::classic::Classic;
@@ -47,6 +50,12 @@ pub struct Ccid2Stats {
     pub congestion_events: u64,
     pub timeouts: u64,
     pub acks: u64,
+    /// The receiver's Acks found missing from its sequence numbers.
+    pub acks_lost: u64,
+    /// Data packets sent as DataAck, acknowledging the receiver's Acks.
+    pub acks_of_acks: u64,
+    /// Largest Ack Ratio told to the receiver.
+    pub ack_ratio_max: u16,
 }
 
 #[derive(Debug)]
@@ -70,8 +79,25 @@ pub struct Ccid2Sender {
     last_send: SimTime,
     /// Segment bytes of the last packet (the restart window's s).
     last_seg: u32,
-    /// The Ack Ratio the receiver was last told, and the one to tell it.
+    /// The Ack Ratio the receiver was last told.
     ack_ratio_told: u16,
+    /// The Ack Ratio R the sender wants (RFC 4341 §6.1.2), before the
+    /// ⌈cwnd/2⌉ cap: doubled for a window with lost Acks, lowered by one
+    /// after cwnd/(R² − R) windows without.
+    ack_ratio: u16,
+    /// Lost Acks for data sent before this sequence number belong to the
+    /// window already answered.
+    ack_loss_window: u64,
+    /// Packets acknowledged in the current window, and whole windows
+    /// acknowledged without a lost Ack.
+    acked_in_window: u64,
+    clean_windows: u64,
+    /// Highest sequence number seen on the receiver's packets, whether it
+    /// still needs acknowledging, and the data sequence number of the last
+    /// acknowledgement of it.
+    peer_seq: Option<u64>,
+    peer_unacked: bool,
+    last_ack_of_ack: Option<u64>,
     series: SeriesBuf,
     pub stats: Ccid2Stats,
 }
@@ -94,8 +120,15 @@ impl Ccid2Sender {
             last_send: SimTime::ZERO,
             last_seg: cfg.packet,
             ack_ratio_told: cfg.ack_ratio,
+            ack_ratio: cfg.ack_ratio,
+            ack_loss_window: 0,
+            acked_in_window: 0,
+            clean_windows: 0,
+            peer_seq: None,
+            peer_unacked: false,
+            last_ack_of_ack: None,
             series: SeriesBuf::new(series),
-            stats: Ccid2Stats::default(),
+            stats: Ccid2Stats { ack_ratio_max: cfg.ack_ratio, ..Ccid2Stats::default() },
             cfg,
         }
     }
@@ -125,7 +158,61 @@ impl Ccid2Sender {
     /// gets two acknowledgements per round trip.
     fn wanted_ack_ratio(&self) -> u16 {
         let half = self.cwnd().div_ceil(2).max(1);
-        (self.cfg.ack_ratio as u64).min(half) as u16
+        (self.ack_ratio as u64).min(half) as u16
+    }
+
+    /// The Ack Ratio in force (what the receiver was last told).
+    pub fn ack_ratio(&self) -> u16 {
+        self.ack_ratio_told
+    }
+
+    /// A packet from the receiver with sequence number `seq` (every DCCP
+    /// packet has one, RFC 4340 §7.1): a gap means its Acks were lost. RFC
+    /// 4341 §6.1.2: for a window of data with lost Acks, double R (at most
+    /// ⌈cwnd/2⌉); losses reported for data of a window already answered
+    /// (acknowledging data sent before `ack_loss_window`) do not count
+    /// again.
+    fn on_peer_seq(&mut self, seq: u64, acks_data: u64) {
+        let lost = self.peer_seq.map_or(0, |p| seq.saturating_sub(p + 1));
+        self.peer_seq = Some(self.peer_seq.map_or(seq, |p| p.max(seq)));
+        self.peer_unacked = true;
+        if lost == 0 {
+            return;
+        }
+        self.stats.acks_lost += lost;
+        if acks_data < self.ack_loss_window {
+            return;
+        }
+        let half = self.cwnd().div_ceil(2).max(1);
+        self.ack_ratio = (self.ack_ratio as u64 * 2).min(half).max(self.ack_ratio as u64) as u16;
+        self.ack_loss_window = self.seq;
+        self.acked_in_window = 0;
+        self.clean_windows = 0;
+    }
+
+    /// RFC 4341 §6.1.2: for each cwnd/(R² − R) consecutive windows of data
+    /// without lost Acks, R falls by one, here down to the configured Ack
+    /// Ratio (2 by default, RFC 4341 §6.1.1).
+    fn on_window_acked(&mut self, newly: u64) {
+        if self.ack_ratio <= self.cfg.ack_ratio {
+            self.acked_in_window = 0;
+            self.clean_windows = 0;
+            return;
+        }
+        let cwnd = self.cwnd().max(1);
+        self.acked_in_window += newly;
+        while self.acked_in_window >= cwnd {
+            self.acked_in_window -= cwnd;
+            self.clean_windows += 1;
+            let r = self.ack_ratio as f64;
+            if self.clean_windows as f64 >= cwnd as f64 / (r * r - r) {
+                self.ack_ratio -= 1;
+                self.clean_windows = 0;
+                if self.ack_ratio <= self.cfg.ack_ratio {
+                    break;
+                }
+            }
+        }
     }
 
     fn record(&mut self, now: SimTime) {
@@ -133,6 +220,7 @@ impl Ccid2Sender {
         let ss = self.cc.ssthresh();
         self.series.record(now, "ssthresh", if ss == u64::MAX { f64::NAN } else { (ss / PKT) as f64 });
         self.series.record(now, "pipe", self.pipe as f64);
+        self.series.record(now, "ack_ratio", self.ack_ratio_told as f64);
     }
 
     fn has_data(&self) -> bool {
@@ -157,6 +245,7 @@ impl Ccid2Sender {
             }
         }
         self.pipe -= newly.min(self.pipe);
+        self.on_window_acked(newly);
         if let Some(seq) = marked {
             // RFC 4341 §5: an ECN mark is answered as a loss (it arrived, so
             // pipe already counts it out).
@@ -182,7 +271,7 @@ impl Ccid2Sender {
         if newly > 0 {
             let ack = AckSample {
                 now,
-                acked: newly * PKT,
+                acked: PKT,
                 flight: self.pipe * PKT,
                 rtt: None,
                 srtt: self.rtt.srtt_or_initial(),
@@ -190,7 +279,18 @@ impl Ccid2Sender {
                 delivered: 0,
                 recovery: false,
             };
-            self.cc.on_ack(&ack);
+            // The window grows per acknowledged packet, not per Ack (RFC
+            // 4341 §5: one packet per window of data acknowledged in
+            // congestion avoidance), as in ns-2's Agent/DCCP/TCPlike
+            // (`updateCwnd`); in slow start by at most the Ack Ratio per
+            // Ack (appropriate byte counting with L = R, RFC 3465). Reno's
+            // per-ACK rule fed once per Ack would grow half as fast at
+            // R = 2, like TCP with delayed ACKs.
+            let slow = self.cc.cwnd() < self.cc.ssthresh();
+            let n = if slow { newly.min(self.ack_ratio_told.max(1) as u64) } else { newly };
+            for _ in 0..n {
+                self.cc.on_ack(&ack);
+            }
             self.rto_at = if self.out.is_empty() { SimTime::NEVER } else { now + self.rtt.rto() };
         }
         self.record(now);
@@ -224,9 +324,13 @@ impl Endpoint for Ccid2Sender {
             DccpType::Response => {
                 if let Some(r) = self.conn.on_response(now) {
                     self.rtt.on_sample(SimTime(now.0.saturating_sub(r.0)), now);
+                    self.peer_seq = Some(h.seq);
                 }
             }
-            DccpType::Ack | DccpType::DataAck if !h.received.is_empty() => self.on_ack(now, h),
+            DccpType::Ack | DccpType::DataAck if !h.received.is_empty() => {
+                self.on_peer_seq(h.seq, h.ack);
+                self.on_ack(now, h);
+            }
             _ => {}
         }
     }
@@ -276,11 +380,21 @@ impl Endpoint for Ccid2Sender {
             // The initial window from the first packet's real size.
             self.cc.set_cwnd(initial_window(seg) * PKT);
         }
-        let mut h = DccpHeader::new(DccpType::Data, self.seq);
+        // RFC 4341 §6.1.4: acknowledge the receiver's Acks at least once
+        // per window of data, with a DataAck naming the latest of them.
+        let aoa_due = self.peer_unacked && self.last_ack_of_ack.is_none_or(|s| self.seq >= s + self.cwnd().max(1));
+        let mut h = DccpHeader::new(if aoa_due { DccpType::DataAck } else { DccpType::Data }, self.seq);
+        if aoa_due {
+            h.ack = self.peer_seq.unwrap_or(0);
+            self.peer_unacked = false;
+            self.last_ack_of_ack = Some(self.seq);
+            self.stats.acks_of_acks += 1;
+        }
         let want = self.wanted_ack_ratio();
         if want != self.ack_ratio_told {
             h.ack_ratio = want;
             self.ack_ratio_told = want;
+            self.stats.ack_ratio_max = self.stats.ack_ratio_max.max(want);
         }
         self.out.push_back(Sent { seq: self.seq, at: now, acked: false });
         self.seq += 1;
