@@ -16,6 +16,8 @@ const G711: &str = include_str!("../../../scenarios/seeds/001/g711.toml");
 
 const G729: &str = include_str!("../../../scenarios/seeds/001/g729.toml");
 
+const MIXED: &str = include_str!("../../../scenarios/seeds/001/mixed.toml");
+
 fn scenario(rate_bps: u64, adapt: &str, quick: bool) -> Scenario {
     scenario_of(G711, rate_bps, adapt, quick)
 }
@@ -24,14 +26,16 @@ fn scenario_of(text: &str, rate_bps: u64, adapt: &str, quick: bool) -> Scenario 
     let mut s = from_toml_str(text).expect("seed 001 scenario");
     s.links[1].forward.rate_bps = rate_bps;
     s.links[1].reverse.rate_bps = rate_bps;
-    let c = &mut s.calls[0];
-    c.adapt = match adapt {
-        "none" => AdaptCfg::None,
-        "patent" => AdaptCfg::Patent { thresholds: None, ptimes: None },
-        _ => AdaptCfg::Busse1996 { alpha: 0.3, lambda_u: 2.0, lambda_c: 4.0, min_ptime: None, max_ptime: None },
-    };
-    if !quick {
-        c.feedback = None;
+    // Every group alike (the mixed row has one group per codec).
+    for c in &mut s.calls {
+        c.adapt = match adapt {
+            "none" => AdaptCfg::None,
+            "patent" => AdaptCfg::Patent { thresholds: None, ptimes: None },
+            _ => AdaptCfg::Busse1996 { alpha: 0.3, lambda_u: 2.0, lambda_c: 4.0, min_ptime: None, max_ptime: None },
+        };
+        if !quick {
+            c.feedback = None;
+        }
     }
     s
 }
@@ -211,4 +215,43 @@ fn g729_ample_and_middle_rates() {
     }
     let best = lost.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
     assert_eq!(best.0, ("patent", true), "patent + immediate feedback loses the least (Table 4: 2 s): {lost:?}");
+}
+
+/// The mixed row of Table 2 (scenarios/seeds/001/mixed.toml: 2 G.711 at
+/// 20 ms + 2 G.729 at 30 ms): at the ample rate (300 kb/s) nothing is lost
+/// and no algorithm leaves its starting ptime upwards; at the middle rate
+/// (180 kb/s; 2 × 87.2 + 2 × 18.7 kb/s offered) both algorithms lose less
+/// speech than none with either RTCP mode, and immediate feedback ("Quick")
+/// loses less than RFC 3550's 5 s reports for each algorithm (Table 4's
+/// "Both" 180 kb/s column: 1996+3550 21 s, 1996+Quick 8, Patent+3550 17,
+/// Patent+Quick 5, none 59 / 86 s). talkspurt, seed 1: 48.2 / 14.2 / 38.0 /
+/// 19.9 s, none 63.2 s. Not asserted, because it differs: the paper's
+/// least-loss pair is Patent+Quick (5 s), ours busse1996+Quick (14.2 s
+/// against 19.9 s); the G.711 and G.729 rows agree with the paper there
+/// (docs/sweeps.md).
+#[test]
+fn mixed_ample_and_middle_rates() {
+    for adapt in ["none", "patent", "busse1996"] {
+        for quick in [false, true] {
+            let o = run(&scenario_of(MIXED, 300_000, adapt, quick));
+            assert_eq!(o.lost_s, 0.0, "mixed 300 kb/s {adapt} quick={quick}");
+        }
+    }
+    let mut lost = Vec::new();
+    for adapt in ["none", "patent", "busse1996"] {
+        for quick in [false, true] {
+            let o = run(&scenario_of(MIXED, 180_000, adapt, quick));
+            eprintln!("mixed {adapt:9} quick={quick:5}: lost {:6.2} s, changes {:?}, final ptimes {:?}", o.lost_s, o.changes, o.final_ptimes);
+            lost.push(((adapt, quick), o.lost_s));
+        }
+    }
+    let get = |a: &str, q: bool| lost.iter().find(|x| x.0 == (a, q)).unwrap().1;
+    assert!(get("none", false) > 0.0, "2 × 87.2 + 2 × 18.7 kb/s over 180 kb/s must lose");
+    for q in [false, true] {
+        assert!(get("patent", q) < get("none", q), "patent loses less than none (quick={q}): {lost:?}");
+        assert!(get("busse1996", q) < get("none", q), "busse1996 loses less than none (quick={q}): {lost:?}");
+    }
+    for a in ["patent", "busse1996"] {
+        assert!(get(a, true) < get(a, false), "{a}: Quick loses less than 3550 (Table 4): {lost:?}");
+    }
 }
