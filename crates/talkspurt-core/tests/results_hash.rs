@@ -27,6 +27,7 @@ const CASES: &[Case] = &[
     ("scenarios/seeds/000/base.toml", 30, None, KEEP),
     ("scenarios/seeds/001/g711.toml", 60, None, KEEP),
     ("scenarios/seeds/001/g729.toml", 60, None, KEEP),
+    ("scenarios/seeds/001/mixed.toml", 60, None, KEEP),
     ("scenarios/seeds/004/avoip.toml", 60, None, KEEP),
     ("scenarios/seeds/004/cbr.toml", 60, None, KEEP),
     ("tests/data/tcp/compete.toml", 20, None, KEEP),
