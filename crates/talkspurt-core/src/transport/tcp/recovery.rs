@@ -267,53 +267,61 @@ impl TcpSender {
     }
 
     fn segment_end(&self, seq: u64) -> u64 {
-        self.segs.iter().find(|s| s.start <= seq && seq < s.end).map_or(seq + self.smss, |s| s.end)
+        self.seg_index(seq).map_or(seq + self.smss, |i| self.segs[i].end)
     }
 
     /// RFC 6675 §4 IsLost: more than (DupThresh − 1)·SMSS bytes SACKed
     /// above the segment.
     fn is_lost(&self, seq: u64) -> bool {
         let end = self.segment_end(seq);
-        self.sacked.covered(end, u64::MAX) > (DUP_THRESH as u64 - 1) * self.smss
+        self.lost_above(self.sacked.covered(end, u64::MAX))
     }
 
-    /// RFC 6675 §4 SetPipe: outstanding segments not SACKed and not lost,
-    /// plus those retransmitted.
-    fn pipe(&self) -> u64 {
-        let mut pipe = 0;
-        for s in &self.segs {
+    fn lost_above(&self, sacked_above: u64) -> bool {
+        sacked_above > (DUP_THRESH as u64 - 1) * self.smss
+    }
+
+    /// One walk of the scoreboard, newest segment first (the SACKed bytes
+    /// above a segment accumulate downwards): RFC 6675 §4 SetPipe —
+    /// outstanding segments not SACKed and not lost, plus those
+    /// retransmitted — and NextSeg's candidates at or above HighRxt, the
+    /// lowest lost one (rule 1) and the lowest unSACKed one (rule 3).
+    fn scoreboard(&self) -> Scoreboard {
+        let mut board = Scoreboard::default();
+        let mut above = SackedAbove::new(self.sacked.ranges());
+        for s in self.segs.iter().rev() {
             let len = s.end - s.start;
-            if self.sacked.covered(s.start, s.end) == len {
+            let after = above.at(s.end);
+            if above.at(s.start) - after == len {
                 continue;
             }
-            if !self.is_lost(s.start) {
-                pipe += len;
+            let lost = self.lost_above(after);
+            if !lost {
+                board.pipe += len;
             }
             if s.start < self.high_rxt {
-                pipe += len;
+                board.pipe += len;
+                continue;
             }
+            if lost {
+                board.lost = Some((s.start, s.end));
+            }
+            board.unsacked = Some((s.start, s.end));
         }
-        pipe
+        board
     }
 
     /// RFC 6675 §5 step (C): send while cwnd − pipe ≥ 1 SMSS, choosing
     /// with NextSeg (§4): a lost hole above HighRxt, else new data, else
     /// any unSACKed segment above HighRxt (rule 3).
     pub(super) fn poll_sack_recovery(&mut self, now: SimTime) -> Option<Packet> {
-        if self.cc.cwnd() < self.pipe() + self.smss {
+        let board = self.scoreboard();
+        if self.cc.cwnd() < board.pipe + self.smss {
             return None;
         }
-        let mut rule3 = None;
-        for s in &self.segs {
-            if s.start < self.high_rxt || self.sacked.covered(s.start, s.end) == s.end - s.start {
-                continue;
-            }
-            if self.is_lost(s.start) {
-                let (a, b) = (s.start, s.end);
-                self.high_rxt = b;
-                return Some(self.emit(now, a, b));
-            }
-            rule3.get_or_insert((s.start, s.end));
+        if let Some((a, b)) = board.lost {
+            self.high_rxt = b;
+            return Some(self.emit(now, a, b));
         }
         let avail = if self.greedy { u64::MAX } else { self.written.saturating_sub(self.snd_max) };
         if avail > 0 && self.snd_max + avail.min(self.smss) <= self.snd_una + self.rwnd {
@@ -321,7 +329,7 @@ impl TcpSender {
             self.snd_nxt = b;
             return Some(self.emit(now, a, b));
         }
-        let (a, b) = rule3?;
+        let (a, b) = board.unsacked?;
         self.high_rxt = b;
         Some(self.emit(now, a, b))
     }
@@ -344,5 +352,71 @@ impl TcpSender {
         self.high_rxt = self.snd_una;
         self.snd_nxt = self.snd_una;
         self.arm_rto(now);
+    }
+}
+
+/// What one scoreboard walk finds (`TcpSender::scoreboard`).
+#[derive(Default)]
+struct Scoreboard {
+    pipe: u64,
+    lost: Option<(u64, u64)>,
+    unsacked: Option<(u64, u64)>,
+}
+
+/// Bytes of a sorted, disjoint range list at or above a point, for points
+/// visited in non-increasing order: each range is added once, so a walk
+/// down the whole window costs one pass over the ranges.
+struct SackedAbove<'a> {
+    ranges: &'a [(u64, u64)],
+    /// Ranges `ranges[next..]` start at or above the last point.
+    next: usize,
+    /// Their total length.
+    whole: u64,
+}
+
+impl<'a> SackedAbove<'a> {
+    fn new(ranges: &'a [(u64, u64)]) -> Self {
+        SackedAbove { ranges, next: ranges.len(), whole: 0 }
+    }
+
+    /// `covered(x, u64::MAX)`; `x` must not exceed the previous call's.
+    fn at(&mut self, x: u64) -> u64 {
+        while self.next > 0 && self.ranges[self.next - 1].0 >= x {
+            self.next -= 1;
+            let (s, e) = self.ranges[self.next];
+            self.whole += e - s;
+        }
+        // At most one range straddles x: the highest one starting below it.
+        let straddle = self.next.checked_sub(1).map_or(0, |i| self.ranges[i].1.saturating_sub(x));
+        self.whole + straddle
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SackedAbove;
+    use crate::transport::seq::RangeSet;
+
+    /// The incremental walk equals `RangeSet::covered(x, MAX)` at every
+    /// point of a descending sweep, on random scoreboards (seed 17).
+    #[test]
+    fn sacked_above_matches_covered() {
+        let mut rng = crate::rng::Rng::stream(17, 0, crate::rng::StreamId::new(0, 0));
+        for case in 0..200 {
+            let mut set = RangeSet::new();
+            for _ in 0..rng.below(12) {
+                let a = rng.below(200);
+                set.insert(a, a + 1 + rng.below(15));
+            }
+            let mut above = SackedAbove::new(set.ranges());
+            let mut x = 230;
+            loop {
+                assert_eq!(above.at(x), set.covered(x, u64::MAX), "case {case} x {x} (seed 17)");
+                if x == 0 {
+                    break;
+                }
+                x = x.saturating_sub(rng.below(7));
+            }
+        }
     }
 }

@@ -281,11 +281,19 @@ impl TcpSender {
     /// retransmissions.
     fn segment_at(&self, seq: u64) -> (u64, u64) {
         if seq < self.snd_max {
-            if let Some(s) = self.segs.iter().find(|s| s.start <= seq && seq < s.end) {
-                return (seq, s.end);
+            if let Some(i) = self.seg_index(seq) {
+                return (seq, self.segs[i].end);
             }
         }
         (seq, (seq + self.smss).min(self.stream_end()))
+    }
+
+    /// The retransmission-queue entry holding `seq`. The queue is sorted
+    /// and disjoint (segments are appended at `snd_max` and only the front
+    /// is trimmed), so a binary search finds it.
+    pub(super) fn seg_index(&self, seq: u64) -> Option<usize> {
+        let i = self.segs.partition_point(|s| s.end <= seq);
+        (i < self.segs.len() && self.segs[i].start <= seq).then_some(i)
     }
 
     pub(super) fn emit(&mut self, now: SimTime, start: u64, end: u64) -> Packet {
@@ -293,7 +301,8 @@ impl TcpSender {
         if retransmission {
             self.stats.count(now, |c| c.retransmits += 1);
             self.vegas_checks = 2;
-            for s in self.segs.iter_mut().filter(|s| s.start < end && s.end > start) {
+            let first = self.segs.partition_point(|s| s.end <= start);
+            for s in self.segs.range_mut(first..).take_while(|s| s.start < end) {
                 s.rexmit = true;
                 s.sent = now;
             }
