@@ -52,10 +52,23 @@ pub fn gap_jitter_samples(talkspurt: &[u32], t: &[u64]) -> Vec<f64> {
         if talkspurt[i] != talkspurt[i + 1] || talkspurt[i + 1] != talkspurt[i + 2] {
             continue;
         }
-        let d = c as i128 - 2 * b as i128 + a as i128;
-        out.push(d.unsigned_abs() as f64);
+        out.push(second_difference(a, b, c));
     }
     out
+}
+
+/// `|c − 2b + a|` as f64, exact before the one rounding to f64. Times below
+/// 2^62 ns (146 years) keep every partial sum inside i64, and converting the
+/// same integer from i64 or i128 rounds identically, so the i128 path (a
+/// software conversion, `__floattidf`) is only taken beyond that (issue 14).
+#[inline]
+fn second_difference(a: u64, b: u64, c: u64) -> f64 {
+    const SAFE: u64 = 1 << 62;
+    if (a | b | c) < SAFE {
+        (c as i64 - 2 * b as i64 + a as i64).unsigned_abs() as f64
+    } else {
+        (c as i128 - 2 * b as i128 + a as i128).unsigned_abs() as f64
+    }
 }
 
 /// Average and maximum of [`gap_jitter_samples`].
@@ -135,6 +148,32 @@ mod tests {
         let j = gap_jitter(&[0; 4], &ms(&[0, 30, 20, 60]));
         close(j.mean_ns.unwrap(), 45e6, 0.0);
         close(j.max_ns.unwrap(), 50e6, 0.0);
+    }
+
+    #[test]
+    fn second_difference_matches_i128_across_the_limit() {
+        // Below, at and above 2^62, up to just under NOT_ARRIVED: the fast
+        // path and the 128-bit one must give the same f64.
+        let wide = |a: u64, b: u64, c: u64| (c as i128 - 2 * b as i128 + a as i128).unsigned_abs() as f64;
+        let edges = [0u64, 1, 7, (1 << 53) + 1, (1 << 62) - 3, (1 << 62) - 1, 1 << 62, (1 << 62) + 5, u64::MAX - 1];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for &a in &edges {
+            for &b in &edges {
+                for &c in &edges {
+                    assert_eq!(second_difference(a, b, c).to_bits(), wide(a, b, c).to_bits(), "{a} {b} {c}");
+                }
+            }
+        }
+        for _ in 0..100_000 {
+            let (a, b, c) = (next() >> (next() % 3), next() >> (next() % 3), next() >> (next() % 3));
+            assert_eq!(second_difference(a, b, c).to_bits(), wide(a, b, c).to_bits(), "{a} {b} {c}");
+        }
     }
 
     #[test]
