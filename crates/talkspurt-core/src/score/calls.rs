@@ -165,14 +165,20 @@ fn sort_f64(v: &mut [f64]) {
 
 /// Seed 001 §3: D = T_f + l + T_n + 2·T_f per arrived packet (T_f its
 /// speech, T_n generation to arrival), the mean in ms; NaN if none arrived.
+/// The mean is summed as `quality::mean` sums (same values, order and
+/// `Sum`), without collecting the values first (issue 14).
 fn delay_budget_ms(t_f: &[u64], t_gen: &[u64], t_arr: &[u64], lookahead: u64) -> f64 {
-    let mut d: Vec<f64> = Vec::with_capacity(t_gen.len());
-    d.extend(
-        (0..t_gen.len())
-            .filter(|&i| t_arr[i] != crate::playout::NOT_ARRIVED)
-            .map(|i| (3 * t_f[i] + lookahead + (t_arr[i] - t_gen[i])) as f64),
-    );
-    quality::mean(&d).map_or(NAN, ms)
+    let mut n = 0usize;
+    let sum: f64 = (0..t_gen.len())
+        .filter(|&i| t_arr[i] != crate::playout::NOT_ARRIVED)
+        .map(|i| (3 * t_f[i] + lookahead + (t_arr[i] - t_gen[i])) as f64)
+        .inspect(|_| n += 1)
+        .sum();
+    if n == 0 {
+        NAN
+    } else {
+        ms(sum / n as f64)
+    }
 }
 
 fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], lost: &[bool], info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>) {
