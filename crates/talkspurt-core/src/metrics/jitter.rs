@@ -49,17 +49,23 @@ fn samples<'a>(talkspurt: &'a [u32], t: &'a [u64]) -> impl Iterator<Item = f64> 
         t.len(),
         "talkspurt and time columns differ in length"
     );
-    (0..t.len().saturating_sub(2)).filter_map(move |i| {
-        let (a, b, c) = (t[i], t[i + 1], t[i + 2]);
-        if a == NOT_ARRIVED || b == NOT_ARRIVED || c == NOT_ARRIVED {
-            return None;
-        }
-        // talkspurt ids are non-decreasing: equal ends ⇒ all three equal.
-        if talkspurt[i] != talkspurt[i + 1] || talkspurt[i + 1] != talkspurt[i + 2] {
-            return None;
-        }
-        Some(second_difference(a, b, c))
-    })
+    // Consecutive triples by zipped shifted slices: no index checks.
+    let shift = |k: usize| t.get(k..).unwrap_or(&[]);
+    let spurt = |k: usize| talkspurt.get(k..).unwrap_or(&[]);
+    t.iter()
+        .zip(shift(1))
+        .zip(shift(2))
+        .zip(talkspurt.iter().zip(spurt(1)).zip(spurt(2)))
+        .filter_map(|(((&a, &b), &c), ((&sa, &sb), &sc))| {
+            if a == NOT_ARRIVED || b == NOT_ARRIVED || c == NOT_ARRIVED {
+                return None;
+            }
+            // talkspurt ids are non-decreasing: equal ends ⇒ all three equal.
+            if sa != sb || sb != sc {
+                return None;
+            }
+            Some(second_difference(a, b, c))
+        })
 }
 
 /// Average and maximum of [`gap_jitter_samples`]. The samples are not kept:
