@@ -37,30 +37,64 @@ pub struct GapJitter {
 /// participate (see the module documentation). `talkspurt` and `t` must have
 /// equal length (panics otherwise).
 pub fn gap_jitter_samples(talkspurt: &[u32], t: &[u64]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(t.len().saturating_sub(2));
+    out.extend(samples(talkspurt, t));
+    out
+}
+
+/// The samples of [`gap_jitter_samples`] as they are found, in order.
+fn samples<'a>(talkspurt: &'a [u32], t: &'a [u64]) -> impl Iterator<Item = f64> + 'a {
     assert_eq!(
         talkspurt.len(),
         t.len(),
         "talkspurt and time columns differ in length"
     );
-    let mut out = Vec::new();
-    for i in 0..t.len().saturating_sub(2) {
-        let (a, b, c) = (t[i], t[i + 1], t[i + 2]);
-        if a == NOT_ARRIVED || b == NOT_ARRIVED || c == NOT_ARRIVED {
-            continue;
-        }
-        // talkspurt ids are non-decreasing: equal ends ⇒ all three equal.
-        if talkspurt[i] != talkspurt[i + 1] || talkspurt[i + 1] != talkspurt[i + 2] {
-            continue;
-        }
-        let d = c as i128 - 2 * b as i128 + a as i128;
-        out.push(d.unsigned_abs() as f64);
-    }
-    out
+    // Consecutive triples by zipped shifted slices: no index checks.
+    let shift = |k: usize| t.get(k..).unwrap_or(&[]);
+    let spurt = |k: usize| talkspurt.get(k..).unwrap_or(&[]);
+    t.iter()
+        .zip(shift(1))
+        .zip(shift(2))
+        .zip(talkspurt.iter().zip(spurt(1)).zip(spurt(2)))
+        .filter_map(|(((&a, &b), &c), ((&sa, &sb), &sc))| {
+            if a == NOT_ARRIVED || b == NOT_ARRIVED || c == NOT_ARRIVED {
+                return None;
+            }
+            // talkspurt ids are non-decreasing: equal ends ⇒ all three equal.
+            if sa != sb || sb != sc {
+                return None;
+            }
+            Some(second_difference(a, b, c))
+        })
 }
 
-/// Average and maximum of [`gap_jitter_samples`].
+/// Average and maximum of [`gap_jitter_samples`]. The samples are not kept:
+/// the sum runs over the same values in the same order, through the same
+/// `Sum` as [`crate::quality::mean`], so the result is bit-identical (issue 14).
 pub fn gap_jitter(talkspurt: &[u32], t: &[u64]) -> GapJitter {
-    GapJitter::of_samples(&gap_jitter_samples(talkspurt, t))
+    let mut n = 0usize;
+    let mut max: Option<f64> = None;
+    let sum: f64 = samples(talkspurt, t)
+        .inspect(|&j| {
+            n += 1;
+            max = Some(max.map_or(j, |m| m.max(j)));
+        })
+        .sum();
+    GapJitter { samples: n, mean_ns: (n > 0).then(|| sum / n as f64), max_ns: max }
+}
+
+/// `|c − 2b + a|` as f64, exact before the one rounding to f64. Times below
+/// 2^62 ns (146 years) keep every partial sum inside i64, and converting the
+/// same integer from i64 or i128 rounds identically, so the i128 path (a
+/// software conversion, `__floattidf`) is only taken beyond that (issue 14).
+#[inline]
+fn second_difference(a: u64, b: u64, c: u64) -> f64 {
+    const SAFE: u64 = 1 << 62;
+    if (a | b | c) < SAFE {
+        (c as i64 - 2 * b as i64 + a as i64).unsigned_abs() as f64
+    } else {
+        (c as i128 - 2 * b as i128 + a as i128).unsigned_abs() as f64
+    }
 }
 
 impl GapJitter {
@@ -135,6 +169,62 @@ mod tests {
         let j = gap_jitter(&[0; 4], &ms(&[0, 30, 20, 60]));
         close(j.mean_ns.unwrap(), 45e6, 0.0);
         close(j.max_ns.unwrap(), 50e6, 0.0);
+    }
+
+    #[test]
+    fn second_difference_matches_i128_across_the_limit() {
+        // Below, at and above 2^62, up to just under NOT_ARRIVED: the fast
+        // path and the 128-bit one must give the same f64.
+        let wide = |a: u64, b: u64, c: u64| (c as i128 - 2 * b as i128 + a as i128).unsigned_abs() as f64;
+        let edges = [0u64, 1, 7, (1 << 53) + 1, (1 << 62) - 3, (1 << 62) - 1, 1 << 62, (1 << 62) + 5, u64::MAX - 1];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for &a in &edges {
+            for &b in &edges {
+                for &c in &edges {
+                    assert_eq!(second_difference(a, b, c).to_bits(), wide(a, b, c).to_bits(), "{a} {b} {c}");
+                }
+            }
+        }
+        for _ in 0..100_000 {
+            let (a, b, c) = (next() >> (next() % 3), next() >> (next() % 3), next() >> (next() % 3));
+            assert_eq!(second_difference(a, b, c).to_bits(), wide(a, b, c).to_bits(), "{a} {b} {c}");
+        }
+    }
+
+    /// The streaming summary equals the summary of the collected samples,
+    /// bit for bit, on random columns with losses and talkspurt changes.
+    #[test]
+    fn streaming_equals_collected() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for case in 0..300 {
+            let n = (next() % 80) as usize;
+            let mut ts = Vec::with_capacity(n);
+            let mut t = Vec::with_capacity(n);
+            let (mut spurt, mut now) = (0u32, 0u64);
+            for _ in 0..n {
+                spurt += (next() % 10 == 0) as u32;
+                now += 20 * MS;
+                ts.push(spurt);
+                t.push(if next() % 7 == 0 { X } else { now + next() % (50 * MS) });
+            }
+            let a = gap_jitter(&ts, &t);
+            let b = GapJitter::of_samples(&gap_jitter_samples(&ts, &t));
+            assert_eq!(a.samples, b.samples, "case {case}");
+            assert_eq!(a.mean_ns.map(f64::to_bits), b.mean_ns.map(f64::to_bits), "case {case}");
+            assert_eq!(a.max_ns.map(f64::to_bits), b.max_ns.map(f64::to_bits), "case {case}");
+        }
     }
 
     #[test]

@@ -36,11 +36,15 @@ use std::fmt;
 pub use online::{FixedDelay, FixedDepth};
 pub use optimal::{
     min_average_delay_curve, min_average_impairment_curve, optimal_playout,
-    optimal_playout_generic, OptimalPlayout, TalkspurtChoice,
+    optimal_playout_generic, optimal_playout_generic_prepared, optimal_playout_prepared, OptimalPlayout, Prepared,
+    TalkspurtChoice,
 };
 pub use quantile::QuantileBuffer;
 pub use ramjee::{RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay, RamjeeSpike};
-pub use tao_guerin::{fixed_delay_bound, fixed_delay_bound_generic, FixedDelayBound};
+pub use tao_guerin::{
+    fixed_delay_bound, fixed_delay_bound_generic, fixed_delay_bound_generic_prepared, fixed_delay_bound_prepared,
+    FixedDelayBound,
+};
 
 /// Sentinel for a packet that never arrived (sender drop, queue drop, link loss).
 pub const NOT_ARRIVED: u64 = u64::MAX;

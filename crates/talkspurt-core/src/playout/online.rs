@@ -86,8 +86,21 @@ impl Default for FixedDelay {
 impl FixedDelay {
     /// Playout time per packet, [`NOT_ARRIVED`] where lost or late.
     pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {
-        let offsets = vec![Some(self.delay); trace.runs().len()];
-        playout_from_offsets(trace, &offsets)
+        // `playout_from_offsets` with one offset for every talkspurt, so
+        // without finding the talkspurts (issue 14).
+        trace
+            .t_gen
+            .iter()
+            .zip(trace.t_arr)
+            .map(|(&g, &a)| {
+                let p = g.saturating_add(self.delay);
+                if a != NOT_ARRIVED && a <= p {
+                    p
+                } else {
+                    NOT_ARRIVED
+                }
+            })
+            .collect()
     }
 }
 

@@ -140,6 +140,38 @@ struct Spurt {
     delays: Vec<u64>,
 }
 
+/// One call's arrived packets arranged for the offline bounds, built once
+/// and shared by all of them (issue 14: each bound used to rebuild and
+/// re-sort the same data): per talkspurt its delays sorted, and every
+/// arrived packet's `(delay, talkspurt index)` sorted.
+pub struct Prepared<'t, 'a> {
+    trace: &'t CallTrace<'a>,
+    sps: Vec<Spurt>,
+    by_delay: Vec<(u64, usize)>,
+}
+
+impl<'t, 'a> Prepared<'t, 'a> {
+    /// The trace must satisfy [`CallTrace::validate`].
+    pub fn new(trace: &'t CallTrace<'a>) -> Self {
+        let sps = spurts(trace);
+        let mut by_delay: Vec<(u64, usize)> = Vec::with_capacity(sps.iter().map(|s| s.delays.len()).sum());
+        for (k, sp) in sps.iter().enumerate() {
+            by_delay.extend(sp.delays.iter().map(|&d| (d, k)));
+        }
+        by_delay.sort_unstable();
+        Prepared { trace, sps, by_delay }
+    }
+
+    pub fn trace(&self) -> &'t CallTrace<'a> {
+        self.trace
+    }
+
+    /// Every arrived packet's `(network delay ns, talkspurt index)`, ascending.
+    pub fn by_delay(&self) -> &[(u64, usize)] {
+        &self.by_delay
+    }
+}
+
 fn spurts(trace: &CallTrace<'_>) -> Vec<Spurt> {
     trace
         .runs()
@@ -241,12 +273,7 @@ impl Dp {
 }
 
 /// Best R over the common-cap sweep: a feasible schedule, hence a lower bound.
-fn cap_sweep(sps: &[Spurt], obj: &impl Objective) -> f64 {
-    let mut all: Vec<(u64, usize)> = Vec::new();
-    for (k, sp) in sps.iter().enumerate() {
-        all.extend(sp.delays.iter().map(|&d| (d, k)));
-    }
-    all.sort_unstable();
+fn cap_sweep(sps: &[Spurt], all: &[(u64, usize)], obj: &impl Objective) -> f64 {
     let mut count = vec![0usize; sps.len()];
     let mut contrib = vec![0.0f64; sps.len()];
     let (mut played, mut sum) = (0usize, 0.0f64);
@@ -286,14 +313,17 @@ fn slack(r: f64) -> f64 {
     1e-9 * (1.0 + r.abs())
 }
 
-fn solve(trace: &CallTrace<'_>, obj: &impl Objective, offset_ms: f64, prune: bool) -> (OptimalPlayout, usize) {
-    let sps = spurts(trace);
-    let arrived: usize = sps.iter().map(|s| s.delays.len()).sum();
+fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool, with_playout: bool) -> (OptimalPlayout, usize) {
+    let (trace, sps) = (p.trace, &p.sps);
+    let arrived = p.by_delay.len();
 
     // Upper bound per i from the i cheapest packets; lower bound on the optimum.
-    let mut costs: Vec<f64> = sps.iter().flat_map(|s| s.delays.iter().map(|&d| obj.packet_cost(d))).collect();
+    // Taken in delay order the costs are already sorted when the cost is
+    // monotone (as assumed); the sort then only checks, and keeps the
+    // result exact if it is not.
+    let mut costs: Vec<f64> = p.by_delay.iter().map(|&(d, _)| obj.packet_cost(d)).collect();
     costs.sort_unstable_by(f64::total_cmp);
-    let floor = cap_sweep(&sps, obj);
+    let floor = cap_sweep(sps, &p.by_delay, obj);
     let slack = slack(floor);
     // l_max = arrived − (smallest i with score(i, P(i)) >= floor). Scanned
     // from i = arrived down: every played packet costs at least c_min, so
@@ -338,7 +368,7 @@ fn solve(trace: &CallTrace<'_>, obj: &impl Objective, offset_ms: f64, prune: boo
         .iter()
         .map(|s| TalkspurtChoice { talkspurt: s.id, delay: NOT_ARRIVED, played: 0, arrived: s.delays.len() })
         .collect();
-    let mut playout = vec![NOT_ARRIVED; trace.len()];
+    let mut playout = if with_playout { vec![NOT_ARRIVED; trace.len()] } else { Vec::new() };
     let mut played = 0;
     let mut delay_sum_ms = 0.0;
     if let Some(l) = best_l {
@@ -354,6 +384,9 @@ fn solve(trace: &CallTrace<'_>, obj: &impl Objective, offset_ms: f64, prune: boo
             talkspurts[k].played = j;
             played += j;
             delay_sum_ms += j as f64 * (offset_ms + d as f64 / NS_PER_MS);
+            if !with_playout {
+                continue;
+            }
             for (i, slot) in playout.iter_mut().enumerate().take(sp.end).skip(sp.start) {
                 if trace.network_delay(i).is_some_and(|n| n <= d) {
                     *slot = trace.t_gen[i] + d;
@@ -392,8 +425,21 @@ pub fn optimal_playout(
     id: impl Fn(f64) -> f64,
     il: impl Fn(f64) -> f64,
 ) -> OptimalPlayout {
-    let obj = Reduced { total: trace.len(), offset_ms, r0, id, il };
-    solve(trace, &obj, offset_ms, true).0
+    optimal_playout_prepared(&Prepared::new(trace), offset_ms, r0, id, il, true)
+}
+
+/// [`optimal_playout`] on a trace already [`Prepared`]; without
+/// `with_playout` the per-packet `playout` column is left empty.
+pub fn optimal_playout_prepared(
+    p: &Prepared<'_, '_>,
+    offset_ms: f64,
+    r0: f64,
+    id: impl Fn(f64) -> f64,
+    il: impl Fn(f64) -> f64,
+    with_playout: bool,
+) -> OptimalPlayout {
+    let obj = Reduced { total: p.trace.len(), offset_ms, r0, id, il };
+    solve(p, &obj, offset_ms, true, with_playout).0
 }
 
 /// Per-talkspurt optimal playout for a caller's `r(mean mouth-to-ear delay
@@ -407,8 +453,19 @@ pub fn optimal_playout_generic(
     offset_ms: f64,
     r: impl Fn(f64, f64) -> f64,
 ) -> OptimalPlayout {
-    let obj = Generic { total: trace.len(), offset_ms, r };
-    solve(trace, &obj, offset_ms, true).0
+    optimal_playout_generic_prepared(&Prepared::new(trace), offset_ms, r, true)
+}
+
+/// [`optimal_playout_generic`] on a trace already [`Prepared`]; without
+/// `with_playout` the per-packet `playout` column is left empty.
+pub fn optimal_playout_generic_prepared(
+    p: &Prepared<'_, '_>,
+    offset_ms: f64,
+    r: impl Fn(f64, f64) -> f64,
+    with_playout: bool,
+) -> OptimalPlayout {
+    let obj = Generic { total: p.trace.len(), offset_ms, r };
+    solve(p, &obj, offset_ms, true, with_playout).0
 }
 
 /// MKT's `D(0,i)` for `i = 0..=arrived`: the minimum mean network delay (ms)

@@ -1,7 +1,7 @@
 //! Tests of the MKT bound: brute force, monotonicity, pruning, online buffers.
 
 use super::super::testutil::*;
-use super::super::{score, score_generic, PlayoutKind, FixedDelay};
+use super::super::{score, score_generic, FixedDelay, FixedDelayBound, PlayoutKind};
 use super::*;
 
 const OFFSET_MS: f64 = 25.0;
@@ -151,16 +151,17 @@ fn pruning_changes_nothing() {
         let seed = 0x9121_0000 + case;
         let o = random_trace(seed, 15, 60);
         let t = o.trace();
+        let t = Prepared::new(&t);
         let il: fn(f64) -> f64 = [il_g711, il_g729, il_cheap, il_convex][case as usize % 4];
-        let obj = Reduced { total: t.len(), offset_ms: OFFSET_MS, r0: R0, id: id_cole, il };
-        let (a, l_pruned) = solve(&t, &obj, OFFSET_MS, true);
-        let (b, l_full) = solve(&t, &obj, OFFSET_MS, false);
+        let obj = Reduced { total: t.trace().len(), offset_ms: OFFSET_MS, r0: R0, id: id_cole, il };
+        let (a, l_pruned) = solve(&t, &obj, OFFSET_MS, true, true);
+        let (b, l_full) = solve(&t, &obj, OFFSET_MS, false, true);
         assert!(l_pruned <= l_full);
         assert!(close(a.r, b.r), "seed {seed:#x}: pruned {} full {}", a.r, b.r);
         assert_eq!(a.played, b.played, "seed {seed:#x}");
-        let obj = Generic { total: t.len(), offset_ms: OFFSET_MS, r: r_full };
-        let (a, _) = solve(&t, &obj, OFFSET_MS, true);
-        let (b, _) = solve(&t, &obj, OFFSET_MS, false);
+        let obj = Generic { total: t.trace().len(), offset_ms: OFFSET_MS, r: r_full };
+        let (a, _) = solve(&t, &obj, OFFSET_MS, true, true);
+        let (b, _) = solve(&t, &obj, OFFSET_MS, false, true);
         assert!(close(a.r, b.r), "seed {seed:#x}: generic pruned {} full {}", a.r, b.r);
     }
 }
@@ -260,4 +261,29 @@ fn only_realisable_playout_points() {
     assert!((opt.r - 59.746_938_775_510).abs() < 1e-9, "{}", opt.r);
     let three = R0 - (10.0 * id_cole(75.0) + 3.0 * id_cole(1025.0)) / 13.0 - il_convex(1.0 / 14.0);
     assert!(three > opt.r, "the unrealisable split ({three}) should look better than {}", opt.r);
+}
+
+/// The bounds as scoring computes them (one `Prepared` shared, no playout
+/// column) equal the standalone functions field for field, bit for bit.
+#[test]
+fn prepared_without_playout_equals_standalone() {
+    use super::super::tao_guerin::{fixed_delay_bound_generic_prepared, fixed_delay_bound_prepared};
+    use super::super::{fixed_delay_bound, fixed_delay_bound_generic};
+    for case in 0..200u64 {
+        let seed = 0x9123_0000 + case;
+        let o = random_trace(seed, 12, 40);
+        let t = o.trace();
+        let p = Prepared::new(&t);
+        let strip = |o: OptimalPlayout| OptimalPlayout { playout: Vec::new(), ..o };
+        let strip_f = |f: FixedDelayBound| FixedDelayBound { playout: Vec::new(), ..f };
+        let a = optimal_playout_prepared(&p, OFFSET_MS, R0, id_cole, il_g711, false);
+        assert_eq!(a, strip(optimal_playout(&t, OFFSET_MS, R0, id_cole, il_g711)), "seed {seed:#x}");
+        let a = optimal_playout_generic_prepared(&p, OFFSET_MS, r_full, false);
+        assert_eq!(a, strip(optimal_playout_generic(&t, OFFSET_MS, r_full)), "seed {seed:#x}");
+        let a = fixed_delay_bound_prepared(&p, OFFSET_MS, R0, id_cole, il_g711, false);
+        assert_eq!(a, strip_f(fixed_delay_bound(&t, OFFSET_MS, R0, id_cole, il_g711)), "seed {seed:#x}");
+        let a = fixed_delay_bound_generic_prepared(&p, OFFSET_MS, r_full, false);
+        assert_eq!(a, strip_f(fixed_delay_bound_generic(&t, OFFSET_MS, r_full)), "seed {seed:#x}");
+        assert_eq!(optimal_playout_prepared(&p, OFFSET_MS, R0, id_cole, il_g711, true), optimal_playout(&t, OFFSET_MS, R0, id_cole, il_g711));
+    }
 }

@@ -8,6 +8,7 @@
 //! such points `Id` is non-decreasing, so the best `d` is one of the arrived
 //! packets' delays (or "play nothing"): an `O(N log N)` sweep is exact.
 
+use super::optimal::Prepared;
 use super::{loss_fraction, CallTrace, NOT_ARRIVED, NS_PER_MS};
 
 /// The best fixed delay and its score.
@@ -36,7 +37,20 @@ pub fn fixed_delay_bound(
     id: impl Fn(f64) -> f64,
     il: impl Fn(f64) -> f64,
 ) -> FixedDelayBound {
-    sweep(trace, offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e))
+    sweep(trace, &sorted_delays(trace), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e), true)
+}
+
+/// [`fixed_delay_bound`] on a trace already [`Prepared`]; without
+/// `with_playout` the per-packet `playout` column is left empty.
+pub fn fixed_delay_bound_prepared(
+    p: &Prepared<'_, '_>,
+    offset_ms: f64,
+    r0: f64,
+    id: impl Fn(f64) -> f64,
+    il: impl Fn(f64) -> f64,
+    with_playout: bool,
+) -> FixedDelayBound {
+    sweep(p.trace(), p.by_delay(), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e), with_playout)
 }
 
 /// `argmax_d r(offset_ms + d, e(d))`, e.g. with the full G.107 E-model.
@@ -47,20 +61,44 @@ pub fn fixed_delay_bound_generic(
     offset_ms: f64,
     r: impl Fn(f64, f64) -> f64,
 ) -> FixedDelayBound {
-    sweep(trace, offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e))
+    sweep(trace, &sorted_delays(trace), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e), true)
+}
+
+/// [`fixed_delay_bound_generic`] on a trace already [`Prepared`]; without
+/// `with_playout` the per-packet `playout` column is left empty.
+pub fn fixed_delay_bound_generic_prepared(
+    p: &Prepared<'_, '_>,
+    offset_ms: f64,
+    r: impl Fn(f64, f64) -> f64,
+    with_playout: bool,
+) -> FixedDelayBound {
+    sweep(p.trace(), p.by_delay(), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e), with_playout)
+}
+
+/// The arrived packets' network delays ascending, in the `(delay, _)` form
+/// [`Prepared::by_delay`] gives (only the delay is read).
+fn sorted_delays(trace: &CallTrace<'_>) -> Vec<(u64, usize)> {
+    let mut delays: Vec<(u64, usize)> = (0..trace.len()).filter_map(|i| trace.network_delay(i)).map(|d| (d, 0)).collect();
+    delays.sort_unstable();
+    delays
 }
 
 /// `score(mouth-to-ear delay ms or None when nothing plays, loss fraction)`.
-fn sweep(trace: &CallTrace<'_>, offset_ms: f64, score: impl Fn(Option<f64>, f64) -> f64) -> FixedDelayBound {
+/// `delays`: the arrived packets' `(network delay, _)` ascending.
+fn sweep(
+    trace: &CallTrace<'_>,
+    delays: &[(u64, usize)],
+    offset_ms: f64,
+    score: impl Fn(Option<f64>, f64) -> f64,
+    with_playout: bool,
+) -> FixedDelayBound {
     let total = trace.len();
-    let mut delays: Vec<u64> = (0..total).filter_map(|i| trace.network_delay(i)).collect();
-    delays.sort_unstable();
     // Candidates (d, packets with delay <= d) at each distinct delay.
     let mut cands: Vec<(u64, usize)> = Vec::new();
     let mut i = 0;
     while i < delays.len() {
-        let d = delays[i];
-        while i < delays.len() && delays[i] == d {
+        let d = delays[i].0;
+        while i < delays.len() && delays[i].0 == d {
             i += 1;
         }
         cands.push((d, i));
@@ -70,7 +108,7 @@ fn sweep(trace: &CallTrace<'_>, offset_ms: f64, score: impl Fn(Option<f64>, f64)
     // bound is below the best nothing smaller can win. Ties go to the
     // smaller d, as in an ascending sweep that keeps the first maximum.
     let ms = |d: u64| offset_ms + d as f64 / NS_PER_MS;
-    let d_min = delays.first().map(|&d| ms(d));
+    let d_min = delays.first().map(|&(d, _)| ms(d));
     let (mut best_r, mut best_d, mut best_n) = (f64::NEG_INFINITY, NOT_ARRIVED, 0);
     for &(d, n) in cands.iter().rev() {
         if score(d_min, loss_fraction(total, n)) < best_r - 1e-9 * (1.0 + best_r.abs()) {
@@ -86,12 +124,16 @@ fn sweep(trace: &CallTrace<'_>, offset_ms: f64, score: impl Fn(Option<f64>, f64)
     if best_d == NOT_ARRIVED || nothing > best_r {
         (best_r, best_d, best_n) = (nothing, NOT_ARRIVED, 0);
     }
-    let playout = (0..total)
+    let playout = if !with_playout {
+        Vec::new()
+    } else {
+        (0..total)
         .map(|i| match trace.network_delay(i) {
             Some(n) if best_d != NOT_ARRIVED && n <= best_d => trace.t_gen[i] + best_d,
             _ => NOT_ARRIVED,
         })
-        .collect();
+        .collect()
+    };
     FixedDelayBound {
         r: best_r,
         delay: best_d,

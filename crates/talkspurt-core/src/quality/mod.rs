@@ -31,4 +31,4 @@ pub use simplified::{
     delay_impairment_simplified, R0_SIMPLIFIED, loss_impairment_simplified, r_simplified, LAMBDA_G711,
     LAMBDA_G729, LAMBDA_G729A_VAD,
 };
-pub use stats::{interarrival_jitter_ns, mean, percentile};
+pub use stats::{interarrival_jitter_ns, mean, percentile, percentile_of_sorted};

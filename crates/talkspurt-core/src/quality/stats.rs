@@ -16,12 +16,24 @@
 pub fn interarrival_jitter_ns(packets: &[(u64, u64)]) -> f64 {
     let mut j = 0.0f64;
     for w in packets.windows(2) {
-        let (s_i, r_i) = (w[0].0 as i128, w[0].1 as i128);
-        let (s_j, r_j) = (w[1].0 as i128, w[1].1 as i128);
-        let d = ((r_j - r_i) - (s_j - s_i)) as f64;
+        let d = transit_difference(w[0], w[1]);
         j += (d.abs() - j) / 16.0;
     }
     j
+}
+
+/// `(r_j − r_i) − (s_j − s_i)` as f64, exact before the one rounding. With
+/// every time below 2^62 ns each partial result stays inside i64, and an
+/// i64 and an i128 holding the same integer convert to the same f64, so the
+/// software i128 conversion is only needed beyond that (issue 14).
+#[inline]
+fn transit_difference((s_i, r_i): (u64, u64), (s_j, r_j): (u64, u64)) -> f64 {
+    const SAFE: u64 = 1 << 62;
+    if (s_i | r_i | s_j | r_j) < SAFE {
+        ((r_j as i64 - r_i as i64) - (s_j as i64 - s_i as i64)) as f64
+    } else {
+        ((r_j as i128 - r_i as i128) - (s_j as i128 - s_i as i128)) as f64
+    }
 }
 
 /// Arithmetic mean; `None` for an empty slice. NaN in the data gives NaN.
@@ -52,11 +64,19 @@ pub fn percentile(xs: &[f64], p: f64) -> Result<f64, String> {
         return Err(format!("percentile sample has NaN at index {i}"));
     }
     let mut v = xs.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
+    // Values equal under total_cmp are bit-identical: unstable is exact.
+    v.sort_unstable_by(f64::total_cmp);
+    Ok(percentile_of_sorted(&v, p))
+}
+
+/// [`percentile`] of a sample already sorted ascending, without NaN, not
+/// empty, and `p` in [0, 100]: one sort serves several percentiles.
+pub fn percentile_of_sorted(v: &[f64], p: f64) -> f64 {
+    debug_assert!(!v.is_empty() && (0.0..=100.0).contains(&p));
     let h = (v.len() - 1) as f64 * p / 100.0;
     let lo = h.floor() as usize;
     let hi = (lo + 1).min(v.len() - 1);
-    Ok(v[lo] + (h - lo as f64) * (v[hi] - v[lo]))
+    v[lo] + (h - lo as f64) * (v[hi] - v[lo])
 }
 
 #[cfg(test)]
@@ -111,6 +131,23 @@ mod tests {
             (60 * MS, 110 * MS),
         ];
         close(interarrival_jitter_ns(&p), 3_594_970.703_125, 1e-3);
+    }
+
+    #[test]
+    fn transit_difference_matches_i128_across_the_limit() {
+        let wide = |(s_i, r_i): (u64, u64), (s_j, r_j): (u64, u64)| {
+            ((r_j as i128 - r_i as i128) - (s_j as i128 - s_i as i128)) as f64
+        };
+        let edges = [0u64, 3, (1 << 53) + 1, (1 << 62) - 1, 1 << 62, u64::MAX - 1];
+        for &a in &edges {
+            for &b in &edges {
+                for &c in &edges {
+                    for &d in &edges {
+                        assert_eq!(transit_difference((a, b), (c, d)).to_bits(), wide((a, b), (c, d)).to_bits());
+                    }
+                }
+            }
+        }
     }
 
     #[test]

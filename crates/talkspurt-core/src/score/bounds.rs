@@ -17,8 +17,8 @@
 
 use super::row::{CallInfo, CallSummary};
 use crate::playout::{
-    fixed_delay_bound, fixed_delay_bound_generic, optimal_playout, optimal_playout_generic, CallTrace, FixedDelayBound,
-    OptimalPlayout,
+    fixed_delay_bound_generic_prepared, fixed_delay_bound_prepared, optimal_playout_generic_prepared,
+    optimal_playout_prepared, CallTrace, FixedDelayBound, OptimalPlayout, Prepared,
 };
 use crate::quality::{self, delay_impairment_simplified, EModelCurve, loss_impairment_simplified, mos_from_r, R0_SIMPLIFIED};
 
@@ -39,23 +39,22 @@ pub struct Bounds {
 pub fn bounds(trace: &CallTrace<'_>, info: &CallInfo) -> Bounds {
     let off = info.offset_ms();
     let id = delay_impairment_simplified;
-    // The per-packet playout columns are not reported; each is dropped as
-    // soon as its bound is known, so a long call holds one at a time.
-    let strip = |o: OptimalPlayout| OptimalPlayout { playout: Vec::new(), ..o };
-    let strip_fixed = |f: FixedDelayBound| FixedDelayBound { playout: Vec::new(), ..f };
+    // The per-packet playout columns are not reported, so they are never
+    // built; the sorted delays are built once for all four (issue 14).
+    let p = Prepared::new(trace);
     let (reduced, fixed) = match info.codec.lambda {
         Some(l) => {
             let il = move |e: f64| loss_impairment_simplified(l, e);
-            let o = strip(optimal_playout(trace, off, R0_SIMPLIFIED, id, il));
-            (Some(o), Some(strip_fixed(fixed_delay_bound(trace, off, R0_SIMPLIFIED, id, il))))
+            let o = optimal_playout_prepared(&p, off, R0_SIMPLIFIED, id, il, false);
+            (Some(o), Some(fixed_delay_bound_prepared(&p, off, R0_SIMPLIFIED, id, il, false)))
         }
         None => (None, None),
     };
     let (g107, fixed_g107) = if quality::codec_impairment(info.codec.emodel_key).is_some() {
         let curve = EModelCurve::new(info.g107_params(0.0, 0.0, 1.0));
         let r = |d: f64, e: f64| curve.at(d, e, 1.0).map_or(OUT_OF_MODEL, |x| x.r);
-        let o = strip(optimal_playout_generic(trace, off, r));
-        (Some(o), Some(strip_fixed(fixed_delay_bound_generic(trace, off, r))))
+        let o = optimal_playout_generic_prepared(&p, off, r, false);
+        (Some(o), Some(fixed_delay_bound_generic_prepared(&p, off, r, false)))
     } else {
         (None, None)
     };

@@ -125,10 +125,14 @@ fn delays(s: &mut CallSummary, rec: &Columns, a: &AnalysisCfg, frame_ns: u64) {
             arrivals.push((rec.t_gen[i] - rec.frames[i] as u64 * frame_ns, rec.t_arr[i]));
         }
     }
-    let pct = |p: f64| quality::percentile(&delays, p).unwrap_or(NAN);
     s.delay_mean_ms = or_nan(quality::mean(&delays));
-    (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (pct(50.0), pct(95.0), pct(99.0));
     s.delay_max_ms = delays.iter().cloned().reduce(f64::max).unwrap_or(NAN);
+    // One sort for the three percentiles; the mean above summed in
+    // generation order. No NaN: the delays are integer differences.
+    sort_f64(&mut delays);
+    let pct = |p: f64| if delays.is_empty() { NAN } else { quality::percentile_of_sorted(&delays, p) };
+    (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (pct(50.0), pct(95.0), pct(99.0));
+    drop(delays);
     // Sized once: a filtered collect grows by doubling (issue 14).
     let mut waits: Vec<f64> = Vec::with_capacity(rec.len());
     waits.extend(
@@ -137,7 +141,9 @@ fn delays(s: &mut CallSummary, rec: &Columns, a: &AnalysisCfg, frame_ns: u64) {
             .map(|i| ms(rec.t_sent[i].saturating_sub(rec.t_gen[i]) as f64)),
     );
     s.sender_wait_mean_ms = or_nan(quality::mean(&waits));
-    s.sender_wait_p95_ms = quality::percentile(&waits, 95.0).unwrap_or(NAN);
+    sort_f64(&mut waits);
+    s.sender_wait_p95_ms = if waits.is_empty() { NAN } else { quality::percentile_of_sorted(&waits, 95.0) };
+    drop(waits);
     // RFC 3550 §6.4.1 and A.8: jitter over packets in arrival order, on the
     // RTP timestamps (first-sample instants) a receiver sees.
     arrivals.sort_by_key(|&(_, a)| a);
@@ -151,16 +157,28 @@ fn delays(s: &mut CallSummary, rec: &Columns, a: &AnalysisCfg, frame_ns: u64) {
     s.p_j_jitter = or_nan(jitter_exceedance(&samples, a.jitter_threshold.as_nanos() as f64));
 }
 
+/// Ascending; values equal under `total_cmp` are bit-identical, so the
+/// unstable sort gives what `quality::percentile`'s copy would.
+fn sort_f64(v: &mut [f64]) {
+    v.sort_unstable_by(f64::total_cmp);
+}
+
 /// Seed 001 §3: D = T_f + l + T_n + 2·T_f per arrived packet (T_f its
 /// speech, T_n generation to arrival), the mean in ms; NaN if none arrived.
+/// The mean is summed as `quality::mean` sums (same values, order and
+/// `Sum`), without collecting the values first (issue 14).
 fn delay_budget_ms(t_f: &[u64], t_gen: &[u64], t_arr: &[u64], lookahead: u64) -> f64 {
-    let mut d: Vec<f64> = Vec::with_capacity(t_gen.len());
-    d.extend(
-        (0..t_gen.len())
-            .filter(|&i| t_arr[i] != crate::playout::NOT_ARRIVED)
-            .map(|i| (3 * t_f[i] + lookahead + (t_arr[i] - t_gen[i])) as f64),
-    );
-    quality::mean(&d).map_or(NAN, ms)
+    let mut n = 0usize;
+    let sum: f64 = (0..t_gen.len())
+        .filter(|&i| t_arr[i] != crate::playout::NOT_ARRIVED)
+        .map(|i| (3 * t_f[i] + lookahead + (t_arr[i] - t_gen[i])) as f64)
+        .inspect(|_| n += 1)
+        .sum();
+    if n == 0 {
+        NAN
+    } else {
+        ms(sum / n as f64)
+    }
 }
 
 fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], lost: &[bool], info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>) {

@@ -119,6 +119,23 @@ impl Wide {
     pub fn heap_bytes(&self) -> usize {
         self.v.capacity() * 4 + self.wide.len() * 32
     }
+    /// `t0[i] + get(i)`, or `NEVER` where `get(i)` is: a whole column in
+    /// one pass over the slots (no per-index bounds checks).
+    fn plus(&self, t0: &[u64]) -> Vec<u64> {
+        debug_assert_eq!(t0.len(), self.v.len());
+        self.v
+            .iter()
+            .zip(t0)
+            .enumerate()
+            .map(|(i, (&x, &g))| match x {
+                x if x < Self::ESC => g + x as u64,
+                x => match self.get_cold(i, x) {
+                    NEVER => NEVER,
+                    d => g + d,
+                },
+            })
+            .collect()
+    }
 }
 
 /// A narrow slot type: its escape code is its largest value.
@@ -184,6 +201,17 @@ impl<T: Slot> Narrow<T> {
     }
     fn heap_bytes(&self) -> usize {
         self.v.capacity() * std::mem::size_of::<T>() + self.wide.len() * 32
+    }
+    /// Every value, in one pass over the slots.
+    fn all<U>(&self, to: impl Fn(u32) -> U) -> Vec<U> {
+        self.v
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                let c = c.to32();
+                to(if c < T::ESC { c } else { self.wide[&(i as u32)] })
+            })
+            .collect()
     }
 }
 
@@ -421,18 +449,20 @@ impl CallRecord {
     pub fn columns(&self, trace: bool) -> Columns {
         let n = self.len();
         let trace = trace && self.full;
-        // Exact-size iterators: no per-element capacity checks.
-        let t_gen: Vec<u64> = (0..n).map(|i| self.t_gen(i)).collect();
-        let at = |off: &Wide| -> Vec<u64> {
-            (0..n).map(|i| match off.get(i) {
-                NEVER => NEVER,
-                d => t_gen[i] + d,
-            })
-            .collect()
-        };
-        let (t_sent, t_arr) = (at(&self.sent_off), at(&self.arr_off));
+        // Decoded a block or a column at a time, as the accessors above
+        // decode one value (issue 14: the per-index path cost ~90
+        // instructions a packet).
+        let mut t_gen: Vec<u64> = Vec::with_capacity(n);
+        for (k, (offs, &b)) in self.gen_off.v.chunks(BLOCK).zip(&self.gen_base).enumerate() {
+            if b & REBASED == 0 && offs.iter().all(|&x| x < Wide::ESC) {
+                t_gen.extend(offs.iter().map(|&x| b + x as u64));
+            } else {
+                t_gen.extend((k * BLOCK..k * BLOCK + offs.len()).map(|i| self.t_gen(i)));
+            }
+        }
+        let (t_sent, t_arr) = (self.sent_off.plus(&t_gen), self.arr_off.plus(&t_gen));
         let (wire, where_) = if trace {
-            ((0..n).map(|i| self.wire(i)).collect(), (0..n).map(|i| self.where_(i)).collect())
+            (self.wire.all(|x| x), self.where_.all(|x| x.wrapping_sub(1)))
         } else {
             (Vec::new(), Vec::new())
         };
@@ -444,8 +474,8 @@ impl CallRecord {
             t_sent,
             t_arr,
             fate: self.fate.clone(),
-            frames: (0..n).map(|i| self.frames(i) as u16).collect(),
-            payload: (0..n).map(|i| self.payload(i)).collect(),
+            frames: self.frames.all(|x| x as u16),
+            payload: self.payload.all(|x| x),
             wire,
             where_,
         }
