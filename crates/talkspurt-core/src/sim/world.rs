@@ -330,16 +330,22 @@ impl World {
         let span = call.source.frame().mul(vp.frames as u64);
         let pad = match call.adapt.gate(now, vp.payload, span) {
             Gate::Speech { pad } => pad,
-            // Cleared (tfrc-codec's probe failed): the call sends nothing more.
-            Gate::Cleared => return,
+            // Cleared (tfrc-codec's probe failed): the call sends nothing
+            // more, and its connection closes.
+            Gate::Cleared => {
+                let flow = call.flow;
+                self.flows[flow as usize].sender.close(now);
+                return self.service(now, flow, Side::Sender);
+            }
             // Probing: idle data on the voice clock, not speech, not RTP.
             Gate::Idle(bytes) => {
                 let unit = AppUnit { app_seq: NO_APP, payload: bytes, overhead: call.overhead, rtp: None };
                 let flow = call.flow;
-                if let Some(t) = call.source.next_ready() {
-                    self.q.schedule(t, Event::Voice { call: ci });
-                }
+                let last = call.source.next_ready().inspect(|&t| self.q.schedule(t, Event::Voice { call: ci })).is_none();
                 let _ = self.flows[flow as usize].sender.send(now, unit);
+                if last {
+                    self.flows[flow as usize].sender.close(now);
+                }
                 self.service(now, flow, Side::Sender);
                 return;
             }
@@ -352,9 +358,7 @@ impl World {
         // Padding (RFC 3550 §5.1's P bit) rides in the payload on the wire.
         let unit = AppUnit { app_seq: seq, payload: vp.payload + pad, overhead: call.overhead, rtp: Some(hdr) };
         let flow = call.flow;
-        if let Some(t) = call.source.next_ready() {
-            self.q.schedule_in(self.voice_lane(ci), t, Event::Voice { call: ci });
-        }
+        let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(self.voice_lane(ci), t, Event::Voice { call: ci })).is_none();
         // UDP: the datagram leaves at once; nothing else to poll (no
         // timers, no events), so `service` would only forward it.
         if let Sender::Udp(u) = &mut self.flows[flow as usize].sender {
@@ -376,6 +380,11 @@ impl World {
                 let after = self.flows[flow as usize].sender.queued_bytes();
                 fr.wrote(after - before, seq, Some(hdr));
             }
+        }
+        if last {
+            // The call's last packet: the connection tears down once it
+            // has left (DCCP Close, RFC 4340 §8.3).
+            self.flows[flow as usize].sender.close(now);
         }
         self.service(now, flow, Side::Sender);
     }
@@ -402,8 +411,10 @@ impl World {
                 }
             },
         }
-        if let Some(t) = app.source.next_time() {
-            self.q.schedule_in(self.traffic_lane(si), t, Event::Traffic { src: si });
+        match app.source.next_time() {
+            Some(t) => self.q.schedule_in(self.traffic_lane(si), t, Event::Traffic { src: si }),
+            // The flow stopped: its connection tears down (DCCP Close).
+            None => self.flows[flow as usize].sender.close(now),
         }
         self.service(now, flow, Side::Sender);
     }

@@ -108,6 +108,10 @@ pub trait SenderEndpoint: Endpoint {
     fn write_bytes(&mut self, _bytes: u64) -> bool {
         false
     }
+    /// The application has nothing more to send: connection-oriented
+    /// transports tear down once what is queued has left (DCCP's Close,
+    /// RFC 4340 §8.3); the rest ignore it.
+    fn close(&mut self, _now: SimTime) {}
 }
 
 pub trait ReceiverEndpoint: Endpoint {
@@ -213,6 +217,10 @@ impl SenderEndpoint for Sender {
     #[inline]
     fn write_bytes(&mut self, bytes: u64) -> bool {
         dispatch!(self, s => s.write_bytes(bytes))
+    }
+    #[inline]
+    fn close(&mut self, now: SimTime) {
+        dispatch!(self, s => s.close(now))
     }
 }
 

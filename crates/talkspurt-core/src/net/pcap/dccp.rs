@@ -35,7 +35,7 @@ pub(super) fn header(out: &mut Vec<u8>, h: &DccpHeader, ep: &Endpoints) {
     }
     match h.ptype {
         DccpType::Request | DccpType::Response => out.extend_from_slice(&[0; 4]), // Service Code 0
-        DccpType::Reset => out.extend_from_slice(&[1, 0, 0, 0]), // Reset Code 1, "Closed"
+        DccpType::Reset => out.extend_from_slice(&[h.reset_code, 0, 0, 0]), // Reset Code, Data 1–3
         _ => {}
     }
     if h.ack_vector > 0 {

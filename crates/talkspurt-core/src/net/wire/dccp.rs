@@ -101,11 +101,14 @@ pub struct DccpHeader {
     /// A Change R option for the Ack Ratio feature (RFC 4340 §6, §11.3),
     /// 0 when absent.
     pub ack_ratio: u16,
+    /// Reset Code of a Reset (RFC 4340 §5.6): 1 "Closed", 3 "No
+    /// Connection"; 0 on other types.
+    pub reset_code: u8,
 }
 
 impl DccpHeader {
     pub fn new(ptype: DccpType, seq: u64) -> Self {
-        DccpHeader { ptype, seq, ack: 0, ccval: 0, tfrc: None, ack_vector: 0, received: Vec::new(), marked: Vec::new(), ack_ratio: 0 }
+        DccpHeader { ptype, seq, ack: 0, ccval: 0, tfrc: None, ack_vector: 0, received: Vec::new(), marked: Vec::new(), ack_ratio: 0, reset_code: 0 }
     }
 
     /// Header bytes including options, padded to a multiple of 4
@@ -159,6 +162,11 @@ mod tests {
         assert_eq!(DccpHeader::new(DccpType::Response, 0).wire_len(), 28);
         assert_eq!(DccpHeader::new(DccpType::Data, 0).wire_len(), 16);
         assert_eq!(DccpHeader::new(DccpType::Ack, 0).wire_len(), 24);
+        // RFC 4340 §5.5, §5.6: Close is the generic header and the ack
+        // subheader; Reset adds Reset Code and three data bytes.
+        assert_eq!(DccpHeader::new(DccpType::Close, 0).wire_len(), 24);
+        assert_eq!(DccpHeader::new(DccpType::CloseReq, 0).wire_len(), 24);
+        assert_eq!(DccpHeader::new(DccpType::Reset, 0).wire_len(), 28);
         let mut h = DccpHeader::new(DccpType::Ack, 0);
         h.tfrc = Some(TfrcOptions { elapsed: SimDuration::from_millis(1), x_recv: 1.0, p: 0.0, intervals: 0 });
         assert_eq!(h.wire_len(), 40);

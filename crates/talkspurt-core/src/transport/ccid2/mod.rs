@@ -35,6 +35,8 @@ pub struct Ccid2Config {
     /// ECN: data packets ECT(0), marks reported in the Ack Vector (state 1)
     /// and answered as losses (RFC 4341 §5, RFC 4340 §12). Off.
     pub ecn: bool,
+    /// TIMEWAIT after the teardown: 2 MSL = 4 min (RFC 4340 §8.3).
+    pub timewait: SimDuration,
 }
 
 impl Default for Ccid2Config {
@@ -53,6 +55,7 @@ impl Default for Ccid2Config {
                 granularity: SimDuration::ZERO,
             },
             ecn: false,
+            timewait: crate::transport::tfrc::TIMEWAIT,
         }
     }
 }

@@ -44,6 +44,8 @@ pub struct Ccid2Receiver {
     known_below: u64,
     out: VecDeque<Packet>,
     delivered: VecDeque<Delivery>,
+    /// Resets sent in answer to Close (RFC 4340 §8.3).
+    pub resets_sent: u64,
 }
 
 impl Ccid2Receiver {
@@ -62,6 +64,7 @@ impl Ccid2Receiver {
             known_below: 0,
             out: VecDeque::new(),
             delivered: VecDeque::new(),
+            resets_sent: 0,
             cfg,
         }
     }
@@ -158,6 +161,18 @@ impl Endpoint for Ccid2Receiver {
                 self.send(r);
                 return;
             }
+            ServerStep::Reset(code) => {
+                // RFC 4340 §8.3: the Close is answered and the connection
+                // is gone; a delayed Ack still pending is not sent.
+                let mut r = DccpHeader::new(DccpType::Reset, 0);
+                r.ack = h.seq;
+                r.reset_code = code;
+                self.send(r);
+                self.ack_timer = SimTime::NEVER;
+                self.resets_sent += 1;
+                return;
+            }
+            _ if self.conn.is_closed() => return,
             _ => {}
         }
         if !h.ptype.carries_data() {

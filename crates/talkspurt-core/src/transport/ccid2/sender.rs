@@ -14,7 +14,7 @@ use crate::cc::reno::Aimd;
 use crate::cc::{AckSample, WindowController};
 use crate::net::wire::{DccpHeader, DccpType, Header, IPV4_HEADER, UDP_HEADER};
 use crate::net::{Ecn, Packet, NO_APP};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 use crate::transport::dccp_conn::Client;
 use crate::transport::rtt::RttEstimator;
 use crate::transport::send_buffer::SendBuffer;
@@ -56,6 +56,10 @@ pub struct Ccid2Stats {
     pub acks_of_acks: u64,
     /// Largest Ack Ratio told to the receiver.
     pub ack_ratio_max: u16,
+    /// DCCP teardown: Close packets sent (retransmissions included) and
+    /// Resets received while closing (RFC 4340 §8.3).
+    pub close_sent: u64,
+    pub resets: u64,
 }
 
 #[derive(Debug)]
@@ -67,6 +71,8 @@ pub struct Ccid2Sender {
     rtt: RttEstimator,
     buf: SendBuffer,
     greedy: bool,
+    /// The application closed: tear down once the buffer is empty.
+    app_closed: bool,
     seq: u64,
     /// Outstanding packets in sequence order.
     out: VecDeque<Sent>,
@@ -112,6 +118,7 @@ impl Ccid2Sender {
             rtt: RttEstimator::new(cfg.rtt),
             buf: SendBuffer::new(cfg.send_buffer),
             greedy: false,
+            app_closed: false,
             seq: 0,
             out: VecDeque::new(),
             pipe: 0,
@@ -223,6 +230,12 @@ impl Ccid2Sender {
         self.series.record(now, "ack_ratio", self.ack_ratio_told as f64);
     }
 
+    /// The first Close retransmission: two RTTs (RFC 4340 §8.3), or the
+    /// Request timeout while no RTT is known.
+    fn close_rto(&self) -> SimDuration {
+        self.rtt.srtt().map_or(self.cfg.request_timeout, |r| r.mul(2))
+    }
+
     fn has_data(&self) -> bool {
         self.greedy || !self.buf.is_empty()
     }
@@ -321,6 +334,12 @@ impl Endpoint for Ccid2Sender {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         let Header::Dccp(h) = &pkt.hdr else { return };
         match h.ptype {
+            DccpType::Reset => {
+                if self.conn.on_reset(now, self.cfg.timewait) {
+                    self.stats.resets += 1;
+                }
+            }
+            DccpType::CloseReq => self.conn.close(self.close_rto()),
             DccpType::Response => {
                 if let Some(r) = self.conn.on_response(now) {
                     self.rtt.on_sample(SimTime(now.0.saturating_sub(r.0)), now);
@@ -355,11 +374,18 @@ impl Endpoint for Ccid2Sender {
     }
 
     fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        if self.app_closed && !self.has_data() && !self.conn.is_closing() {
+            self.conn.close(self.close_rto());
+        }
         if let Some(t) = self.conn.poll(now, self.cfg.request_timeout) {
             let mut h = DccpHeader::new(t, self.seq);
             self.seq += 1;
             let size = IPV4_HEADER + h.wire_len();
             h.ack = 0;
+            if t == DccpType::Close {
+                h.ack = self.peer_seq.unwrap_or(0);
+                self.stats.close_sent += 1;
+            }
             return Some(self.packet(size, NO_APP, h));
         }
         if !self.conn.is_open() || !self.has_data() || self.pipe * PKT >= self.cc.cwnd() {
@@ -436,5 +462,10 @@ impl SenderEndpoint for Ccid2Sender {
 
     fn set_greedy(&mut self, on: bool) {
         self.greedy = on;
+    }
+
+    fn close(&mut self, _now: SimTime) {
+        self.app_closed = true;
+        self.greedy = false;
     }
 }

@@ -48,14 +48,20 @@ pub struct RateConfig {
     /// which on seed 003's 1 s satellite RTTs would retransmit every
     /// Request and lose the handshake's RTT sample (Karn).
     pub request_timeout: SimDuration,
+    /// DCCP: TIMEWAIT after the teardown, 2 MSL = 4 min (RFC 4340 §8.3,
+    /// MSL 2 min as TCP's RFC 793).
+    pub timewait: SimDuration,
 }
+
+/// RFC 4340 §8.3: TIMEWAIT lasts 2 MSL, 4 minutes.
+pub const TIMEWAIT: SimDuration = SimDuration::from_secs(240);
 
 impl RateConfig {
     /// Defaults for DCCP CCID 3 (RFC 4342 over RFC 5348) or CCID 4
     /// (RFC 5622: TFRC-SP with H = 36 bytes, §5).
     pub fn dccp(ccid: u8) -> Self {
         let tfrc = if ccid == 4 { TfrcConfig::default().small_packets(36) } else { TfrcConfig::default() };
-        RateConfig { wire: Wire::Dccp { ccid }, tfrc, send_buffer: 5, handshake: true, ecn: false, packet: 1460, loss_intervals: true, request_timeout: SimDuration::from_secs(3) }
+        RateConfig { wire: Wire::Dccp { ccid }, tfrc, send_buffer: 5, handshake: true, ecn: false, packet: 1460, loss_intervals: true, request_timeout: SimDuration::from_secs(3), timewait: TIMEWAIT }
     }
 
     /// Defaults for plain TFRC: 40-byte data header (20 IP + 8 UDP + 12
@@ -71,6 +77,7 @@ impl RateConfig {
             packet: 1460,
             loss_intervals: false,
             request_timeout: SimDuration::from_secs(3),
+            timewait: TIMEWAIT,
         }
     }
 }

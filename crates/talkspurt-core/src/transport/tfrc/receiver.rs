@@ -24,6 +24,8 @@ pub struct RateReceiver {
     out: VecDeque<Packet>,
     delivered: VecDeque<Delivery>,
     series: SeriesBuf,
+    /// Resets sent in answer to Close (RFC 4340 §8.3).
+    pub resets_sent: u64,
 }
 
 impl RateReceiver {
@@ -42,6 +44,7 @@ impl RateReceiver {
             out: VecDeque::new(),
             delivered: VecDeque::new(),
             series: SeriesBuf::new(series),
+            resets_sent: 0,
         }
     }
 
@@ -103,6 +106,16 @@ impl Endpoint for RateReceiver {
                         return;
                     }
                     ServerStep::Opened(Some(rtt)) => self.rx.set_rtt(rtt),
+                    ServerStep::Reset(code) => {
+                        let mut r = DccpHeader::new(DccpType::Reset, 0);
+                        r.ack = h.seq;
+                        r.reset_code = code;
+                        let p = self.dccp(r);
+                        self.out.push_back(p);
+                        self.resets_sent += 1;
+                        return;
+                    }
+                    _ if self.conn.is_closed() => return,
                     _ => {}
                 }
                 if h.ptype.carries_data() {
@@ -127,6 +140,9 @@ impl Endpoint for RateReceiver {
     }
 
     fn handle_timeout(&mut self, now: SimTime) {
+        if self.conn.is_closed() {
+            return;
+        }
         if self.rx.on_timeout(now) {
             self.send_feedback(now);
         }
@@ -137,6 +153,9 @@ impl Endpoint for RateReceiver {
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
+        if self.conn.is_closed() {
+            return None;
+        }
         let t = self.rx.timeout();
         (t != SimTime::NEVER).then_some(t)
     }

@@ -40,6 +40,10 @@ pub struct RateSender {
     buf: SendBuffer,
     conn: Client,
     greedy: bool,
+    /// The application closed: tear down once the buffer is empty.
+    app_closed: bool,
+    /// Greatest sequence number the receiver sent (the Close's ack).
+    peer_seq: u64,
     seq: u64,
     /// Nominal send time of the next packet (RFC 5348 §4.6 t_nom).
     t_nom: SimTime,
@@ -72,6 +76,8 @@ impl RateSender {
             cc,
             conn,
             greedy: false,
+            app_closed: false,
+            peer_seq: 0,
             seq: 0,
             t_nom: SimTime::ZERO,
             t_last_send: SimTime::ZERO,
@@ -197,6 +203,12 @@ impl RateSender {
     }
 
     /// Record the rate state and tell the application when X changed.
+    /// The first Close retransmission: two RTTs (RFC 4340 §8.3), or the
+    /// Request timeout while no RTT is known.
+    fn close_rto(&self) -> SimDuration {
+        self.cc.rtt().map_or(self.cfg.request_timeout, |r| SimDuration::from_secs_f64(2.0 * r))
+    }
+
     fn rate_changed(&mut self, now: SimTime) {
         let x = self.cc.rate();
         let w = self.stats.window;
@@ -231,6 +243,12 @@ impl Endpoint for RateSender {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         match &pkt.hdr {
             Header::Dccp(h) => match h.ptype {
+                DccpType::Reset => {
+                    if self.conn.on_reset(now, self.cfg.timewait) {
+                        self.stats.resets += 1;
+                    }
+                }
+                DccpType::CloseReq => self.conn.close(self.close_rto()),
                 DccpType::Response => {
                     if let Some(rtt) = self.conn.on_response(now) {
                         self.cc.on_handshake_rtt(now, rtt);
@@ -239,6 +257,7 @@ impl Endpoint for RateSender {
                     }
                 }
                 DccpType::Ack | DccpType::DataAck => {
+                    self.peer_seq = self.peer_seq.max(h.seq);
                     let Some(opt) = h.tfrc else { return };
                     let (first, log) = (&self.sent_log.0, &self.sent_log.1);
                     let Some(&(sent, wc)) = h.ack.checked_sub(*first).and_then(|i| log.get(i as usize)) else { return };
@@ -269,8 +288,15 @@ impl Endpoint for RateSender {
     }
 
     fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        if self.app_closed && self.buf.is_empty() && !self.conn.is_closing() {
+            self.conn.close(self.close_rto());
+        }
         if let Some(t) = self.conn.poll(now, self.cfg.request_timeout) {
-            return Some(self.control(t, 0));
+            if t == DccpType::Close {
+                self.stats.close_sent += 1;
+            }
+            let ack = if t == DccpType::Close { self.peer_seq } else { 0 };
+            return Some(self.control(t, ack));
         }
         if !self.conn.is_open() {
             return None;
@@ -330,5 +356,13 @@ impl SenderEndpoint for RateSender {
 
     fn set_greedy(&mut self, on: bool) {
         self.greedy = on;
+    }
+
+    fn close(&mut self, _now: SimTime) {
+        // Plain TFRC has no connection to tear down.
+        if let Wire::Dccp { .. } = self.cfg.wire {
+            self.app_closed = true;
+            self.greedy = false;
+        }
     }
 }
