@@ -195,3 +195,36 @@ fn fixed_playout_counts_late_packets_and_scores() {
     let r = ok.f64("r")[0];
     assert!(r < 89.54 && r > 85.80, "R {r}");
 }
+
+/// A run whose events end before its duration still lasted its duration:
+/// one G.711 call of 2 s in a 10 s run over a 1 Mb/s link keeps the link
+/// busy 100 packets × 200 B × 8 / 1 Mb/s = 0.16 s, so utilization is
+/// 0.16 / 10 s = 0.016 (not 0.16 s over the ~2 s until the last arrival),
+/// and `sim_end_s` is 10 s.
+#[test]
+fn a_run_that_goes_quiet_early_still_spans_its_duration() {
+    let text = r#"
+[run]
+duration = "10s"
+seed = 1
+
+[[links]]
+between = ["a", "b"]
+rate = "1Mbps"
+delay = "10ms"
+
+[[calls]]
+from = "a"
+to = "b"
+codec = "G.711"
+speech = { model = "continuous" }
+length = "2s"
+"#;
+    let s = talkspurt_core::scenario::from_toml_str(text).unwrap();
+    let out = run(&s, &mut |_| true).unwrap();
+    assert_eq!(out.sim_end_s, 10.0);
+    let l = &out.report.links;
+    let row = l.str("link").iter().position(|n| n.starts_with("a")).unwrap();
+    assert_eq!(l.i64("delivered")[row], 100);
+    assert!((l.f64("utilization")[row] - 0.016).abs() < 1e-12, "utilization {}", l.f64("utilization")[row]);
+}

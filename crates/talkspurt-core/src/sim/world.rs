@@ -240,8 +240,13 @@ impl World {
                 }
             }
         }
-        // Arrivals handled without an event still count as processed.
-        self.q.advance_to(self.cut.late);
+        // A completed run lasted at least its duration, also when its last
+        // event came earlier (DCCP flows that closed, calls that stopped):
+        // per-run averages such as a link's utilization and queue_mean
+        // divide by that span, not by the last event's time. Events of the
+        // drain period extend it as before. Arrivals handled without an
+        // event (cut-through) count as processed.
+        self.q.advance_to(self.cut.late.max(self.gen_end));
         progress(1.0);
         for (i, f) in self.flows.iter_mut().enumerate() {
             for s in f.sender.take_series() {
