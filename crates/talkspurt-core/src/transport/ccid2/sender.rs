@@ -334,11 +334,7 @@ impl Endpoint for Ccid2Sender {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         let Header::Dccp(h) = &pkt.hdr else { return };
         match h.ptype {
-            DccpType::Reset => {
-                if self.conn.on_reset(now, self.cfg.timewait) {
-                    self.stats.resets += 1;
-                }
-            }
+            DccpType::Reset if self.conn.on_reset(now, self.cfg.timewait) => self.stats.resets += 1,
             DccpType::CloseReq => self.conn.close(self.close_rto()),
             DccpType::Response => {
                 if let Some(r) = self.conn.on_response(now) {

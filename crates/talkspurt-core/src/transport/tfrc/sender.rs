@@ -243,11 +243,7 @@ impl Endpoint for RateSender {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         match &pkt.hdr {
             Header::Dccp(h) => match h.ptype {
-                DccpType::Reset => {
-                    if self.conn.on_reset(now, self.cfg.timewait) {
-                        self.stats.resets += 1;
-                    }
-                }
+                DccpType::Reset if self.conn.on_reset(now, self.cfg.timewait) => self.stats.resets += 1,
                 DccpType::CloseReq => self.conn.close(self.close_rto()),
                 DccpType::Response => {
                     if let Some(rtt) = self.conn.on_response(now) {
