@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """TFRC benchmark: talkspurt vs ns-2 on two scenarios.
 
-    python bench/tfrc.py [--repeat K] [--skip-ns2] [--only voice|bulk]
+    python bench/tfrc.py [--repeat K] [--skip-ns2] [--only voice|bulk] [--talkspurt-via api|cli]
 
   voice  100 on/off G.711 calls over DCCP CCID 3 through a 10 Mb/s
          bottleneck for 60 s (bench/tfrc_voice.toml; ns-2:
@@ -11,7 +11,9 @@
 
 Each simulator runs in its own child process, interleaved per repeat: wall
 time around the child (talkspurt's includes starting Python and importing
-the package), peak RSS = the child's ru_maxrss. Prints a table with the
+the package), peak RSS = the child's ru_maxrss. `--talkspurt-via cli` runs
+`python -m talkspurt run SCENARIO -o DIR` (writes Parquet; imports pyarrow,
+not pandas) instead of `talkspurt.run()` with its DataFrames. Prints a table with the
 ratios and writes bench/results/tfrc.json atomically. Issue 9's target:
 talkspurt >= 20x faster than ns-2 and <= 1/10 of its memory.
 """
@@ -22,13 +24,16 @@ import argparse
 import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
-from dumbbell import last_json_line, machine, run_child, talkspurt_env, write_json_atomic  # noqa: E402
+from dumbbell import (  # noqa: E402
+    last_json_line, machine, read_talkspurt_manifest, run_child, talkspurt_command, talkspurt_env, write_json_atomic,
+)
 
 NS2 = BENCH / "ns2" / "tfrc_bench.tcl"
 RESULTS = BENCH / "results" / "tfrc.json"
@@ -58,14 +63,26 @@ def one(cmd: list[str], env=None) -> dict:
     return {"ok": True, "wall_s": r.wall_s, "maxrss_mb": r.maxrss_mb, **out}
 
 
+def one_cli(toml: Path) -> dict:
+    """The CLI writing its result files; run phase from its manifest."""
+    with tempfile.TemporaryDirectory(prefix="ts-tfrc-") as d:
+        out = Path(d) / "out"
+        r = run_child(talkspurt_command(toml, True, out, "cli"), REPO, talkspurt_env())
+        if r.rc != 0:
+            return {"ok": False, "reason": f"exit {r.rc}: {r.stderr.strip()[-300:]}"}
+        m = read_talkspurt_manifest(r, out, "cli")
+        return {"ok": True, "wall_s": r.wall_s, "maxrss_mb": r.maxrss_mb, "run_wall_s": m.get("wall_time_s")}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--skip-ns2", action="store_true")
     ap.add_argument("--only", choices=list(CASES))
+    ap.add_argument("--talkspurt-via", choices=("api", "cli"), default="api")
     a = ap.parse_args(argv)
     ns = shutil.which("ns")
-    result = {"benchmark": "tfrc", "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": machine(), "cases": {}}
+    result = {"benchmark": "tfrc", "talkspurt_via": a.talkspurt_via, "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": machine(), "cases": {}}
     for name, (toml, args) in CASES.items():
         if a.only and name != a.only:
             continue
@@ -73,7 +90,10 @@ def main(argv=None) -> int:
         for _ in range(a.repeat):
             if ns and not a.skip_ns2:
                 runs["ns-2"].append(one([ns, str(NS2), *args]))
-            runs["talkspurt"].append(one([sys.executable, "-c", _TS_CHILD, str(toml)], talkspurt_env()))
+            if a.talkspurt_via == "cli":
+                runs["talkspurt"].append(one_cli(toml))
+            else:
+                runs["talkspurt"].append(one([sys.executable, "-c", _TS_CHILD, str(toml)], talkspurt_env()))
         case = {}
         for sim, rs in runs.items():
             ok = [r for r in rs if r["ok"]]
