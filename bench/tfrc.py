@@ -32,7 +32,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 from dumbbell import (  # noqa: E402
-    last_json_line, machine, read_talkspurt_manifest, run_child, talkspurt_command, talkspurt_env, write_json_atomic,
+    last_json_line, machine, run_child, run_talkspurt, talkspurt_env, write_json_atomic,
 )
 
 NS2 = BENCH / "ns2" / "tfrc_bench.tcl"
@@ -64,14 +64,12 @@ def one(cmd: list[str], env=None) -> dict:
 
 
 def one_cli(toml: Path) -> dict:
-    """The CLI writing its result files; run phase from its manifest."""
+    """The CLI writing its result files (dumbbell.py's runner)."""
     with tempfile.TemporaryDirectory(prefix="ts-tfrc-") as d:
-        out = Path(d) / "out"
-        r = run_child(talkspurt_command(toml, True, out, "cli"), REPO, talkspurt_env())
-        if r.rc != 0:
-            return {"ok": False, "reason": f"exit {r.rc}: {r.stderr.strip()[-300:]}"}
-        m = read_talkspurt_manifest(r, out, "cli")
-        return {"ok": True, "wall_s": r.wall_s, "maxrss_mb": r.maxrss_mb, "run_wall_s": m.get("wall_time_s")}
+        r = run_talkspurt(toml, True, Path(d), "cli")
+    if not r["available"]:
+        return {"ok": False, "reason": r["reason"]}
+    return {"ok": True, "wall_s": r["wall_s"], "maxrss_mb": r["maxrss_mb"], "run_wall_s": r["run_s"]}
 
 
 def main(argv=None) -> int:
