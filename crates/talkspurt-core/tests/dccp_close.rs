@@ -39,10 +39,12 @@ stop = "6s"
 transport = { kind = "dccp", ccid = 2 }
 "#;
 
-/// (time s, source port, destination port, DCCP type, IP length) of each
-/// DCCP packet in a raw-IPv4 libpcap file (docs/pcap.md: one port per
-/// flow at both ends).
-fn dccp_packets(pcap: &[u8]) -> Vec<(f64, u16, u16, u8, usize)> {
+/// (time s, source port, destination port, DCCP type, IP length, Reset
+/// Code) of each DCCP packet in a raw-IPv4 libpcap file (docs/pcap.md: one
+/// port per flow at both ends). The Reset Code follows the 16-byte generic
+/// header (X = 1) and the 8-byte ack subheader (RFC 4340 §5.6); 0 for
+/// other types.
+fn dccp_packets(pcap: &[u8]) -> Vec<(f64, u16, u16, u8, usize, u8)> {
     let mut out = Vec::new();
     let mut i = 24;
     while i + 16 <= pcap.len() {
@@ -56,7 +58,9 @@ fn dccp_packets(pcap: &[u8]) -> Vec<(f64, u16, u16, u8, usize)> {
         }
         let d = &ip[(ip[0] & 0x0f) as usize * 4..];
         let port = |o: usize| u16::from_be_bytes([d[o], d[o + 1]]);
-        out.push((t, port(0), port(2), (d[8] >> 1) & 0x0f, u16::from_be_bytes([ip[2], ip[3]]) as usize));
+        let ty = (d[8] >> 1) & 0x0f;
+        let code = if ty == 7 { d[24] } else { 0 };
+        out.push((t, port(0), port(2), ty, u16::from_be_bytes([ip[2], ip[3]]) as usize, code));
     }
     out
 }
@@ -72,7 +76,7 @@ fn close_then_reset_after_the_last_data_packet() {
     type Conn = (f64, Vec<(f64, usize)>, Vec<(f64, usize)>);
     let mut conns: BTreeMap<(u16, u16), Conn> = BTreeMap::new();
     for (_, bytes) in &out.captures {
-        for (t, sp, dp, ty, len) in dccp_packets(bytes) {
+        for (t, sp, dp, ty, len, _) in dccp_packets(bytes) {
             let c = conns.entry((sp.min(dp), sp.max(dp))).or_default();
             match ty {
                 2 | 4 => c.0 = c.0.max(t),
@@ -120,5 +124,142 @@ fn which_tshark() -> Result<String, ()> {
     } else {
         eprintln!("tshark not installed: the capture is checked without it");
         Err(())
+    }
+}
+
+/// One DCCP connection read back from the capture: when its sender's last
+/// data packet arrived, and its teardown packets (arrival time, type, IP
+/// length, Reset Code, sent by the data sender, i.e. found in the forward
+/// direction's file).
+#[derive(Debug, Default)]
+struct Teardown {
+    last_data: f64,
+    packets: Vec<(f64, u8, usize, u8, bool)>,
+}
+
+fn teardowns(captures: &[(String, Vec<u8>)]) -> BTreeMap<(u16, u16), Teardown> {
+    let all = captures.iter().flat_map(|(name, b)| dccp_packets(b).into_iter().map(move |p| (name.contains("forward"), p)));
+    let mut conns: BTreeMap<(u16, u16), Teardown> = BTreeMap::new();
+    for (fwd, (t, sp, dp, ty, len, code)) in all {
+        let c = conns.entry((sp.min(dp), sp.max(dp))).or_default();
+        match ty {
+            2 | 4 => c.last_data = c.last_data.max(t),
+            5..=7 => c.packets.push((t, ty, len, code, fwd)),
+            _ => {}
+        }
+    }
+    for c in conns.values_mut() {
+        c.packets.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    conns
+}
+
+/// Counts of tshark's frames matching each filter over every capture,
+/// after checking that it finds no malformed or error-level frames; None
+/// without tshark.
+fn tshark_counts(captures: &[(String, Vec<u8>)], filters: &[&str]) -> Option<Vec<usize>> {
+    let tshark = which_tshark().ok()?;
+    let mut counts = vec![0; filters.len()];
+    for (name, bytes) in captures {
+        let path = std::env::temp_dir().join(format!("talkspurt-dccp-close2-{}-{name}", std::process::id()));
+        std::fs::write(&path, bytes).unwrap();
+        let run = |filter: &str| {
+            let o = Command::new(&tshark).args(["-r", path.to_str().unwrap(), "-Y", filter]).output().unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            String::from_utf8_lossy(&o.stdout).lines().count()
+        };
+        assert_eq!(run("_ws.malformed || _ws.expert.severity == error"), 0, "{name}: malformed frames");
+        for (n, f) in counts.iter_mut().zip(filters) {
+            *n += run(f);
+        }
+        let _ = std::fs::remove_file(&path);
+    }
+    Some(counts)
+}
+
+/// `closer = "server"` (RFC 4340 §8.3): when the call or flow stops, the
+/// receiver sends CloseReq (44 B: 20 IP + 16 generic + 8 ack subheader,
+/// §5.5); the sender answers Close once its buffer has drained (after its
+/// last data packet); the receiver answers Reset "Closed" (48 B). Exactly
+/// one of each per connection on a loss-free path, in that order, with
+/// the CloseReq leaving when the application stops (the bulk flow at
+/// 6 s, the call's last frame just before 10 s) and the results counting
+/// the same packets.
+#[test]
+fn server_closes_with_closereq() {
+    let toml = SCENARIO.replace("ccid = 3 }", "ccid = 3, closer = \"server\" }").replace("ccid = 2 }", "ccid = 2, closer = \"server\" }");
+    let s = from_toml_str(&toml).unwrap();
+    let opts = RunOptions { capture: vec!["link:0".into()], capture_key: "capture".into() };
+    let out = run_with(&s, &opts, &mut |_| true).unwrap();
+    let conns = teardowns(&out.captures);
+    assert_eq!(conns.len(), 2, "{conns:?}");
+    let mut closereq_at = vec![];
+    for (k, c) in &conns {
+        let kinds: Vec<(u8, usize, u8, bool)> = c.packets.iter().map(|p| (p.1, p.2, p.3, p.4)).collect();
+        // (type, IP bytes, Reset Code, sent by the data sender)
+        assert_eq!(kinds, vec![(5, 44, 0, false), (6, 44, 0, true), (7, 48, 1, false)], "{k:?}: {c:?}");
+        assert!(c.packets[1].0 >= c.last_data, "{k:?}: Close after the last data packet: {c:?}");
+        closereq_at.push(c.packets[0].0);
+    }
+    closereq_at.sort_by(f64::total_cmp);
+    // The CloseReq leaves the receiver at the stop (the bulk flow's 6 s,
+    // the call's last frame at 10 s) and arrives 20 ms + 176 µs (44 B at
+    // 2 Mb/s) later, plus at most one feedback packet's transmission ahead
+    // of it on the otherwise idle reverse direction.
+    let arrive = |t0: f64| t0 + 0.020_176..t0 + 0.0215;
+    assert!(arrive(6.0).contains(&closereq_at[0]) && arrive(10.0).contains(&closereq_at[1]), "CloseReqs at {closereq_at:?}");
+    let calls = &out.report.calls;
+    let traffic = &out.report.traffic;
+    for (t, what) in [(calls, "calls"), (traffic, "traffic")] {
+        assert_eq!(
+            (t.i64("dccp_close_sent")[0], t.i64("dccp_closereq_sent")[0], t.i64("dccp_reset_sent")[0]),
+            (1, 1, 1),
+            "{what} table counts"
+        );
+    }
+    if let Some(n) = tshark_counts(&out.captures, &["dccp.type == 5", "dccp.type == 6", "dccp.type == 7 && dccp.reset_code == 1"]) {
+        assert_eq!(n, vec![2, 2, 2], "tshark's CloseReq, Close and Reset (Closed) counts");
+    }
+}
+
+/// A bulk flow that stops while its Request is still on the way (200 ms
+/// one way, stop at 0.1 s) abandons the handshake with Reset "Aborted"
+/// (RFC 4340 §8.1.1), sends no Close and no data; the server, which
+/// answered the Request, is torn down by the Reset (§8.5 step 9) and sends
+/// nothing more; the client ignores the late Response.
+#[test]
+fn stop_during_handshake_aborts() {
+    let toml = r#"
+[run]
+duration = "3s"
+seed = 1
+
+[[links]]
+between = ["a", "b"]
+rate = "2Mbps"
+delay = "200ms"
+
+[[traffic]]
+from = "a"
+to = "b"
+kind = "bulk"
+stop = "0.1s"
+transport = { kind = "dccp", ccid = 3 }
+"#;
+    let s = from_toml_str(toml).unwrap();
+    let opts = RunOptions { capture: vec!["link:0".into()], capture_key: "capture".into() };
+    let out = run_with(&s, &opts, &mut |_| true).unwrap();
+    let all: Vec<_> = out.captures.iter().flat_map(|(_, b)| dccp_packets(b)).collect();
+    let mut seen: Vec<(u8, u8)> = all.iter().map(|p| (p.3, p.5)).collect();
+    seen.sort();
+    // Request (0), Response (1), Reset "Aborted" (7, code 2), nothing else
+    assert_eq!(seen, vec![(0, 0), (1, 0), (7, 2)], "{all:?}");
+    let reset = all.iter().find(|p| p.3 == 7).unwrap();
+    // sent at the stop, arriving 200 ms + 192 µs (48 B at 2 Mb/s) later
+    assert!((reset.0 - 0.300_192).abs() < 1e-6 && reset.4 == 48, "Reset at the stop, 48 B: {reset:?}");
+    let t = &out.report.traffic;
+    assert_eq!((t.i64("dccp_close_sent")[0], t.i64("dccp_closereq_sent")[0], t.i64("dccp_reset_sent")[0]), (0, 0, 1));
+    if let Some(n) = tshark_counts(&out.captures, &["dccp.type == 7 && dccp.reset_code == 2", "dccp.type == 6"]) {
+        assert_eq!(n, vec![1, 0], "tshark's Reset (Aborted) and Close counts");
     }
 }

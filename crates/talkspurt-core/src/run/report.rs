@@ -97,15 +97,19 @@ fn traffic_table(w: &World, labels: &[String]) -> Table {
     t.push("rtt_mean_ms", per_sample(|s| s.rtt_sum_ns));
     t.push("rto_mean_ms", per_sample(|s| s.rto_sum_ns));
     rate_columns(w, &mut t, tr.iter().map(|a| a.flow));
+    teardown_columns(w, &mut t, tr.iter().map(|a| a.flow));
     t
 }
 
 /// Columns of the calls table that describe the call's transport and
 /// sender rather than its scoring: rescoring (other playout, same packets)
 /// keeps them.
-pub const TRANSPORT_CALL_COLUMNS: [&str; 17] = [
+pub const TRANSPORT_CALL_COLUMNS: [&str; 20] = [
     "allowed_rate_mean_bps",
     "loss_event_rate_mean",
+    "dccp_close_sent",
+    "dccp_closereq_sent",
+    "dccp_reset_sent",
     "adapt",
     "adapt_changes",
     "adapt_changes_per_min",
@@ -177,6 +181,17 @@ fn rate_columns(w: &World, t: &mut Table, flows: impl Iterator<Item = u32>) {
     t.push("loss_event_rate_mean", mean(|s| &s.p, 1.0));
 }
 
+/// DCCP teardown packets the flow's two ends sent over the whole run
+/// (RFC 4340 §8.3), retransmissions included: Close (client), CloseReq
+/// (server), Reset (either: Closed, Aborted, No Connection, Packet
+/// Error); 0 for other transports.
+fn teardown_columns(w: &World, t: &mut Table, flows: impl Iterator<Item = u32>) {
+    let sent: Vec<_> = flows.map(|f| w.flows[f as usize].sender.teardown() + w.flows[f as usize].receiver.teardown()).collect();
+    t.push("dccp_close_sent", Column::I64(sent.iter().map(|s| s.close as i64).collect()));
+    t.push("dccp_closereq_sent", Column::I64(sent.iter().map(|s| s.close_req as i64).collect()));
+    t.push("dccp_reset_sent", Column::I64(sent.iter().map(|s| s.reset as i64).collect()));
+}
+
 /// Endpoint series, then queue series (side "link", `flow` = the row of
 /// the link direction in the links table).
 fn series_table(w: &World) -> Table {
@@ -201,6 +216,7 @@ pub fn report(w: &mut World, infos: &[CallInfo], traffic_labels: &[String], a: &
     // The calls table's transport columns, read before the records move.
     let mut transport = Table::default();
     rate_columns(w, &mut transport, w.calls.iter().map(|c| c.flow));
+    teardown_columns(w, &mut transport, w.calls.iter().map(|c| c.flow));
     adapt_columns(w, &mut transport);
     let recs = w.calls.iter_mut().map(|c| std::mem::take(&mut c.rec)).collect();
     let mut ct = call_tables(recs, infos, a, trace, &where_cats);

@@ -12,13 +12,15 @@ use super::fields::{self, Bytes, Int, Packets};
 use crate::cc::tfrc::{FasterRestart, RtoRule, TfrcSpec, Variant};
 use crate::time::SimDuration;
 use crate::transport::ccid2::Ccid2Config;
+use crate::transport::dccp_conn::Closer;
 use crate::transport::tfrc::{RateConfig, Wire};
 
 /// The DCCP table's own keys, and the TFRC table's.
-pub const DCCP_ONLY: [&str; 5] = ["ccid", "handshake", "loss_intervals", "ack_ratio", "ack_delay"];
+pub const DCCP_ONLY: [&str; 7] = ["ccid", "handshake", "loss_intervals", "ack_ratio", "ack_delay", "closer", "timewait"];
 /// Keys of CCID 2 (RFC 4341) only, and the keys CCID 2 takes.
 pub const CCID2_ONLY: [&str; 2] = ["ack_ratio", "ack_delay"];
-pub const CCID2_KEYS: [&str; 8] = ["kind", "ccid", "send_buffer", "handshake", "packet", "ack_ratio", "ack_delay", "ecn"];
+pub const CCID2_KEYS: [&str; 10] =
+    ["kind", "ccid", "send_buffer", "handshake", "packet", "ack_ratio", "ack_delay", "ecn", "closer", "timewait"];
 pub const TFRC_ONLY: [&str; 3] = ["header", "ack", "small_packets"];
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -75,6 +77,10 @@ pub struct RateDoc {
     pub ack_delay: Option<SimDuration>,
     #[serde(default, skip_serializing_if = "Option::is_none", with = "opt_bytes")]
     pub ack: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "closer_name")]
+    pub closer: Option<Closer>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::positive_opt")]
+    pub timewait: Option<SimDuration>,
 }
 
 impl RateDoc {
@@ -111,6 +117,8 @@ impl RateDoc {
         set!(c.ecn, self.ecn);
         set!(c.packet, self.packet);
         set!(c.loss_intervals, self.loss_intervals);
+        set!(c.closer, self.closer);
+        set!(c.timewait, self.timewait);
         if let Wire::Plain { header, ack } = &mut c.wire {
             set!(*header, self.header);
             set!(*ack, self.ack);
@@ -134,6 +142,8 @@ impl RateDoc {
         set!(c.ack_ratio, self.ack_ratio);
         set!(c.ack_delay, self.ack_delay);
         set!(c.ecn, self.ecn);
+        set!(c.closer, self.closer);
+        set!(c.timewait, self.timewait);
         c
     }
 
@@ -147,6 +157,8 @@ impl RateDoc {
             ack_ratio: Some(c.ack_ratio),
             ack_delay: Some(c.ack_delay),
             ecn: Some(c.ecn),
+            closer: Some(c.closer),
+            timewait: Some(c.timewait),
             ..RateDoc::default()
         }
     }
@@ -183,6 +195,8 @@ impl RateDoc {
             ack,
             ack_ratio: None,
             ack_delay: None,
+            closer: dccp.then_some(c.closer),
+            timewait: dccp.then_some(c.timewait),
         }
     }
 }
@@ -256,6 +270,7 @@ macro_rules! named_opt {
 named_opt!(spec_name, TfrcSpec);
 named_opt!(variant_name, Variant);
 named_opt!(rto_name, RtoRule);
+named_opt!(closer_name, Closer);
 
 /// `faster_restart = true` (the draft), `false`, or a name.
 mod faster_restart {

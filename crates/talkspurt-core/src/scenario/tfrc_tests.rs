@@ -94,6 +94,14 @@ fn bad_input_names_the_key() {
         (c("kind = \"dccp\", nominal_rtt = \"0s\""), at("nominal_rtt"), "a positive duration"),
         (c("kind = \"dccp\", t_mbi = \"0s\""), at("t_mbi"), "a positive duration"),
         (c("kind = \"dccp\", packet = \"0B\""), at("packet"), "between 1B"),
+        (c("kind = \"dccp\", timewait = \"0s\""), at("timewait"), "a positive duration"),
+        (c("kind = \"dccp\", timewait = \"-1s\""), at("timewait"), "a non-negative duration with a unit"),
+        (c("kind = \"dccp\", timewait = \"four minutes\""), at("timewait"), "a duration with a unit"),
+        (c("kind = \"dccp\", ccid = 2, timewait = 240"), at("timewait"), "a duration with a unit"),
+        (c("kind = \"tfrc\", timewait = \"1s\""), at("timewait"), "a kind = \"dccp\" option"),
+        (c("kind = \"dccp\", closer = \"receiver\""), at("closer"), "\"client\", \"server\""),
+        (c("kind = \"dccp\", ccid = 2, closer = true"), at("closer"), "\"client\", \"server\""),
+        (c("kind = \"tfrc\", closer = \"server\""), at("closer"), "a kind = \"dccp\" option"),
         (c("kind = \"dccp\", cc = \"reno\""), at("cc"), "ccid, tfrc, faster_restart"),
         (traffic("kind = \"transfer\"\nsize = \"1MB\"\ntransport = { kind = \"dccp\" }"), "traffic[0].transport".into(), "is a finite byte stream"),
     ];
@@ -119,6 +127,29 @@ fn ccid2_table() {
     assert_eq!(j["calls"][0]["transport"]["ack_ratio"], 3);
     assert!(j["calls"][0]["transport"].get("tfrc").is_none());
     assert_eq!(from_value(&j).unwrap(), s);
+}
+
+/// `closer` and `timewait` (RFC 4340 §8.3): defaults client and 2 MSL =
+/// 240 s for every CCID, both given, written back; plain TFRC has neither.
+#[test]
+fn closer_and_timewait() {
+    use crate::transport::dccp_conn::Closer;
+    for ccid in [2, 3, 4] {
+        let t = |extra: &str| {
+            let s = from_toml_str(&with("call", &format!("transport = {{ kind = \"dccp\", ccid = {ccid}{extra} }}"))).unwrap();
+            let cfg = &s.calls[0].transport;
+            let got = cfg.ccid2().map(|c| (c.closer, c.timewait)).or(cfg.rate().map(|c| (c.closer, c.timewait))).unwrap();
+            (got, s)
+        };
+        assert_eq!(t("").0, (Closer::Client, ms(240_000)), "ccid {ccid} defaults");
+        let (got, s) = t(", closer = \"server\", timewait = \"1.5s\"");
+        assert_eq!(got, (Closer::Server, ms(1500)), "ccid {ccid}");
+        let j = to_json(&s);
+        assert_eq!(j["calls"][0]["transport"]["closer"], "server", "ccid {ccid}: {j}");
+        assert_eq!(from_value(&j).unwrap(), s);
+    }
+    let j = to_json(&from_toml_str(&with("call", "transport = { kind = \"tfrc\" }")).unwrap());
+    assert!(j["calls"][0]["transport"].get("closer").is_none() && j["calls"][0]["transport"].get("timewait").is_none());
 }
 
 /// Bulk traffic over DCCP and TFRC builds and runs.

@@ -339,7 +339,7 @@ impl World {
             // more, and its connection closes.
             Gate::Cleared => {
                 let flow = call.flow;
-                self.flows[flow as usize].sender.close(now);
+                self.end_flow(now, flow);
                 return self.service(now, flow, Side::Sender);
             }
             // Probing: idle data on the voice clock, not speech, not RTP.
@@ -349,7 +349,7 @@ impl World {
                 let last = call.source.next_ready().inspect(|&t| self.q.schedule(t, Event::Voice { call: ci })).is_none();
                 let _ = self.flows[flow as usize].sender.send(now, unit);
                 if last {
-                    self.flows[flow as usize].sender.close(now);
+                    self.end_flow(now, flow);
                 }
                 self.service(now, flow, Side::Sender);
                 return;
@@ -389,7 +389,7 @@ impl World {
         if last {
             // The call's last packet: the connection tears down once it
             // has left (DCCP Close, RFC 4340 §8.3).
-            self.flows[flow as usize].sender.close(now);
+            self.end_flow(now, flow);
         }
         self.service(now, flow, Side::Sender);
     }
@@ -419,9 +419,19 @@ impl World {
         match app.source.next_time() {
             Some(t) => self.q.schedule_in(self.traffic_lane(si), t, Event::Traffic { src: si }),
             // The flow stopped: its connection tears down (DCCP Close).
-            None => self.flows[flow as usize].sender.close(now),
+            None => self.end_flow(now, flow),
         }
         self.service(now, flow, Side::Sender);
+    }
+
+    /// The flow's application stopped: each endpoint ends the connection
+    /// if it is the closer (DCCP Close from the sender or CloseReq from
+    /// the receiver, RFC 4340 §8.3). The caller services the sender.
+    fn end_flow(&mut self, now: SimTime, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        f.sender.close(now);
+        f.receiver.close(now);
+        self.service(now, flow, Side::Receiver);
     }
 
     /// Drain an endpoint's transmissions and re-arm its timer.

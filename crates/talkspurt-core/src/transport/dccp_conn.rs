@@ -3,93 +3,174 @@
 //! §8.1.1), the server's Response, the client's Ack, and the RTT each side
 //! measures from it. Shared by CCID 2 and CCID 3/4.
 //!
-//! Teardown (RFC 4340 §8.3): the client (the sending side, the one whose
-//! application stops) sends Close and retransmits it, first after two RTTs
-//! and doubling up to 64 s, until a Reset arrives; the server answers a
-//! Close with Reset (code 1, "Closed") and is closed; a Close that finds
-//! the server already closed (its Reset was lost) is answered with Reset
-//! code 3, "No Connection" (§8.5 step 1, §5.6). The client then holds
-//! TIMEWAIT for 2 MSL (§8.3), in which nothing is sent. A CloseReq from
-//! the server makes an open client close the same way (§8.3); the server
-//! side of the model never sends one, since only senders stop.
+//! Teardown (RFC 4340 §8.3). The side that ends the connection is chosen
+//! by `Closer`:
+//! - client (the sending side, whose application stops): it sends Close
+//!   and retransmits it, first after two RTTs and doubling up to 64 s,
+//!   until a Reset arrives; the server answers with Reset (code 1,
+//!   "Closed") and is closed; the client holds TIMEWAIT (2 MSL by default),
+//!   in which nothing is sent.
+//! - server (the receiving side): it sends CloseReq, retransmitted the same
+//!   way until a Close arrives; the client answers with Close once its send
+//!   buffer has drained, then as above: the server Resets, the client
+//!   holds TIMEWAIT. So TIMEWAIT stays with the client either way, which is
+//!   what CloseReq is for (§8.3).
+//!
+//! Packets that find the other side in a state where they are not
+//! expected follow RFC 4340 §8.5's packet processing (steps cited below);
+//! Sync (§7.5) is not modelled, so the branches that send one do nothing.
 
 use crate::net::wire::DccpType;
 use crate::time::{SimDuration, SimTime};
 
-/// The client (sender) side.
+/// Which side ends the connection (RFC 4340 §8.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Closer {
+    /// The client (data sender) sends Close when its application stops.
+    #[default]
+    Client,
+    /// The server (data receiver) sends CloseReq when the application
+    /// stops, and the client answers Close.
+    Server,
+}
+
+impl Closer {
+    pub const ALL: [Closer; 2] = [Closer::Client, Closer::Server];
+    pub fn name(self) -> &'static str {
+        match self {
+            Closer::Client => "client",
+            Closer::Server => "server",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Self> {
+        Closer::ALL.into_iter().find(|c| c.name() == s)
+    }
+}
+
+/// Teardown packets one endpoint sent, retransmissions included (the
+/// results' `dccp_*_sent` columns).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Teardown {
+    pub close: u64,
+    pub close_req: u64,
+    pub reset: u64,
+}
+
+impl std::ops::Add for Teardown {
+    type Output = Teardown;
+    fn add(self, o: Teardown) -> Teardown {
+        Teardown { close: self.close + o.close, close_req: self.close_req + o.close_req, reset: self.reset + o.reset }
+    }
+}
+
+/// Reset Codes (RFC 4340 §5.6) the model sends.
+pub const RESET_CLOSED: u8 = 1;
+pub const RESET_ABORTED: u8 = 2;
+pub const RESET_NO_CONNECTION: u8 = 3;
+pub const RESET_PACKET_ERROR: u8 = 4;
+
+/// Longest Close and CloseReq retransmission interval (RFC 4340 §8.3:
+/// "not less than once every 64 seconds").
+const MAX_CLOSE_RTO: SimDuration = SimDuration::from_secs(64);
+
+/// A control packet to send: its type and, for a Reset, its code.
+pub type Control = (DccpType, u8);
+
+/// The client's states (RFC 4340 §8, the client's half of its diagram).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Client {
+pub enum State {
     Closed,
-    /// Request sent at `sent` (`NEVER`: a retransmission is due); resent
-    /// after `rto`, doubling up to 64 s. `retried`: the RTT sample would be
-    /// ambiguous (Karn).
+    /// REQUEST: Request sent at `sent` (`NEVER`: a retransmission is
+    /// due); resent after `rto`, doubling up to 64 s. `retried`: the RTT
+    /// sample would be ambiguous (Karn).
     Requesting { sent: SimTime, rto: SimDuration, retried: bool },
-    /// Response received: the handshake's Ack is due.
+    /// PARTOPEN: the Response arrived, the handshake's Ack is due.
     AckDue,
     Open,
-    /// The application closed: Close sent at `sent` (`NEVER`: a
-    /// (re)transmission is due), resent after `rto` (RFC 4340 §8.3).
+    /// CLOSING: Close sent at `sent` (`NEVER`: a (re)transmission is due),
+    /// resent after `rto` (RFC 4340 §8.3).
     Closing { sent: SimTime, rto: SimDuration },
-    /// Reset received: TIMEWAIT until `until` (RFC 4340 §8.3).
+    /// Reset received: TIMEWAIT until `until` (RFC 4340 §8.3, §8.5 step 9).
     TimeWait { until: SimTime },
-    /// After TIMEWAIT, or closed before the handshake completed: nothing
-    /// more is sent (§8.3's CLOSED, as opposed to the initial `Closed`).
+    /// After TIMEWAIT, after answering a Close, or abandoned before the
+    /// handshake completed: §8's CLOSED, as opposed to the initial
+    /// `Closed` (no connection attempted yet).
     Ended,
 }
 
-/// Longest Close retransmission interval (RFC 4340 §8.3: "not less than
-/// once every 64 seconds").
-const MAX_CLOSE_RTO: SimDuration = SimDuration::from_secs(64);
+/// The client (sender) side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Client {
+    pub state: State,
+    /// A Reset to send at the next poll, with its code.
+    reset_due: Option<u8>,
+    pub sent: Teardown,
+}
+
+/// What a packet from the server asks of the client's sender.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClientStep {
+    /// CloseReq in PARTOPEN or OPEN (RFC 4340 §8.5 step 13): close, after
+    /// the send buffer drains (as Linux's passive close lets the
+    /// application finish; §8.5 step 16 lets CLOSING data be processed).
+    CloseRequested,
+    /// A Reset tore the connection down (§8.5 step 9).
+    Reset,
+    Nothing,
+}
 
 impl Client {
     pub fn new(handshake: bool) -> Self {
-        if handshake {
-            Client::Closed
-        } else {
-            Client::Open
-        }
+        Client { state: if handshake { State::Closed } else { State::Open }, reset_due: None, sent: Teardown::default() }
     }
 
     pub fn is_open(&self) -> bool {
-        *self == Client::Open
+        self.state == State::Open
     }
 
-    /// The control packet to send now, if any (Request or Ack).
-    pub fn poll(&mut self, now: SimTime, request_timeout: SimDuration) -> Option<DccpType> {
-        match *self {
-            Client::Closed => {
-                *self = Client::Requesting { sent: now, rto: request_timeout, retried: false };
-                Some(DccpType::Request)
-            }
-            Client::Requesting { sent: SimTime::NEVER, rto, retried } => {
-                *self = Client::Requesting { sent: now, rto, retried };
-                Some(DccpType::Request)
-            }
-            Client::AckDue => {
-                *self = Client::Open;
-                Some(DccpType::Ack)
-            }
-            Client::Closing { sent: SimTime::NEVER, rto } => {
-                *self = Client::Closing { sent: now, rto };
-                Some(DccpType::Close)
-            }
-            _ => None,
+    /// The control packet to send now, if any (Request, Ack, Close or
+    /// Reset).
+    pub fn poll(&mut self, now: SimTime, request_timeout: SimDuration) -> Option<Control> {
+        if let Some(code) = self.reset_due.take() {
+            self.sent.reset += 1;
+            return Some((DccpType::Reset, code));
         }
+        let t = match self.state {
+            State::Closed => {
+                self.state = State::Requesting { sent: now, rto: request_timeout, retried: false };
+                DccpType::Request
+            }
+            State::Requesting { sent: SimTime::NEVER, rto, retried } => {
+                self.state = State::Requesting { sent: now, rto, retried };
+                DccpType::Request
+            }
+            State::AckDue => {
+                self.state = State::Open;
+                DccpType::Ack
+            }
+            State::Closing { sent: SimTime::NEVER, rto } => {
+                self.state = State::Closing { sent: now, rto };
+                self.sent.close += 1;
+                DccpType::Close
+            }
+            _ => return None,
+        };
+        Some((t, 0))
     }
 
     /// A Response arrived: the RTT it measures, unless a retransmission
     /// made it ambiguous.
     pub fn on_response(&mut self, now: SimTime) -> Option<SimDuration> {
-        let Client::Requesting { sent, retried, .. } = *self else { return None };
-        *self = Client::AckDue;
+        let State::Requesting { sent, retried, .. } = self.state else { return None };
+        self.state = State::AckDue;
         (!retried && sent != SimTime::NEVER).then(|| now.saturating_since(sent))
     }
 
-    /// When the Request is to be retransmitted.
+    /// When the Request or Close is to be retransmitted, or TIMEWAIT ends.
     pub fn timeout(&self) -> Option<SimTime> {
-        match *self {
-            Client::Requesting { sent, rto, .. } | Client::Closing { sent, rto } if sent != SimTime::NEVER => Some(sent + rto),
-            Client::TimeWait { until } => Some(until),
+        match self.state {
+            State::Requesting { sent, rto, .. } | State::Closing { sent, rto } if sent != SimTime::NEVER => Some(sent + rto),
+            State::TimeWait { until } => Some(until),
             _ => None,
         }
     }
@@ -97,60 +178,106 @@ impl Client {
     /// The Request or Close timer fired: back off and resend (RFC 4340
     /// §8.1.1, §8.3); or TIMEWAIT ended.
     pub fn on_timeout(&mut self, now: SimTime) {
-        match *self {
-            Client::Requesting { sent, rto, .. } if sent != SimTime::NEVER && now >= sent + rto => {
+        match self.state {
+            State::Requesting { sent, rto, .. } if sent != SimTime::NEVER && now >= sent + rto => {
                 let rto = rto.mul(2).min(SimDuration::from_secs(64));
-                *self = Client::Requesting { sent: SimTime::NEVER, rto, retried: true };
+                self.state = State::Requesting { sent: SimTime::NEVER, rto, retried: true };
             }
-            Client::Closing { sent, rto } if sent != SimTime::NEVER && now >= sent + rto => {
-                *self = Client::Closing { sent: SimTime::NEVER, rto: rto.mul(2).min(MAX_CLOSE_RTO) };
+            State::Closing { sent, rto } if sent != SimTime::NEVER && now >= sent + rto => {
+                self.state = State::Closing { sent: SimTime::NEVER, rto: rto.mul(2).min(MAX_CLOSE_RTO) };
             }
-            Client::TimeWait { until } if now >= until => *self = Client::Ended,
+            State::TimeWait { until } if now >= until => self.state = State::Ended,
             _ => {}
         }
     }
 
-    /// The application closed (or the server sent CloseReq). An open
-    /// connection sends Close, first retransmitted after `rto` (RFC 4340
-    /// §8.3: two RTTs); one still in its handshake is abandoned silently.
+    /// The application closed (or answered a CloseReq). The Close is first
+    /// retransmitted after `rto` (RFC 4340 §8.3: two RTTs).
     pub fn close(&mut self, rto: SimDuration) {
-        *self = match *self {
-            Client::Open => Client::Closing { sent: SimTime::NEVER, rto: rto.min(MAX_CLOSE_RTO) },
-            Client::Closed | Client::Requesting { .. } | Client::AckDue => Client::Ended,
+        self.state = match self.state {
+            // No Request sent yet: there is no connection to end.
+            State::Closed => State::Ended,
+            // RFC 4340 §8.1.1: a client giving up on its Requests sends
+            // Reset "Aborted", in case one of them arrived.
+            State::Requesting { .. } => {
+                self.reset_due = Some(RESET_ABORTED);
+                State::Ended
+            }
+            // PARTOPEN closes like OPEN (§8.3); the Close acknowledges the
+            // Response, which moves the server on to OPEN and then to its
+            // Reset (§8.5 steps 11, 14).
+            State::AckDue | State::Open => State::Closing { sent: SimTime::NEVER, rto: rto.min(MAX_CLOSE_RTO) },
             other => other,
         };
     }
 
-    /// A Reset arrived. While closing it completes the teardown: TIMEWAIT
-    /// for `timewait` (2 MSL, RFC 4340 §8.3). True if it did.
-    pub fn on_reset(&mut self, now: SimTime, timewait: SimDuration) -> bool {
-        if let Client::Closing { .. } = *self {
-            *self = Client::TimeWait { until: now + timewait };
-            return true;
+    /// A Reset, CloseReq or Close from the server (RFC 4340 §8.5).
+    /// Other types are not the teardown's business.
+    pub fn on_packet(&mut self, now: SimTime, ptype: DccpType, timewait: SimDuration) -> ClientStep {
+        match (ptype, self.state) {
+            // Step 2: no connection (never opened, or over); a Reset is
+            // never answered, anything else gets No Connection.
+            (DccpType::Reset, State::Closed | State::Ended | State::TimeWait { .. }) => ClientStep::Nothing,
+            (DccpType::CloseReq | DccpType::Close, State::Closed | State::Ended | State::TimeWait { .. }) => {
+                self.reset_due = Some(RESET_NO_CONNECTION);
+                ClientStep::Nothing
+            }
+            // Step 9: a Reset in any other state tears the connection
+            // down into TIMEWAIT (§8.3: the closing client's normal end).
+            (DccpType::Reset, _) => {
+                self.state = State::TimeWait { until: now + timewait };
+                ClientStep::Reset
+            }
+            // Step 4: in REQUEST only Response and Reset are valid; others
+            // get Reset "Packet Error" and the client keeps requesting.
+            (DccpType::CloseReq | DccpType::Close, State::Requesting { .. }) => {
+                self.reset_due = Some(RESET_PACKET_ERROR);
+                ClientStep::Nothing
+            }
+            // Step 13: CloseReq below CLOSEREQ (PARTOPEN, OPEN) → Close;
+            // in CLOSING it is already under way.
+            (DccpType::CloseReq, State::AckDue | State::Open) => ClientStep::CloseRequested,
+            // Step 14: a Close is answered with Reset "Closed", and the
+            // connection is torn down (CLOSED, no TIMEWAIT on this side).
+            (DccpType::Close, _) => {
+                self.reset_due = Some(RESET_CLOSED);
+                self.state = State::Ended;
+                ClientStep::Nothing
+            }
+            _ => ClientStep::Nothing,
         }
-        false
     }
 
     /// The connection is being or has been torn down.
     pub fn is_closing(&self) -> bool {
-        matches!(self, Client::Closing { .. } | Client::TimeWait { .. } | Client::Ended)
+        matches!(self.state, State::Closing { .. } | State::TimeWait { .. } | State::Ended)
     }
 }
 
-/// Reset Codes (RFC 4340 §5.6) the model sends.
-pub const RESET_CLOSED: u8 = 1;
-pub const RESET_NO_CONNECTION: u8 = 3;
+/// The server's states (RFC 4340 §8).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ServerState {
+    Listen,
+    /// RESPOND: Response sent at this time (`NEVER`: after a repeated
+    /// Request, so its RTT sample is ambiguous).
+    Responded(SimTime),
+    Open,
+    /// CLOSEREQ: CloseReq sent at `sent` (`NEVER`: due), resent after
+    /// `rto`, doubling up to 64 s, until a Close arrives (RFC 4340 §8.3).
+    CloseReq { sent: SimTime, rto: SimDuration },
+    /// A Close was answered with Reset, or a Reset arrived (§8.5 steps 9,
+    /// 14). The server's TIMEWAIT after a Reset is the same to the model:
+    /// it sends nothing but No Connection Resets.
+    Closed,
+}
 
 /// The server (receiver) side.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Server {
-    Listen,
-    /// Response sent at this time (`NEVER`: after a repeated Request, so
-    /// its RTT sample is ambiguous).
-    Responded(SimTime),
-    Open,
-    /// A Close was answered with Reset (RFC 4340 §8.3).
-    Closed,
+pub struct Server {
+    pub state: ServerState,
+    /// The handshake's RTT, for the CloseReq timer.
+    rtt: Option<SimDuration>,
+    pub sent: Teardown,
 }
 
 /// What a packet means to the server.
@@ -160,125 +287,111 @@ pub enum ServerStep {
     Respond,
     /// The handshake completed; an RTT sample if unambiguous.
     Opened(Option<SimDuration>),
-    /// Send a Reset with this code (RFC 4340 §5.6) in answer to a Close.
+    /// Send a Reset with this code (RFC 4340 §5.6).
     Reset(u8),
     Nothing,
 }
 
 impl Server {
     pub fn new(handshake: bool) -> Self {
-        if handshake {
-            Server::Listen
-        } else {
-            Server::Open
-        }
+        Server { state: if handshake { ServerState::Listen } else { ServerState::Open }, rtt: None, sent: Teardown::default() }
     }
 
     pub fn on_packet(&mut self, now: SimTime, ptype: DccpType) -> ServerStep {
-        match (ptype, *self) {
-            (DccpType::Close, Server::Closed) => ServerStep::Reset(RESET_NO_CONNECTION),
+        let step = self.step(now, ptype);
+        if let ServerStep::Opened(Some(r)) = step {
+            self.rtt = Some(r);
+        }
+        if let ServerStep::Reset(_) = step {
+            self.sent.reset += 1;
+        }
+        step
+    }
+
+    fn step(&mut self, now: SimTime, ptype: DccpType) -> ServerStep {
+        use ServerState::*;
+        match (ptype, self.state) {
+            // Never answer a Reset, and in LISTEN drop it (§8.5 steps 2,
+            // 3); otherwise it tears the connection down (step 9).
+            (DccpType::Reset, Closed | Listen) => ServerStep::Nothing,
+            (DccpType::Reset, _) => {
+                self.state = Closed;
+                ServerStep::Nothing
+            }
+            // Step 2: no connection any more: No Connection.
+            (_, Closed) => ServerStep::Reset(RESET_NO_CONNECTION),
+            // Step 3: in LISTEN only a Request is valid; the rest get No
+            // Connection and the server keeps listening.
+            (DccpType::Close, Listen) => ServerStep::Reset(RESET_NO_CONNECTION),
+            // Steps 11 and 14: a Close in RESPOND (it acknowledges the
+            // Response), OPEN or CLOSEREQ is answered with Reset
+            // "Closed", and the connection is gone.
             (DccpType::Close, _) => {
-                *self = Server::Closed;
+                self.state = Closed;
                 ServerStep::Reset(RESET_CLOSED)
             }
-            (_, Server::Closed) => ServerStep::Nothing,
-            (DccpType::Request, Server::Listen) => {
-                *self = Server::Responded(now);
+            (DccpType::Request, Listen) => {
+                self.state = Responded(now);
                 ServerStep::Respond
             }
-            (DccpType::Request, Server::Responded(_)) => {
-                *self = Server::Responded(SimTime::NEVER);
+            (DccpType::Request, Responded(_)) => {
+                self.state = Responded(SimTime::NEVER);
                 ServerStep::Respond
             }
-            (_, Server::Responded(sent)) => {
-                *self = Server::Open;
+            // Step 7: a CloseReq to a server is unexpected (Sync, not
+            // modelled).
+            (DccpType::CloseReq, _) => ServerStep::Nothing,
+            (_, Responded(sent)) => {
+                self.state = Open;
                 ServerStep::Opened((sent != SimTime::NEVER).then(|| now.saturating_since(sent)))
             }
             _ => ServerStep::Nothing,
         }
     }
 
+    /// The application closed (`Closer::Server`): CloseReq, first resent
+    /// after two RTTs (RFC 4340 §8.3): of `rtt`, the receiver's current
+    /// estimate, else of the handshake, else `fallback`. A server still
+    /// listening has no connection to end.
+    pub fn close(&mut self, rtt: Option<SimDuration>, fallback: SimDuration) {
+        let rto = rtt.or(self.rtt).map_or(fallback, |r| r.mul(2)).min(MAX_CLOSE_RTO);
+        self.state = match self.state {
+            ServerState::Listen => ServerState::Closed,
+            ServerState::Responded(_) | ServerState::Open => ServerState::CloseReq { sent: SimTime::NEVER, rto },
+            other => other,
+        };
+    }
+
+    /// A CloseReq to send now, if one is due.
+    pub fn poll(&mut self, now: SimTime) -> Option<DccpType> {
+        let ServerState::CloseReq { sent: SimTime::NEVER, rto } = self.state else { return None };
+        self.state = ServerState::CloseReq { sent: now, rto };
+        self.sent.close_req += 1;
+        Some(DccpType::CloseReq)
+    }
+
+    /// When the CloseReq is to be retransmitted.
+    pub fn timeout(&self) -> Option<SimTime> {
+        match self.state {
+            ServerState::CloseReq { sent, rto } if sent != SimTime::NEVER => Some(sent + rto),
+            _ => None,
+        }
+    }
+
+    /// The CloseReq timer fired: back off and resend (RFC 4340 §8.3).
+    pub fn on_timeout(&mut self, now: SimTime) {
+        if let ServerState::CloseReq { sent, rto } = self.state {
+            if sent != SimTime::NEVER && now >= sent + rto {
+                self.state = ServerState::CloseReq { sent: SimTime::NEVER, rto: rto.mul(2).min(MAX_CLOSE_RTO) };
+            }
+        }
+    }
+
     pub fn is_closed(&self) -> bool {
-        *self == Server::Closed
+        self.state == ServerState::Closed
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ms(n: u64) -> SimDuration {
-        SimDuration::from_millis(n)
-    }
-    fn at(n: u64) -> SimTime {
-        SimTime::ZERO + ms(n)
-    }
-
-    /// RFC 4340 §8.3 on both sides: Close, Reset (Closed), TIMEWAIT of the
-    /// configured length on the closer, nothing sent afterwards.
-    #[test]
-    fn close_reset_timewait() {
-        let (mut c, mut s) = (Client::new(false), Server::new(false));
-        c.close(ms(200)); // 2 RTT with R = 100 ms
-        assert_eq!(c.poll(at(0), ms(3000)), Some(DccpType::Close));
-        assert_eq!(c.poll(at(0), ms(3000)), None);
-        assert_eq!(c.timeout(), Some(at(200)));
-        assert_eq!(s.on_packet(at(50), DccpType::Close), ServerStep::Reset(RESET_CLOSED));
-        assert!(s.is_closed());
-        // data still in flight after the Close is ignored by the server
-        assert_eq!(s.on_packet(at(51), DccpType::Data), ServerStep::Nothing);
-        assert!(c.on_reset(at(100), ms(240_000)));
-        assert_eq!(c, Client::TimeWait { until: at(240_100) });
-        assert_eq!(c.poll(at(150), ms(3000)), None);
-        c.on_timeout(at(240_099));
-        assert!(matches!(c, Client::TimeWait { .. }));
-        c.on_timeout(at(240_100));
-        assert_eq!(c, Client::Ended);
-        assert_eq!((c.poll(at(240_200), ms(3000)), c.timeout()), (None, None));
-        // a second Reset changes nothing
-        assert!(!c.on_reset(at(240_300), ms(1)));
-    }
-
-    /// A lost Close is resent after 2 RTT, then 4, 8 … RTT, never more
-    /// than 64 s apart (RFC 4340 §8.3); the server, already closed because
-    /// its Reset was the one lost, answers No Connection (§8.5, §5.6).
-    #[test]
-    fn lost_close_is_retransmitted_with_backoff() {
-        let mut c = Client::new(false);
-        c.close(ms(200));
-        let mut t = 0;
-        let mut sends = vec![];
-        while sends.len() < 12 {
-            if let Some(p) = c.poll(at(t), ms(3000)) {
-                assert_eq!(p, DccpType::Close);
-                sends.push(t);
-            }
-            t = c.timeout().unwrap().saturating_since(SimTime::ZERO).as_millis_f64().round() as u64;
-            c.on_timeout(at(t));
-        }
-        let gaps: Vec<u64> = sends.windows(2).map(|w| w[1] - w[0]).collect();
-        assert_eq!(&gaps[..9], &[200, 400, 800, 1600, 3200, 6400, 12_800, 25_600, 51_200]);
-        assert_eq!(&gaps[9..], &[64_000, 64_000]);
-        let mut s = Server::new(false);
-        assert_eq!(s.on_packet(at(0), DccpType::Close), ServerStep::Reset(RESET_CLOSED));
-        assert_eq!(s.on_packet(at(200), DccpType::Close), ServerStep::Reset(RESET_NO_CONNECTION));
-        assert!(c.on_reset(at(t), ms(1000)));
-    }
-
-    /// Closing before the handshake completed sends nothing (the
-    /// connection never opened); closing twice sends one Close.
-    #[test]
-    fn close_before_open_and_twice() {
-        let mut c = Client::new(true);
-        assert_eq!(c.poll(at(0), ms(1000)), Some(DccpType::Request));
-        c.close(ms(200));
-        assert_eq!(c, Client::Ended);
-        assert_eq!((c.poll(at(1), ms(1000)), c.timeout()), (None, None));
-        let mut c = Client::new(false);
-        c.close(ms(200));
-        assert_eq!(c.poll(at(0), ms(1000)), Some(DccpType::Close));
-        c.close(ms(200));
-        assert_eq!(c.poll(at(0), ms(1000)), None);
-        assert_eq!(c.timeout(), Some(at(200)));
-    }
-}
+#[path = "dccp_conn_tests.rs"]
+mod tests;

@@ -117,6 +117,10 @@ pub trait SenderEndpoint: Endpoint {
 pub trait ReceiverEndpoint: Endpoint {
     /// Units that reached the application, in delivery order.
     fn poll_deliver(&mut self) -> Option<Delivery>;
+    /// The application ends the connection from this side: DCCP's
+    /// CloseReq when the server is the closer (RFC 4340 §8.3); the rest
+    /// ignore it.
+    fn close(&mut self, _now: SimTime) {}
 }
 
 macro_rules! dispatch {
@@ -164,6 +168,25 @@ impl Sender {
         match self {
             Sender::Rate(r) => Some(r),
             _ => None,
+        }
+    }
+    /// DCCP teardown packets sent (zero for other transports).
+    pub fn teardown(&self) -> dccp_conn::Teardown {
+        match self {
+            Sender::Rate(r) => r.teardown(),
+            Sender::Ccid2(c) => c.teardown(),
+            _ => dccp_conn::Teardown::default(),
+        }
+    }
+}
+
+impl Receiver {
+    /// DCCP teardown packets sent (zero for other transports).
+    pub fn teardown(&self) -> dccp_conn::Teardown {
+        match self {
+            Receiver::Rate(r) => r.teardown(),
+            Receiver::Ccid2(c) => c.teardown(),
+            _ => dccp_conn::Teardown::default(),
         }
     }
 }
@@ -251,5 +274,9 @@ impl ReceiverEndpoint for Receiver {
     #[inline]
     fn poll_deliver(&mut self) -> Option<Delivery> {
         dispatch!(self, r => r.poll_deliver())
+    }
+    #[inline]
+    fn close(&mut self, now: SimTime) {
+        dispatch!(self, r => r.close(now))
     }
 }

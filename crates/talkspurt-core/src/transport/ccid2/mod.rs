@@ -10,6 +10,7 @@ pub use receiver::Ccid2Receiver;
 pub use sender::Ccid2Sender;
 
 use crate::time::SimDuration;
+use crate::transport::dccp_conn::Closer;
 use crate::transport::rtt::RttConfig;
 
 /// CCID 2's configuration. Defaults and sources per field.
@@ -37,6 +38,8 @@ pub struct Ccid2Config {
     pub ecn: bool,
     /// TIMEWAIT after the teardown: 2 MSL = 4 min (RFC 4340 §8.3).
     pub timewait: SimDuration,
+    /// Which side ends the connection (RFC 4340 §8.3): the client (Close).
+    pub closer: Closer,
 }
 
 impl Default for Ccid2Config {
@@ -56,6 +59,7 @@ impl Default for Ccid2Config {
             },
             ecn: false,
             timewait: crate::transport::tfrc::TIMEWAIT,
+            closer: Closer::Client,
         }
     }
 }

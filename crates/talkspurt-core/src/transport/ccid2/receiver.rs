@@ -7,8 +7,8 @@ use super::Ccid2Config;
 use crate::net::wire::dccp::{opt_ack_vector, ACK_VECTOR_RUN};
 use crate::net::wire::{DccpHeader, DccpType, Header, IPV4_HEADER};
 use crate::net::{Ecn, Packet, NO_APP};
-use crate::time::SimTime;
-use crate::transport::dccp_conn::{Server, ServerStep};
+use crate::time::{SimDuration, SimTime};
+use crate::transport::dccp_conn::{Closer, Server, ServerStep, Teardown};
 use crate::transport::seq::RangeSet;
 use crate::transport::{Delivery, Endpoint, FlowAddr, ReceiverEndpoint};
 use std::collections::VecDeque;
@@ -37,15 +37,19 @@ pub struct Ccid2Receiver {
     unacked: u16,
     ack_timer: SimTime,
     /// Acks sent and not yet known to the sender: (our sequence number,
-    /// the Acknowledgement Number it carried).
-    acks_sent: VecDeque<(u64, u64)>,
+    /// the Acknowledgement Number it carried, when it was sent).
+    acks_sent: VecDeque<(u64, u64, SimTime)>,
+    /// Smoothed RTT from the sender's acknowledgements of our Acks (RFC
+    /// 6298 §2's gain 1/8), for the CloseReq timer: the handshake's RTT
+    /// knows no queueing.
+    srtt: Option<SimDuration>,
     /// Ack Vector state below this is known to the sender and not reported
     /// again (RFC 4340 §11.4.2).
     known_below: u64,
     out: VecDeque<Packet>,
     delivered: VecDeque<Delivery>,
-    /// Resets sent in answer to Close (RFC 4340 §8.3).
-    pub resets_sent: u64,
+    /// Greatest sequence number the sender sent (a CloseReq's ack).
+    peer_seq: u64,
 }
 
 impl Ccid2Receiver {
@@ -61,10 +65,11 @@ impl Ccid2Receiver {
             unacked: 0,
             ack_timer: SimTime::NEVER,
             acks_sent: VecDeque::new(),
+            srtt: None,
             known_below: 0,
             out: VecDeque::new(),
             delivered: VecDeque::new(),
-            resets_sent: 0,
+            peer_seq: 0,
             cfg,
         }
     }
@@ -80,7 +85,7 @@ impl Ccid2Receiver {
     /// An Ack with the Ack Vector of the last ACK_VECTOR_SPAN sequence
     /// numbers: one cell per run of received or missing packets, runs of at
     /// most 64 (RFC 4340 §11.4).
-    fn acknowledge(&mut self) {
+    fn acknowledge(&mut self, now: SimTime) {
         let Some(high) = self.highest else { return };
         let low = (high + 1).saturating_sub(ACK_VECTOR_SPAN).max(self.known_below);
         self.received.remove_below(low);
@@ -99,7 +104,7 @@ impl Ccid2Receiver {
         h.marked = self.marked.clone();
         // Held until the sender acknowledges them, once per window; the
         // bound only matters if it stops (a window of 2^16 Acks).
-        self.acks_sent.push_back((self.seq, high));
+        self.acks_sent.push_back((self.seq, high, now));
         if self.acks_sent.len() > ACKS_HELD {
             self.acks_sent.pop_front();
         }
@@ -114,19 +119,30 @@ impl Ccid2Receiver {
     /// it has seen the Ack Vector of the latest Ack at or below it, so the
     /// state up to that Ack's Acknowledgement Number need not be sent again
     /// (RFC 4340 §11.4.2).
-    fn on_ack_of_ack(&mut self, ack: u64) {
+    fn on_ack_of_ack(&mut self, now: SimTime, ack: u64) {
         let mut covered = None;
-        while self.acks_sent.front().is_some_and(|&(s, _)| s <= ack) {
-            covered = self.acks_sent.pop_front().map(|(_, hi)| hi);
+        while self.acks_sent.front().is_some_and(|&(s, ..)| s <= ack) {
+            covered = self.acks_sent.pop_front();
         }
-        if let Some(hi) = covered {
+        if let Some((s, hi, sent)) = covered {
             self.known_below = self.known_below.max(hi + 1);
+            // The sender names its latest Ack on its next data packet, so
+            // this samples the RTT (plus at most one packet interval).
+            if s == ack {
+                let r = now.saturating_since(sent);
+                self.srtt = Some(self.srtt.map_or(r, |x| SimDuration::from_secs_f64(0.875 * x.as_secs_f64() + 0.125 * r.as_secs_f64())));
+            }
         }
     }
 
     /// Sequence numbers the next Ack Vector starts from.
     pub fn vector_start(&self) -> u64 {
         self.known_below
+    }
+
+    /// CloseReq and Reset packets sent (RFC 4340 §8.3).
+    pub fn teardown(&self) -> Teardown {
+        self.conn.sent
     }
 }
 
@@ -154,6 +170,7 @@ fn received_cells(a: u64, b: u64, marked: &[u64]) -> u64 {
 impl Endpoint for Ccid2Receiver {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         let Header::Dccp(h) = &pkt.hdr else { return };
+        self.peer_seq = self.peer_seq.max(h.seq);
         match self.conn.on_packet(now, h.ptype) {
             ServerStep::Respond => {
                 let mut r = DccpHeader::new(DccpType::Response, 0);
@@ -162,14 +179,17 @@ impl Endpoint for Ccid2Receiver {
                 return;
             }
             ServerStep::Reset(code) => {
-                // RFC 4340 §8.3: the Close is answered and the connection
-                // is gone; a delayed Ack still pending is not sent.
+                // RFC 4340 §8.5 step 14: the Close is answered with the
+                // Reset and the connection is torn down at once, so a
+                // delayed Ack still pending is not sent. Nothing asks for
+                // it: RFC 4341 §6 acknowledges data for the sender's
+                // congestion control, which stopped at its Close, and DCCP
+                // retransmits nothing the Ack could recover (RFC 4340 §1).
                 let mut r = DccpHeader::new(DccpType::Reset, 0);
                 r.ack = h.seq;
                 r.reset_code = code;
                 self.send(r);
                 self.ack_timer = SimTime::NEVER;
-                self.resets_sent += 1;
                 return;
             }
             _ if self.conn.is_closed() => return,
@@ -182,7 +202,7 @@ impl Endpoint for Ccid2Receiver {
             self.ack_ratio = h.ack_ratio;
         }
         if h.ptype == DccpType::DataAck {
-            self.on_ack_of_ack(h.ack);
+            self.on_ack_of_ack(now, h.ack);
         }
         let seg = pkt.size - IPV4_HEADER - h.wire_len();
         self.delivered.push_back(Delivery { app_seq: pkt.app_seq, bytes: seg, at: now, rtp: pkt.app.rtp() });
@@ -196,30 +216,45 @@ impl Endpoint for Ccid2Receiver {
         self.highest = Some(self.highest.map_or(h.seq, |x| x.max(h.seq)));
         self.unacked += 1;
         if self.unacked >= self.ack_ratio {
-            self.acknowledge();
+            self.acknowledge(now);
         } else if self.ack_timer == SimTime::NEVER {
             self.ack_timer = now + self.cfg.ack_delay;
         }
     }
 
     fn handle_timeout(&mut self, now: SimTime) {
+        self.conn.on_timeout(now);
         if now >= self.ack_timer && self.unacked > 0 {
-            self.acknowledge();
+            self.acknowledge(now);
         }
     }
 
-    fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        if self.out.is_empty() {
+            if let Some(t) = self.conn.poll(now) {
+                let mut h = DccpHeader::new(t, 0);
+                h.ack = self.peer_seq;
+                self.send(h);
+            }
+        }
         self.out.pop_front()
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
-        (self.ack_timer != SimTime::NEVER).then_some(self.ack_timer)
+        let t = self.ack_timer.min(self.conn.timeout().unwrap_or(SimTime::NEVER));
+        (t != SimTime::NEVER).then_some(t)
     }
 }
 
 impl ReceiverEndpoint for Ccid2Receiver {
     fn poll_deliver(&mut self) -> Option<Delivery> {
         self.delivered.pop_front()
+    }
+
+    fn close(&mut self, _now: SimTime) {
+        if self.cfg.closer == Closer::Server {
+            self.conn.close(self.srtt, self.cfg.request_timeout);
+        }
     }
 }
 

@@ -15,7 +15,7 @@ use crate::cc::{AckSample, WindowController};
 use crate::net::wire::{DccpHeader, DccpType, Header, IPV4_HEADER, UDP_HEADER};
 use crate::net::{Ecn, Packet, NO_APP};
 use crate::time::{SimDuration, SimTime};
-use crate::transport::dccp_conn::Client;
+use crate::transport::dccp_conn::{Client, ClientStep, Closer, Teardown};
 use crate::transport::rtt::RttEstimator;
 use crate::transport::send_buffer::SendBuffer;
 use crate::transport::{AppUnit, Endpoint, FlowAddr, Sample, SenderEndpoint, SeriesBuf};
@@ -56,9 +56,8 @@ pub struct Ccid2Stats {
     pub acks_of_acks: u64,
     /// Largest Ack Ratio told to the receiver.
     pub ack_ratio_max: u16,
-    /// DCCP teardown: Close packets sent (retransmissions included) and
-    /// Resets received while closing (RFC 4340 §8.3).
-    pub close_sent: u64,
+    /// DCCP teardown: Resets received (RFC 4340 §8.3, §8.5 step 9). The
+    /// teardown packets sent are counted by the connection (`teardown`).
     pub resets: u64,
 }
 
@@ -146,6 +145,11 @@ impl Ccid2Sender {
     }
     pub fn pipe(&self) -> u64 {
         self.pipe
+    }
+
+    /// Close, CloseReq and Reset packets sent (RFC 4340 §8.3).
+    pub fn teardown(&self) -> Teardown {
+        self.conn.sent
     }
 
     fn packet(&self, size: u32, app_seq: u32, hdr: DccpHeader) -> Packet {
@@ -334,8 +338,18 @@ impl Endpoint for Ccid2Sender {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         let Header::Dccp(h) = &pkt.hdr else { return };
         match h.ptype {
-            DccpType::Reset if self.conn.on_reset(now, self.cfg.timewait) => self.stats.resets += 1,
-            DccpType::CloseReq => self.conn.close(self.close_rto()),
+            DccpType::Reset | DccpType::CloseReq | DccpType::Close => {
+                self.peer_seq = Some(self.peer_seq.map_or(h.seq, |p| p.max(h.seq)));
+                match self.conn.on_packet(now, h.ptype, self.cfg.timewait) {
+                    ClientStep::Reset => self.stats.resets += 1,
+                    // RFC 4340 §8.5 step 13: the buffer drains, then Close.
+                    ClientStep::CloseRequested => {
+                        self.app_closed = true;
+                        self.greedy = false;
+                    }
+                    ClientStep::Nothing => {}
+                }
+            }
             DccpType::Response => {
                 if let Some(r) = self.conn.on_response(now) {
                     self.rtt.on_sample(SimTime(now.0.saturating_sub(r.0)), now);
@@ -373,15 +387,12 @@ impl Endpoint for Ccid2Sender {
         if self.app_closed && !self.has_data() && !self.conn.is_closing() {
             self.conn.close(self.close_rto());
         }
-        if let Some(t) = self.conn.poll(now, self.cfg.request_timeout) {
+        if let Some((t, code)) = self.conn.poll(now, self.cfg.request_timeout) {
             let mut h = DccpHeader::new(t, self.seq);
             self.seq += 1;
             let size = IPV4_HEADER + h.wire_len();
-            h.ack = 0;
-            if t == DccpType::Close {
-                h.ack = self.peer_seq.unwrap_or(0);
-                self.stats.close_sent += 1;
-            }
+            h.ack = if matches!(t, DccpType::Close | DccpType::Reset) { self.peer_seq.unwrap_or(0) } else { 0 };
+            h.reset_code = code;
             return Some(self.packet(size, NO_APP, h));
         }
         if !self.conn.is_open() || !self.has_data() || self.pipe * PKT >= self.cc.cwnd() {
@@ -461,7 +472,9 @@ impl SenderEndpoint for Ccid2Sender {
     }
 
     fn close(&mut self, _now: SimTime) {
-        self.app_closed = true;
+        // With the server as closer the application only stops: Close
+        // waits for its CloseReq (RFC 4340 §8.3).
+        self.app_closed |= self.cfg.closer == Closer::Client;
         self.greedy = false;
     }
 }

@@ -15,6 +15,7 @@ pub use stats::RateStats;
 use crate::cc::tfrc::TfrcConfig;
 use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
 use crate::time::SimDuration;
+use crate::transport::dccp_conn::Closer;
 
 /// The wire format under the TFRC rate rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +52,9 @@ pub struct RateConfig {
     /// DCCP: TIMEWAIT after the teardown, 2 MSL = 4 min (RFC 4340 §8.3,
     /// MSL 2 min as TCP's RFC 793).
     pub timewait: SimDuration,
+    /// DCCP: which side ends the connection (RFC 4340 §8.3): the client,
+    /// with Close (default), or the server, with CloseReq.
+    pub closer: Closer,
 }
 
 /// RFC 4340 §8.3: TIMEWAIT lasts 2 MSL, 4 minutes.
@@ -61,7 +65,7 @@ impl RateConfig {
     /// (RFC 5622: TFRC-SP with H = 36 bytes, §5).
     pub fn dccp(ccid: u8) -> Self {
         let tfrc = if ccid == 4 { TfrcConfig::default().small_packets(36) } else { TfrcConfig::default() };
-        RateConfig { wire: Wire::Dccp { ccid }, tfrc, send_buffer: 5, handshake: true, ecn: false, packet: 1460, loss_intervals: true, request_timeout: SimDuration::from_secs(3), timewait: TIMEWAIT }
+        RateConfig { wire: Wire::Dccp { ccid }, tfrc, send_buffer: 5, handshake: true, ecn: false, packet: 1460, loss_intervals: true, request_timeout: SimDuration::from_secs(3), timewait: TIMEWAIT, closer: Closer::Client }
     }
 
     /// Defaults for plain TFRC: 40-byte data header (20 IP + 8 UDP + 12
@@ -78,6 +82,7 @@ impl RateConfig {
             loss_intervals: false,
             request_timeout: SimDuration::from_secs(3),
             timewait: TIMEWAIT,
+            closer: Closer::Client,
         }
     }
 }

@@ -8,8 +8,8 @@ use crate::cc::tfrc::receiver::{DataInfo, FeedbackMode, Report};
 use crate::cc::tfrc::TfrcReceiver;
 use crate::net::wire::{DccpHeader, DccpType, Header, TfrcHeader, TfrcOptions, IPV4_HEADER, UDP_HEADER};
 use crate::net::{Ecn, Packet, NO_APP};
-use crate::time::SimTime;
-use crate::transport::dccp_conn::{Server, ServerStep};
+use crate::time::{SimDuration, SimTime};
+use crate::transport::dccp_conn::{Closer, Server, ServerStep, Teardown};
 use crate::transport::{Delivery, Endpoint, FlowAddr, ReceiverEndpoint, Sample, SeriesBuf};
 use std::collections::VecDeque;
 
@@ -24,8 +24,8 @@ pub struct RateReceiver {
     out: VecDeque<Packet>,
     delivered: VecDeque<Delivery>,
     series: SeriesBuf,
-    /// Resets sent in answer to Close (RFC 4340 §8.3).
-    pub resets_sent: u64,
+    /// Greatest sequence number the sender sent (a CloseReq's ack).
+    peer_seq: u64,
 }
 
 impl RateReceiver {
@@ -44,12 +44,17 @@ impl RateReceiver {
             out: VecDeque::new(),
             delivered: VecDeque::new(),
             series: SeriesBuf::new(series),
-            resets_sent: 0,
+            peer_seq: 0,
         }
     }
 
     pub fn tfrc(&self) -> &TfrcReceiver {
         &self.rx
+    }
+
+    /// CloseReq and Reset packets sent (RFC 4340 §8.3).
+    pub fn teardown(&self) -> Teardown {
+        self.conn.sent
     }
 
     fn packet(&self, size: u32, hdr: Header) -> Packet {
@@ -97,6 +102,7 @@ impl Endpoint for RateReceiver {
         let ce = pkt.ecn == Ecn::Ce;
         match &pkt.hdr {
             Header::Dccp(h) => {
+                self.peer_seq = self.peer_seq.max(h.seq);
                 match self.conn.on_packet(now, h.ptype) {
                     ServerStep::Respond => {
                         let mut r = DccpHeader::new(DccpType::Response, 0);
@@ -112,7 +118,6 @@ impl Endpoint for RateReceiver {
                         r.reset_code = code;
                         let p = self.dccp(r);
                         self.out.push_back(p);
-                        self.resets_sent += 1;
                         return;
                     }
                     _ if self.conn.is_closed() => return,
@@ -140,6 +145,7 @@ impl Endpoint for RateReceiver {
     }
 
     fn handle_timeout(&mut self, now: SimTime) {
+        self.conn.on_timeout(now);
         if self.conn.is_closed() {
             return;
         }
@@ -148,15 +154,21 @@ impl Endpoint for RateReceiver {
         }
     }
 
-    fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
-        self.out.pop_front()
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        if let Some(p) = self.out.pop_front() {
+            return Some(p);
+        }
+        let t = self.conn.poll(now)?;
+        let mut h = DccpHeader::new(t, 0);
+        h.ack = self.peer_seq;
+        Some(self.dccp(h))
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
         if self.conn.is_closed() {
             return None;
         }
-        let t = self.rx.timeout();
+        let t = self.rx.timeout().min(self.conn.timeout().unwrap_or(SimTime::NEVER));
         (t != SimTime::NEVER).then_some(t)
     }
 
@@ -168,5 +180,13 @@ impl Endpoint for RateReceiver {
 impl ReceiverEndpoint for RateReceiver {
     fn poll_deliver(&mut self) -> Option<Delivery> {
         self.delivered.pop_front()
+    }
+
+    fn close(&mut self, _now: SimTime) {
+        if matches!(self.cfg.wire, Wire::Dccp { .. }) && self.cfg.closer == Closer::Server {
+            // The CCVal-sampled RTT (RFC 4342 §8.1), current under queueing.
+            let r = self.rx.rtt();
+            self.conn.close((r > 0.0).then(|| SimDuration::from_secs_f64(r)), self.cfg.request_timeout);
+        }
     }
 }

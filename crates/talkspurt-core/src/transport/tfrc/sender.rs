@@ -7,7 +7,7 @@ use crate::cc::tfrc::{Feedback, RateController, TfrcSender};
 use crate::net::wire::{DccpHeader, DccpType, Header, TfrcHeader, IPV4_HEADER, UDP_HEADER};
 use crate::net::{Ecn, Packet, NO_APP};
 use crate::time::{SimDuration, SimTime};
-use crate::transport::dccp_conn::Client;
+use crate::transport::dccp_conn::{Client, ClientStep, Closer, Teardown};
 use crate::transport::send_buffer::SendBuffer;
 use crate::transport::{AppEvent, AppUnit, Endpoint, FlowAddr, Sample, SenderEndpoint, SeriesBuf};
 use std::collections::VecDeque;
@@ -98,6 +98,18 @@ impl RateSender {
         &self.cc
     }
 
+    /// Close, CloseReq and Reset packets sent (RFC 4340 §8.3).
+    pub fn teardown(&self) -> Teardown {
+        self.conn.sent
+    }
+
+    /// The server's CloseReq (RFC 4340 §8.3, §8.5 step 13): the
+    /// application stops, the buffer drains, then Close.
+    fn close_requested(&mut self) {
+        self.app_closed = true;
+        self.greedy = false;
+    }
+
 
     fn packet(&self, size: u32, app_seq: u32, hdr: Header, ecn: bool) -> Packet {
         Packet {
@@ -112,9 +124,10 @@ impl RateSender {
         }
     }
 
-    fn control(&mut self, ptype: DccpType, ack: u64) -> Packet {
+    fn control(&mut self, ptype: DccpType, ack: u64, reset_code: u8) -> Packet {
         let mut h = DccpHeader::new(ptype, self.seq);
         h.ack = ack;
+        h.reset_code = reset_code;
         self.seq += 1;
         let size = IPV4_HEADER + h.wire_len();
         self.packet(size, NO_APP, Header::Dccp(Box::new(h)), false)
@@ -243,8 +256,14 @@ impl Endpoint for RateSender {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         match &pkt.hdr {
             Header::Dccp(h) => match h.ptype {
-                DccpType::Reset if self.conn.on_reset(now, self.cfg.timewait) => self.stats.resets += 1,
-                DccpType::CloseReq => self.conn.close(self.close_rto()),
+                DccpType::Reset | DccpType::CloseReq | DccpType::Close => {
+                    self.peer_seq = self.peer_seq.max(h.seq);
+                    match self.conn.on_packet(now, h.ptype, self.cfg.timewait) {
+                        ClientStep::Reset => self.stats.resets += 1,
+                        ClientStep::CloseRequested => self.close_requested(),
+                        ClientStep::Nothing => {}
+                    }
+                }
                 DccpType::Response => {
                     if let Some(rtt) = self.conn.on_response(now) {
                         self.cc.on_handshake_rtt(now, rtt);
@@ -287,12 +306,9 @@ impl Endpoint for RateSender {
         if self.app_closed && self.buf.is_empty() && !self.conn.is_closing() {
             self.conn.close(self.close_rto());
         }
-        if let Some(t) = self.conn.poll(now, self.cfg.request_timeout) {
-            if t == DccpType::Close {
-                self.stats.close_sent += 1;
-            }
-            let ack = if t == DccpType::Close { self.peer_seq } else { 0 };
-            return Some(self.control(t, ack));
+        if let Some((t, code)) = self.conn.poll(now, self.cfg.request_timeout) {
+            let ack = if t.has_ack() { self.peer_seq } else { 0 };
+            return Some(self.control(t, ack, code));
         }
         if !self.conn.is_open() {
             return None;
@@ -355,10 +371,11 @@ impl SenderEndpoint for RateSender {
     }
 
     fn close(&mut self, _now: SimTime) {
-        // Plain TFRC has no connection to tear down.
+        // Plain TFRC has no connection to tear down. With the server as
+        // closer the application only stops: Close waits for its CloseReq.
         if let Wire::Dccp { .. } = self.cfg.wire {
-            self.app_closed = true;
             self.greedy = false;
+            self.app_closed |= self.cfg.closer == Closer::Client;
         }
     }
 }

@@ -49,9 +49,8 @@ pub struct RateStats {
     pub sender_drops: u64,
     pub feedback: u64,
     pub nofeedback_expiries: u64,
-    /// DCCP teardown: Close packets sent (retransmissions included) and
-    /// Resets received while closing (RFC 4340 §8.3).
-    pub close_sent: u64,
+    /// DCCP teardown: Resets received (RFC 4340 §8.3, §8.5 step 9). The
+    /// teardown packets sent are counted by the connection (`teardown`).
     pub resets: u64,
     /// Allowed rate X (bytes/s) and loss event rate p over time.
     pub x: TimeMean,
