@@ -38,50 +38,69 @@ pub struct GapJitter {
 /// equal length (panics otherwise).
 pub fn gap_jitter_samples(talkspurt: &[u32], t: &[u64]) -> Vec<f64> {
     let mut out = Vec::with_capacity(t.len().saturating_sub(2));
-    out.extend(samples(talkspurt, t));
+    for_each_sample(talkspurt, t, |j| out.push(j));
     out
 }
 
-/// The samples of [`gap_jitter_samples`] as they are found, in order.
-fn samples<'a>(talkspurt: &'a [u32], t: &'a [u64]) -> impl Iterator<Item = f64> + 'a {
+/// Calls `f` with each sample of [`gap_jitter_samples`] in order. Talkspurts
+/// are taken one run of equal ids at a time, so inside a run only the
+/// presence of the three packets is tested: one compare when every time is
+/// below 2^62 ns, which `NOT_ARRIVED` is not (issue 14).
+#[inline]
+fn for_each_sample(talkspurt: &[u32], t: &[u64], mut f: impl FnMut(f64)) {
     assert_eq!(
         talkspurt.len(),
         t.len(),
         "talkspurt and time columns differ in length"
     );
-    // Consecutive triples by zipped shifted slices: no index checks.
-    let shift = |k: usize| t.get(k..).unwrap_or(&[]);
-    let spurt = |k: usize| talkspurt.get(k..).unwrap_or(&[]);
-    t.iter()
-        .zip(shift(1))
-        .zip(shift(2))
-        .zip(talkspurt.iter().zip(spurt(1)).zip(spurt(2)))
-        .filter_map(|(((&a, &b), &c), ((&sa, &sb), &sc))| {
-            if a == NOT_ARRIVED || b == NOT_ARRIVED || c == NOT_ARRIVED {
-                return None;
+    let mut start = 0;
+    while start < t.len() {
+        // talkspurt ids are non-decreasing: a run is a talkspurt.
+        let id = talkspurt[start];
+        let end = start + talkspurt[start..].iter().position(|&s| s != id).unwrap_or(t.len() - start);
+        for w in t[start..end].windows(3) {
+            let (a, b, c) = (w[0], w[1], w[2]);
+            if (a | b | c) < SAFE {
+                // |c − 2b + a| < 2^63 here: i64's abs and its one-instruction
+                // conversion give the same f64 as the unsigned one.
+                f((c as i64 - 2 * b as i64 + a as i64).abs() as f64);
+            } else if a != NOT_ARRIVED && b != NOT_ARRIVED && c != NOT_ARRIVED {
+                f(second_difference(a, b, c));
             }
-            // talkspurt ids are non-decreasing: equal ends ⇒ all three equal.
-            if sa != sb || sb != sc {
-                return None;
-            }
-            Some(second_difference(a, b, c))
-        })
+        }
+        start = end;
+    }
 }
 
 /// Average and maximum of [`gap_jitter_samples`]. The samples are not kept:
-/// the sum runs over the same values in the same order, through the same
-/// `Sum` as [`crate::quality::mean`], so the result is bit-identical (issue 14).
+/// the sum runs over the same values in the same order as
+/// [`crate::quality::mean`]'s, from +0.0 (samples are ≥ +0.0, so the start
+/// value `Sum` picks cannot change it), so the result is bit-identical
+/// (issue 14).
 pub fn gap_jitter(talkspurt: &[u32], t: &[u64]) -> GapJitter {
-    let mut n = 0usize;
-    let mut max: Option<f64> = None;
-    let sum: f64 = samples(talkspurt, t)
-        .inspect(|&j| {
-            n += 1;
-            max = Some(max.map_or(j, |m| m.max(j)));
-        })
-        .sum();
-    GapJitter { samples: n, mean_ns: (n > 0).then(|| sum / n as f64), max_ns: max }
+    gap_jitter_over(talkspurt, t, f64::INFINITY).0
 }
+
+/// [`gap_jitter`] and [`jitter_exceedance`] of its samples over
+/// `threshold_ns`, in one pass without keeping the samples.
+pub fn gap_jitter_over(talkspurt: &[u32], t: &[u64], threshold_ns: f64) -> (GapJitter, Option<f64>) {
+    let (mut n, mut over) = (0usize, 0usize);
+    let (mut sum, mut max) = (0.0f64, f64::NEG_INFINITY);
+    for_each_sample(talkspurt, t, |j| {
+        n += 1;
+        over += (j > threshold_ns) as usize;
+        sum += j;
+        // f64::max without its NaN handling: samples are never NaN.
+        if j > max {
+            max = j;
+        }
+    });
+    let g = GapJitter { samples: n, mean_ns: (n > 0).then(|| sum / n as f64), max_ns: (n > 0).then_some(max) };
+    (g, (n > 0).then(|| over as f64 / n as f64))
+}
+
+/// Below this every partial sum of a second difference fits i64.
+const SAFE: u64 = 1 << 62;
 
 /// `|c − 2b + a|` as f64, exact before the one rounding to f64. Times below
 /// 2^62 ns (146 years) keep every partial sum inside i64, and converting the
@@ -89,7 +108,6 @@ pub fn gap_jitter(talkspurt: &[u32], t: &[u64]) -> GapJitter {
 /// software conversion, `__floattidf`) is only taken beyond that (issue 14).
 #[inline]
 fn second_difference(a: u64, b: u64, c: u64) -> f64 {
-    const SAFE: u64 = 1 << 62;
     if (a | b | c) < SAFE {
         (c as i64 - 2 * b as i64 + a as i64).unsigned_abs() as f64
     } else {
@@ -169,6 +187,52 @@ mod tests {
         let j = gap_jitter(&[0; 4], &ms(&[0, 30, 20, 60]));
         close(j.mean_ns.unwrap(), 45e6, 0.0);
         close(j.max_ns.unwrap(), 50e6, 0.0);
+    }
+
+    /// The run-at-a-time loop and the one-pass statistics equal the
+    /// definition taken literally (every triple tested, samples collected,
+    /// `mean`, `reduce(max)`, `jitter_exceedance`), bit for bit, on random
+    /// columns with losses, talkspurt changes, reordering and huge times.
+    #[test]
+    fn streaming_equals_the_definition() {
+        let mut x = 0x51ED_5EEDu64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for case in 0..400 {
+            let n = (next() % 60) as usize;
+            let (mut ts, mut t) = (Vec::new(), Vec::new());
+            let (mut spurt, mut now) = (0u32, next() % 1000);
+            if case % 7 == 0 {
+                now += (1 << 62) - 500; // crosses the i64 fast path's limit
+            }
+            for _ in 0..n {
+                spurt += (next() % 9 == 0) as u32;
+                now += next() % 50;
+                ts.push(spurt);
+                t.push(if next() % 6 == 0 { NOT_ARRIVED } else { now.saturating_sub(next() % 30) });
+            }
+            let mut want = Vec::new();
+            for i in 0..n.saturating_sub(2) {
+                let (a, b, c) = (t[i], t[i + 1], t[i + 2]);
+                if a != NOT_ARRIVED && b != NOT_ARRIVED && c != NOT_ARRIVED && ts[i] == ts[i + 2] {
+                    want.push((c as i128 - 2 * b as i128 + a as i128).unsigned_abs() as f64);
+                }
+            }
+            let got = gap_jitter_samples(&ts, &t);
+            assert_eq!(got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), want.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "case {case}");
+            let thr = (next() % 40) as f64;
+            let (g, over) = gap_jitter_over(&ts, &t, thr);
+            let w = GapJitter::of_samples(&want);
+            assert_eq!(g.samples, w.samples, "case {case}");
+            assert_eq!(g.mean_ns.map(f64::to_bits), w.mean_ns.map(f64::to_bits), "case {case}");
+            assert_eq!(g.max_ns.map(f64::to_bits), w.max_ns.map(f64::to_bits), "case {case}");
+            assert_eq!(over.map(f64::to_bits), jitter_exceedance(&want, thr).map(f64::to_bits), "case {case}");
+            assert_eq!(gap_jitter(&ts, &t), g, "case {case}");
+        }
     }
 
     #[test]

@@ -158,7 +158,12 @@ impl<'t, 'a> Prepared<'t, 'a> {
         for (k, sp) in sps.iter().enumerate() {
             by_delay.extend(sp.delays.iter().map(|&d| (d, k)));
         }
-        by_delay.sort_unstable();
+        // Sorted runs, one per talkspurt: the merging sort uses them, and
+        // one talkspurt (or spurts in delay order) needs only the check.
+        // Equal pairs are identical, so the order is the unstable sort's.
+        if !by_delay.is_sorted() {
+            by_delay.sort();
+        }
         Prepared { trace, sps, by_delay }
     }
 
@@ -177,8 +182,13 @@ fn spurts(trace: &CallTrace<'_>) -> Vec<Spurt> {
         .runs()
         .into_iter()
         .map(|r| {
-            let mut delays: Vec<u64> = (r.start..r.end).filter_map(|i| trace.network_delay(i)).collect();
-            delays.sort_unstable();
+            // Sized once (a filtered collect grows by doubling); usually in
+            // order already, then only checked (issue 14).
+            let mut delays: Vec<u64> = Vec::with_capacity(r.end - r.start);
+            delays.extend((r.start..r.end).filter_map(|i| trace.network_delay(i)));
+            if !delays.is_sorted() {
+                delays.sort_unstable();
+            }
             Spurt { id: r.id, start: r.start, end: r.end, delays }
         })
         .collect()
@@ -322,7 +332,9 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
     // monotone (as assumed); the sort then only checks, and keeps the
     // result exact if it is not.
     let mut costs: Vec<f64> = p.by_delay.iter().map(|&(d, _)| obj.packet_cost(d)).collect();
-    costs.sort_unstable_by(f64::total_cmp);
+    if !costs.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
+        costs.sort_unstable_by(f64::total_cmp);
+    }
     let floor = cap_sweep(sps, &p.by_delay, obj);
     let slack = slack(floor);
     // l_max = arrived − (smallest i with score(i, P(i)) >= floor). Scanned

@@ -8,6 +8,7 @@
 //! R = Ro − Is − Id − Ie,eff + A                                   (§7.1)
 
 use super::mos::mos_from_r;
+use std::cell::Cell;
 use super::params::check;
 pub use super::params::EModelParams;
 
@@ -67,15 +68,20 @@ pub fn emodel_extended(p: &EModelParams) -> Result<EModelResult, String> {
 /// call (the offline bounds). Identical, bit for bit, to
 /// [`emodel_extended`] on the same inputs; it only computes the terms that
 /// depend on neither delay nor loss once.
+///
+/// The delay terms of the last delay asked for are kept: a call's scoring
+/// asks for the same mouth-to-ear delay at several losses (issue 14). The
+/// cache makes the curve `!Sync`; make one per thread.
 #[derive(Debug, Clone)]
 pub struct EModelCurve {
     base: EModelParams,
     st: Static,
+    last: Cell<Option<(u64, DelayTerms)>>,
 }
 
 impl EModelCurve {
     pub fn new(base: EModelParams) -> Self {
-        EModelCurve { st: static_part(&base), base }
+        EModelCurve { st: static_part(&base), base, last: Cell::new(None) }
     }
 
     /// [`emodel_extended`] with T = Ta = `d_ms`, Tr = 2·`d_ms`,
@@ -83,7 +89,17 @@ impl EModelCurve {
     pub fn at(&self, d_ms: f64, loss: f64, burst_r: f64) -> Result<EModelResult, String> {
         let p = EModelParams { t: d_ms, ta: d_ms, tr: 2.0 * d_ms, ppl: loss * 100.0, burst_r, ..self.base };
         check(&p, true)?;
-        Ok(compute_with(&p, &self.st))
+        // The delay terms read T, Ta, Tr and the fixed parameters only:
+        // equal delay bits give equal terms.
+        let dt = match self.last.get() {
+            Some((bits, dt)) if bits == d_ms.to_bits() => dt,
+            _ => {
+                let dt = delay_terms(&p, &self.st);
+                self.last.set(Some((d_ms.to_bits(), dt)));
+                dt
+            }
+        };
+        Ok(finish(&p, &self.st, &dt))
     }
 }
 
@@ -150,7 +166,23 @@ fn compute(p: &EModelParams) -> EModelResult {
     compute_with(p, &static_part(p))
 }
 
+/// The terms that depend on the delays (T, Ta, Tr) and the fixed
+/// parameters, not on the loss.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DelayTerms {
+    ist: f64,
+    is: f64,
+    id: f64,
+    idte: f64,
+    idle: f64,
+    idd: f64,
+}
+
 fn compute_with(p: &EModelParams, st: &Static) -> EModelResult {
+    finish(p, st, &delay_terms(p, st))
+}
+
+fn delay_terms(p: &EModelParams, st: &Static) -> DelayTerms {
     let Static { no, ro, iolr, iq } = *st;
     // §7.3 sidetone term, which depends on T.
     let stmr_o =
@@ -183,6 +215,12 @@ fn compute_with(p: &EModelParams, st: &Static) -> EModelResult {
             + 2.0)
     };
     let id = idte + idle + idd;
+    DelayTerms { ist, is, id, idte, idle, idd }
+}
+
+fn finish(p: &EModelParams, st: &Static, dt: &DelayTerms) -> EModelResult {
+    let Static { no, ro, iolr, iq } = *st;
+    let DelayTerms { ist, is, id, idte, idle, idd } = *dt;
 
     // §7.5 Effective equipment impairment (Ppl in percent), at most 95.
     let ie_eff = ie_eff(p.ie, p.bpl, p.ppl, p.burst_r).0;
@@ -457,6 +495,18 @@ mod tests {
             for (loss, burst_r) in [(0.0, 1.0), (0.013, 1.0), (0.2, 2.5), (0.9, 8.0)] {
                 let p = EModelParams { t: d, ta: d, tr: 2.0 * d, ppl: loss * 100.0, burst_r, ..base };
                 assert_eq!(curve.at(d, loss, burst_r), emodel_extended(&p), "d {d} loss {loss}");
+            }
+        }
+        // Delays alternating and repeating, so the kept delay terms are
+        // both reused and replaced: every field bit for bit.
+        let bits = |r: EModelResult| [r.no, r.ro, r.is, r.iolr, r.ist, r.iq, r.id, r.idte, r.idle, r.idd, r.ie_eff, r.r, r.mos].map(f64::to_bits);
+        for (loss, burst_r) in [(0.0, 1.0), (0.2, 2.5), (0.0, 1.0)] {
+            for d in [120.0, 120.0, 37.25, 120.0, 2500.0, 37.25, 37.25] {
+                let p = EModelParams { t: d, ta: d, tr: 2.0 * d, ppl: loss * 100.0, burst_r, ..base };
+                match (curve.at(d, loss, burst_r), emodel_extended(&p)) {
+                    (Ok(a), Ok(b)) => assert_eq!(bits(a), bits(b), "d {d} loss {loss}"),
+                    (a, b) => assert_eq!(a, b, "d {d} loss {loss}"),
+                }
             }
         }
     }

@@ -26,9 +26,10 @@ pub use burst::{burst_stats, run_lengths, BurstStats, RunLengths};
 pub use codec_impairments::{bpl_packet_ms, codec_impairment, CODEC_IMPAIRMENTS};
 pub use mode_mix::{ie_eff_mixed, ModeShare};
 pub use emodel::{emodel, emodel_extended, ie_eff, EModelCurve, EModelParams, EModelResult, IE_EFF_MAX};
+pub use params::in_g107_range;
 pub use mos::{mos_from_r, quality_band, quality_band_index, r_from_mos, QUALITY_BANDS, R_MOS1, USER_SATISFACTION};
 pub use simplified::{
     delay_impairment_simplified, R0_SIMPLIFIED, loss_impairment_simplified, r_simplified, LAMBDA_G711,
     LAMBDA_G729, LAMBDA_G729A_VAD,
 };
-pub use stats::{interarrival_jitter_ns, mean, percentile, percentile_of_sorted};
+pub use stats::{interarrival_jitter_ns, mean, percentile, percentile_of_sorted, percentile_of_sorted_by};

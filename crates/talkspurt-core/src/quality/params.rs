@@ -130,7 +130,55 @@ fn values(p: &EModelParams) -> [f64; 21] {
     ]
 }
 
+/// `(lo, hi)` per value of [`values`] for [`check`], infinite where Table 3
+/// gives no range: built once, so a check in range is 21 comparisons
+/// instead of a name lookup per value (issue 14).
+const fn limits(extended: bool) -> [(f64, f64); 21] {
+    let mut out = [(f64::NEG_INFINITY, f64::INFINITY); 21];
+    let mut i = 0;
+    while i < 21 {
+        if let Some(r) = G107_RANGES[i].1 {
+            out[i] = r;
+        }
+        i += 1;
+    }
+    if extended {
+        // Indices of T, Ta, Tr, Ppl, BurstR and A in `values`, in EXTENDED's order.
+        let at = [8, 9, 10, 20, 14, 15];
+        let mut k = 0;
+        while k < EXTENDED.len() {
+            out[at[k]] = (EXTENDED[k].1, EXTENDED[k].2);
+            k += 1;
+        }
+    }
+    out
+}
+
+const LIMITS: [[(f64, f64); 21]; 2] = [limits(false), limits(true)];
+
+/// Every value finite and inside its (Table 3 or extended) range: the
+/// common case, without building a message.
+#[inline]
+fn in_range(p: &EModelParams, extended: bool) -> bool {
+    values(p).iter().zip(&LIMITS[extended as usize]).all(|(&v, &(lo, hi))| v.is_finite() && lo <= v && v <= hi)
+}
+
+/// [`check`] without its message: true when G.107's own (not extended)
+/// ranges hold.
+pub fn in_g107_range(p: &EModelParams) -> bool {
+    in_range(p, false)
+}
+
 pub(super) fn check(p: &EModelParams, extended: bool) -> Result<(), String> {
+    if in_range(p, extended) {
+        Ok(())
+    } else {
+        check_named(p, extended)
+    }
+}
+
+/// The first value out of range, named with its range and source.
+fn check_named(p: &EModelParams, extended: bool) -> Result<(), String> {
     for ((name, range), v) in G107_RANGES.iter().zip(values(p)) {
         let mut range = *range;
         let mut src = "ITU-T G.107 Table 3 range";
@@ -159,6 +207,47 @@ pub(super) fn check(p: &EModelParams, extended: bool) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table the fast path reads gives every value the range the
+    /// message path names.
+    #[test]
+    fn limits_match_the_named_ranges() {
+        for extended in [false, true] {
+            for (i, (name, range)) in G107_RANGES.iter().enumerate() {
+                let want = EXTENDED
+                    .iter()
+                    .find(|e| extended && e.0 == *name)
+                    .map(|e| (e.1, e.2))
+                    .or(*range)
+                    .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+                assert_eq!(LIMITS[extended as usize][i], want, "{name} extended={extended}");
+            }
+        }
+    }
+
+    /// In range exactly when `check` passes, at and across every limit.
+    #[test]
+    fn fast_path_agrees_with_check() {
+        for extended in [false, true] {
+            for i in 0..21 {
+                let (lo, hi) = LIMITS[extended as usize][i];
+                let probes = [lo, hi, lo - 1e-9, hi + 1e-9, f64::NAN, f64::INFINITY, (lo.max(-1e3) + hi.min(1e3)) / 2.0];
+                for x in probes {
+                    let mut v = values(&EModelParams::default());
+                    v[i] = x;
+                    let p = from_values(v);
+                    let slow = check_named(&p, extended).is_ok();
+                    assert_eq!(in_range(&p, extended), slow, "value {i} = {x} extended={extended}");
+                    assert_eq!(check(&p, extended).is_ok(), slow);
+                }
+            }
+        }
+    }
+
+    fn from_values(v: [f64; 21]) -> EModelParams {
+        let [slr, rlr, stmr, lstr, ds, dr, telr, wepl, t, ta, tr, qdu, ie, bpl, ppl, burst_r, nc, nfor, ps, pr, a] = v;
+        EModelParams { slr, rlr, stmr, lstr, ds, dr, telr, wepl, t, ta, tr, qdu, ie, bpl, ppl, burst_r, nc, nfor, ps, pr, a }
+    }
 
     #[test]
     fn defaults_are_table_3_and_in_range() {

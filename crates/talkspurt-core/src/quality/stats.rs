@@ -72,11 +72,21 @@ pub fn percentile(xs: &[f64], p: f64) -> Result<f64, String> {
 /// [`percentile`] of a sample already sorted ascending, without NaN, not
 /// empty, and `p` in [0, 100]: one sort serves several percentiles.
 pub fn percentile_of_sorted(v: &[f64], p: f64) -> f64 {
-    debug_assert!(!v.is_empty() && (0.0..=100.0).contains(&p));
-    let h = (v.len() - 1) as f64 * p / 100.0;
+    percentile_of_sorted_by(v.len(), p, |i| v[i])
+}
+
+/// [`percentile_of_sorted`] of a sorted column of `n` values given by
+/// `x(i)`, read only at the two ranks it interpolates between: e.g. a
+/// monotone map of a sorted integer column, which is sorted too, without
+/// building it (issue 14).
+#[inline]
+pub fn percentile_of_sorted_by(n: usize, p: f64, x: impl Fn(usize) -> f64) -> f64 {
+    debug_assert!(n > 0 && (0.0..=100.0).contains(&p));
+    let h = (n - 1) as f64 * p / 100.0;
     let lo = h.floor() as usize;
-    let hi = (lo + 1).min(v.len() - 1);
-    v[lo] + (h - lo as f64) * (v[hi] - v[lo])
+    let hi = (lo + 1).min(n - 1);
+    let (a, b) = (x(lo), x(hi));
+    a + (h - lo as f64) * (b - a)
 }
 
 #[cfg(test)]

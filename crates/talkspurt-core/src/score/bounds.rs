@@ -37,6 +37,12 @@ pub struct Bounds {
 
 /// All four bounds of one call. The trace must satisfy `CallTrace::validate`.
 pub fn bounds(trace: &CallTrace<'_>, info: &CallInfo) -> Bounds {
+    bounds_with(trace, info, &EModelCurve::new(info.g107_params(0.0, 0.0, 1.0)))
+}
+
+/// [`bounds`] with the call's G.107 curve already built
+/// (`EModelCurve::new(info.g107_params(0.0, 0.0, 1.0))`).
+pub fn bounds_with(trace: &CallTrace<'_>, info: &CallInfo, curve: &EModelCurve) -> Bounds {
     let off = info.offset_ms();
     let id = delay_impairment_simplified;
     // The per-packet playout columns are not reported, so they are never
@@ -51,7 +57,6 @@ pub fn bounds(trace: &CallTrace<'_>, info: &CallInfo) -> Bounds {
         None => (None, None),
     };
     let (g107, fixed_g107) = if quality::codec_impairment(info.codec.emodel_key).is_some() {
-        let curve = EModelCurve::new(info.g107_params(0.0, 0.0, 1.0));
         let r = |d: f64, e: f64| curve.at(d, e, 1.0).map_or(OUT_OF_MODEL, |x| x.r);
         let o = optimal_playout_generic_prepared(&p, off, r, false);
         (Some(o), Some(fixed_delay_bound_generic_prepared(&p, off, r, false)))

@@ -11,13 +11,13 @@
 //! forms is every generated packet not played (sender drops, network loss,
 //! late, still in flight).
 
-use super::bounds::{bounds, Bounds};
+use super::bounds::{bounds_with, Bounds};
 use super::row::{CallInfo, CallSummary};
 use crate::metrics::rtpi::real_time_performance;
 use crate::metrics::{back_to_back, clips, delivered_bytes, gap_jitter, goodput_bps, loss_counts, loss_decomposition};
-use crate::metrics::{gap_jitter_samples, jitter_exceedance, not_played, BackToBack, GapJitter};
+use crate::metrics::{gap_jitter_over, not_played, BackToBack};
 use crate::playout::{self, CallTrace};
-use crate::quality::{self, burst_stats};
+use crate::quality::{self, burst_stats, EModelCurve};
 use crate::score::{AnalysisCfg, DelayModel};
 use crate::trace::record::{CallRecord, Columns};
 
@@ -83,9 +83,12 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     let mix = super::modes::mode_shares(&info.codec, &rec.frames, &rec.payload, &lost);
     drop(speech);
     (rec.frames, rec.payload) = (Vec::new(), Vec::new());
-    buffer_and_quality(&mut s, &trace, &played, &lost, info, a.delay, mix.as_deref());
+    // One G.107 curve for the call's own scores and its bounds: the fixed
+    // terms are computed once (issue 14).
+    let curve = EModelCurve::new(info.g107_params(0.0, 0.0, 1.0));
+    buffer_and_quality(&mut s, &trace, &played, &lost, info, a.delay, mix.as_deref(), &curve);
     drop(lost);
-    let bounds = a.bounds.then(|| bounds(&trace, info));
+    let bounds = a.bounds.then(|| bounds_with(&trace, info, &curve));
     if let Some(b) = &bounds {
         b.summarize(&mut s);
     } else {
@@ -115,52 +118,66 @@ fn losses(s: &mut CallSummary, rec: &Columns, played: &[u64]) {
 }
 
 fn delays(s: &mut CallSummary, rec: &Columns, a: &AnalysisCfg, frame_ns: u64) {
-    let mut delays = Vec::with_capacity(rec.len());
+    // Network delays (ns) of the arrived packets in generation order. The
+    // ms values are a monotone map of them (u64 → f64 → × 1e-6), so the
+    // maximum and the percentiles are read from the sorted integers and
+    // mapped: the same values as sorting the ms column (issue 14).
+    let mut delays: Vec<u64> = Vec::with_capacity(rec.len());
     let mut arrivals: Vec<(u64, u64)> = Vec::with_capacity(rec.len());
+    let mut sum = 0.0f64;
     for i in 0..rec.len() {
         if rec.t_arr[i] != crate::playout::NOT_ARRIVED {
-            delays.push(ms((rec.t_arr[i] - rec.t_gen[i]) as f64));
+            let d = rec.t_arr[i] - rec.t_gen[i];
+            delays.push(d);
+            // `quality::mean`'s sum: same values in the same order, from
+            // +0.0 (the values are ≥ +0.0, so `Sum`'s start cannot matter).
+            sum += ms(d as f64);
             // RFC 3550 §5.1: the RTP timestamp is the sampling instant of
             // the packet's first sample, its completion less its speech.
             arrivals.push((rec.t_gen[i] - rec.frames[i] as u64 * frame_ns, rec.t_arr[i]));
         }
     }
-    s.delay_mean_ms = or_nan(quality::mean(&delays));
-    s.delay_max_ms = delays.iter().cloned().reduce(f64::max).unwrap_or(NAN);
-    // One sort for the three percentiles; the mean above summed in
-    // generation order. No NaN: the delays are integer differences.
-    sort_f64(&mut delays);
-    let pct = |p: f64| if delays.is_empty() { NAN } else { quality::percentile_of_sorted(&delays, p) };
-    (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (pct(50.0), pct(95.0), pct(99.0));
+    s.delay_mean_ms = if delays.is_empty() { NAN } else { sum / delays.len() as f64 };
+    sort_u64(&mut delays);
+    // A sorted column mapped through a monotone map stays sorted: these
+    // are the percentiles of the ms column.
+    let pct = |v: &[u64], p: f64| if v.is_empty() { NAN } else { quality::percentile_of_sorted_by(v.len(), p, |i| ms(v[i] as f64)) };
+    s.delay_max_ms = delays.last().map_or(NAN, |&d| ms(d as f64));
+    (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (pct(&delays, 50.0), pct(&delays, 95.0), pct(&delays, 99.0));
     drop(delays);
-    // Sized once: a filtered collect grows by doubling (issue 14).
-    let mut waits: Vec<f64> = Vec::with_capacity(rec.len());
-    waits.extend(
-        (0..rec.len())
-            .filter(|&i| rec.t_sent[i] != crate::trace::record::NEVER)
-            .map(|i| ms(rec.t_sent[i].saturating_sub(rec.t_gen[i]) as f64)),
-    );
-    s.sender_wait_mean_ms = or_nan(quality::mean(&waits));
-    sort_f64(&mut waits);
-    s.sender_wait_p95_ms = if waits.is_empty() { NAN } else { quality::percentile_of_sorted(&waits, 95.0) };
+    let mut waits: Vec<u64> = Vec::with_capacity(rec.len());
+    let mut sum = 0.0f64;
+    for (&t, &g) in rec.t_sent.iter().zip(&rec.t_gen) {
+        if t != crate::trace::record::NEVER {
+            let w = t.saturating_sub(g);
+            waits.push(w);
+            sum += ms(w as f64);
+        }
+    }
+    s.sender_wait_mean_ms = if waits.is_empty() { NAN } else { sum / waits.len() as f64 };
+    sort_u64(&mut waits);
+    s.sender_wait_p95_ms = pct(&waits, 95.0);
     drop(waits);
     // RFC 3550 §6.4.1 and A.8: jitter over packets in arrival order, on the
-    // RTP timestamps (first-sample instants) a receiver sees.
-    arrivals.sort_by_key(|&(_, a)| a);
+    // RTP timestamps (first-sample instants) a receiver sees. Usually
+    // already in arrival order: the stable sort then only checks.
+    if !arrivals.is_sorted_by_key(|&(_, a)| a) {
+        arrivals.sort_by_key(|&(_, a)| a);
+    }
     s.jitter_ms = if arrivals.is_empty() { NAN } else { quality::interarrival_jitter_ns(&arrivals) * 1e-6 };
     let sender = gap_jitter(&rec.talkspurt, &rec.t_sent);
     (s.jitter_sender_mean_ms, s.jitter_sender_max_ms) = (sender.mean_ns.map_or(NAN, ms), sender.max_ns.map_or(NAN, ms));
-    let samples = gap_jitter_samples(&rec.talkspurt, &rec.t_arr);
-    let receiver = GapJitter::of_samples(&samples);
-    (s.jitter_receiver_mean_ms, s.jitter_receiver_max_ms) = (receiver.mean_ns.map_or(NAN, ms), receiver.max_ns.map_or(NAN, ms));
     // Seed 003 §7.2: P_J as the probability of a jitter above the buffer.
-    s.p_j_jitter = or_nan(jitter_exceedance(&samples, a.jitter_threshold.as_nanos() as f64));
+    let (receiver, p_j) = gap_jitter_over(&rec.talkspurt, &rec.t_arr, a.jitter_threshold.as_nanos() as f64);
+    (s.jitter_receiver_mean_ms, s.jitter_receiver_max_ms) = (receiver.mean_ns.map_or(NAN, ms), receiver.max_ns.map_or(NAN, ms));
+    s.p_j_jitter = or_nan(p_j);
 }
 
-/// Ascending; values equal under `total_cmp` are bit-identical, so the
-/// unstable sort gives what `quality::percentile`'s copy would.
-fn sort_f64(v: &mut [f64]) {
-    v.sort_unstable_by(f64::total_cmp);
+/// Ascending; a column already in order (the common case) is only checked.
+fn sort_u64(v: &mut [u64]) {
+    if !v.is_sorted() {
+        v.sort_unstable();
+    }
 }
 
 /// Seed 001 §3: D = T_f + l + T_n + 2·T_f per arrived packet (T_f its
@@ -181,7 +198,10 @@ fn delay_budget_ms(t_f: &[u64], t_gen: &[u64], t_arr: &[u64], lookahead: u64) ->
     }
 }
 
-fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], lost: &[bool], info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>) {
+/// `curve`: `info.g107_params` as an [`EModelCurve`]; its `at` is
+/// `emodel_extended` of the same inputs, bit for bit.
+#[allow(clippy::too_many_arguments)]
+fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], lost: &[bool], info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>, curve: &EModelCurve) {
     let buffer_sum: u64 = played
         .iter()
         .zip(trace.t_gen)
@@ -221,15 +241,15 @@ fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64]
         None => (res.ie_eff, res.r, res.mos),
     };
     let capped = mixed(p.burst_r).map_or_else(|| quality::ie_eff(p.ie, p.bpl, p.ppl, p.burst_r).1, |m| m.1);
-    s.emodel_extrapolated = quality::emodel(&p).is_err() || capped || measured.is_some_and(|b| b > 8.0);
-    match quality::emodel_extended(&p) {
+    s.emodel_extrapolated = !quality::in_g107_range(&p) || capped || measured.is_some_and(|b| b > 8.0);
+    match curve.at(s.mouth_to_ear_ms, s.loss_total, s.burst_r) {
         Ok(res) => (s.ie_eff, s.r, s.mos) = swap(res, mixed(p.burst_r)),
         Err(_) => (s.ie_eff, s.r, s.mos) = (NAN, NAN, NAN),
     }
     // The same buffer scored as the G.107 bound is (BurstR = 1), so
     // `bound_g107_r − r_random` is buffer inefficiency alone and
     // `r_random − r` the burst penalty (score::bounds).
-    s.r_random = quality::emodel_extended(&info.g107_params(s.mouth_to_ear_ms, s.loss_total, 1.0)).map_or(NAN, |r| swap(r, mixed(1.0)).1);
+    s.r_random = curve.at(s.mouth_to_ear_ms, s.loss_total, 1.0).map_or(NAN, |r| swap(r, mixed(1.0)).1);
     // Seed 000 §4.3's reduced form averages the delay impairment over the
     // played packets (not Id of the mean delay), the objective the MKT
     // bound optimises, so buffer and bound compare like for like.

@@ -123,6 +123,11 @@ impl Wide {
     /// one pass over the slots (no per-index bounds checks).
     fn plus(&self, t0: &[u64]) -> Vec<u64> {
         debug_assert_eq!(t0.len(), self.v.len());
+        if self.wide.is_empty() {
+            // No side entries (the usual call): every slot is an offset or
+            // NONE, a select the compiler vectorises.
+            return self.v.iter().zip(t0).map(|(&x, &g)| if x == Self::NONE { NEVER } else { g + x as u64 }).collect();
+        }
         self.v
             .iter()
             .zip(t0)
@@ -204,6 +209,10 @@ impl<T: Slot> Narrow<T> {
     }
     /// Every value, in one pass over the slots.
     fn all<U>(&self, to: impl Fn(u32) -> U) -> Vec<U> {
+        if self.wide.is_empty() {
+            // No escapes: a plain widening the compiler vectorises.
+            return self.v.iter().map(|&c| to(c.to32())).collect();
+        }
         self.v
             .iter()
             .enumerate()
@@ -467,7 +476,16 @@ impl CallRecord {
             (Vec::new(), Vec::new())
         };
         let mut talkspurt = Vec::with_capacity(n);
-        talkspurt.extend(self.talkspurts());
+        if self.spurt_step.wide.is_empty() {
+            // Steps only: a running sum, no side-map test per packet.
+            let mut spurt = 0u32;
+            talkspurt.extend(self.spurt_step.v.iter().map(|&s| {
+                spurt += s as u32;
+                spurt
+            }));
+        } else {
+            talkspurt.extend(self.talkspurts());
+        }
         Columns {
             talkspurt,
             t_gen,
@@ -529,6 +547,40 @@ mod tests {
         assert_eq!(c.fate, [NetFate::InFlight, NetFate::Arrived, NetFate::QueueDrop, NetFate::LinkLoss]);
         assert_eq!(c.where_, [NO_WHERE, NO_WHERE, 70_000, 3]);
         assert_eq!(r.t_arr(1), gens[1] + 2 * big);
+    }
+
+    /// A call without escapes (the columns' fast paths) decodes as the
+    /// per-index accessors do, lost, unsent and in-flight packets included.
+    #[test]
+    fn plain_calls_decode_as_the_accessors() {
+        for full in [false, true] {
+            let mut r = CallRecord::new(full, 300);
+            for i in 0..300u64 {
+                let g = i * 20_000_000 + (i / 7) * 1_000;
+                let seq = r.push(SimTime(g), (i / 40) as u32 * 3, 1 + (i % 3) as u32, 160 + i as u32, 200 + i as u32);
+                if i % 5 != 0 {
+                    r.sent(seq, SimTime(g + i * 10));
+                }
+                match i % 11 {
+                    0 => r.set_fate(seq, NetFate::QueueDrop, 2),
+                    1 => {}
+                    _ => r.arrived(seq, SimTime(g + 30_000_000 + i * 1_000)),
+                }
+            }
+            let c = r.columns(true);
+            let n = r.len();
+            assert_eq!(c.t_gen, (0..n).map(|i| r.t_gen(i)).collect::<Vec<_>>());
+            assert_eq!(c.t_sent, (0..n).map(|i| r.t_sent(i)).collect::<Vec<_>>());
+            assert_eq!(c.t_arr, (0..n).map(|i| r.t_arr(i)).collect::<Vec<_>>());
+            assert_eq!(c.talkspurt, r.talkspurts().collect::<Vec<_>>());
+            assert_eq!(c.talkspurt, (0..n).map(|i| (i / 40) as u32 * 3).collect::<Vec<_>>());
+            assert_eq!(c.frames, (0..n).map(|i| r.frames(i) as u16).collect::<Vec<_>>());
+            assert_eq!(c.payload, (0..n).map(|i| r.payload(i)).collect::<Vec<_>>());
+            if full {
+                assert_eq!(c.wire, (0..n).map(|i| r.wire(i)).collect::<Vec<_>>());
+                assert_eq!(c.where_, (0..n).map(|i| r.where_(i)).collect::<Vec<_>>());
+            }
+        }
     }
 
     /// Long silences inside a block rebase it: one side entry per gap,
