@@ -46,5 +46,5 @@ fn slices_of_calls_join_to_the_column() {
             }
         }
     }
-    assert!(p.column_of_calls("t_sent", 2..1).is_none() && p.column_of_calls("t_sent", 0..n + 1).is_none());
+    assert!(p.column_of_calls("t_sent", std::ops::Range { start: 2, end: 1 }).is_none() && p.column_of_calls("t_sent", 0..n + 1).is_none());
 }

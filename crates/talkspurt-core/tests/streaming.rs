@@ -8,34 +8,18 @@
 //! the three RTPI readings, UDP, TCP, DCCP/TFRC, on/off speech, losses
 //! and mode-switching codecs.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use talkspurt_core::metrics::MissingPredecessor;
 use talkspurt_core::playout::PlayoutKind;
 use talkspurt_core::quality::sketch::SKETCH_RELATIVE_ERROR;
 use talkspurt_core::run::run;
-use talkspurt_core::scenario::{from_toml_str, Scenario, Scoring};
+use talkspurt_core::scenario::{Scenario, Scoring};
 use talkspurt_core::time::SimDuration;
 use talkspurt_core::trace::{Column, Table};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn load(file: &str, cap_s: u64) -> Scenario {
-    let text = std::fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-    // A sweep section is the Python front end's; the base scenario is run.
-    let mut skip = false;
-    let text: String = text
-        .lines()
-        .filter(|l| {
-            if l.starts_with('[') {
-                skip = l.starts_with("[sweep");
-            }
-            !skip
-        })
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let mut s = from_toml_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut s = common::shipped(file);
     s.run.duration = s.run.duration.min(SimDuration::from_secs(cap_s));
     s.run.trace = false;
     s

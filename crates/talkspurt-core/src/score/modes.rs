@@ -47,7 +47,7 @@ impl ModeTally {
         if frames == 0 || self.ladder.is_empty() || self.unexplained {
             return;
         }
-        let Some(m) = self.ladder.iter().find(|m| bytes % frames == 0 && bytes / frames == m.frame_bytes) else {
+        let Some(m) = self.ladder.iter().find(|m| bytes.is_multiple_of(frames) && bytes / frames == m.frame_bytes) else {
             self.unexplained = true;
             return;
         };

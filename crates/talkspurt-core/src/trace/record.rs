@@ -259,6 +259,9 @@ pub trait RecordSink: Send + Sync + std::fmt::Debug {
     fn set_fate(&mut self, seq: u32, fate: NetFate);
     /// Packets generated.
     fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// The run is over: fold what is still open (in flight).
     fn finish(&mut self);
     /// metrics::adaptation::congestion_onset over the folded packets.
