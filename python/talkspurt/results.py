@@ -208,12 +208,10 @@ class Results:
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
         try:
             _public_mode(tmp)
-            from .store import _table_of, write_parquet
+            from .store import write_table
 
             for name in TABLES:
-                t = _table_of(self, name)  # the core's buffers, no pandas round trip
-                if t is not None:
-                    write_parquet(t, tmp / f"{name}.parquet")
+                write_table(self, name, tmp / f"{name}.parquet")  # the core's buffers, no pandas round trip
             (tmp / "manifest.json").write_text(json.dumps(self.manifest, indent=2, default=str) + "\n")
             if target.exists():
                 old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))

@@ -147,6 +147,73 @@ def _table_of(res, name: str):
     return None if df is None else pa.Table.from_pandas(df, preserve_index=False)
 
 
+# Rows a row group of the packets table holds at most (about 23 MB of
+# columns at 88 bytes a row), rounded to whole calls.
+PACKET_ROW_GROUP = 1 << 18
+
+
+def write_table(res, name: str, path: Path, ident=None) -> bool:
+    """Write one of `res`'s tables as Parquet; False when it has none.
+    `ident(n)` gives identity columns (name -> Arrow array of n rows) put
+    first. The packets table, while still the core's, is written a row
+    group at a time from slices of calls (issue 14): only one slice of its
+    columns is ever built, where the whole table costs 88 bytes a row."""
+    raw = getattr(res, "_raw", {})
+    lazy = raw.get(name) if name not in getattr(res, "_frames", {}) else None
+    core = getattr(lazy, "_table", None)
+    if core is not None and hasattr(core, "column_of_calls"):
+        _write_sliced(core, name, path, ident)
+        return True
+    t = _table_of(res, name)
+    if t is None:
+        return False
+    write_parquet(_with_ident(t, ident), path)
+    return True
+
+
+def _with_ident(t, ident):
+    import pyarrow as pa
+
+    if ident is None:
+        return t
+    first = ident(t.num_rows)
+    return pa.Table.from_arrays(list(first.values()) + t.columns, names=list(first) + t.column_names)
+
+
+def _slices(rows: list[int], target: int) -> list[tuple[int, int]]:
+    """Consecutive call ranges of about `target` rows (at least one call
+    each, one range for an empty table)."""
+    out, start, n = [], 0, 0
+    for c, r in enumerate(rows):
+        n += r
+        if n >= target:
+            out.append((start, c + 1))
+            start, n = c + 1, 0
+    if start < len(rows) or not out:
+        out.append((start, len(rows)))
+    return out
+
+
+def _write_sliced(core, name: str, path: Path, ident) -> None:
+    import pyarrow.parquet as pq
+
+    import pyarrow as pa
+
+    names = core.names()
+    writer = None
+    try:
+        for a, b in _slices(core.call_rows(), PACKET_ROW_GROUP):
+            t = _with_ident(_arrow(name, {n: core.column_of_calls(n, a, b) for n in names}), ident)
+            if writer is None:
+                cats = [f.name for f in t.schema if pa.types.is_dictionary(f.type)]
+                writer = pq.ParquetWriter(path, t.schema, write_statistics=False, use_dictionary=cats or False)
+            writer.write_table(t, row_group_size=max(t.num_rows, 1))
+            del t
+    finally:
+        if writer is not None:
+            writer.close()
+
+
 def write_parquet(table, path: Path) -> None:
     """One table as Parquet, the way every result file is written: no column
     statistics and no dictionary pages. With ~90 columns they cost 3x the
@@ -166,9 +233,6 @@ def write_parquet(table, path: Path) -> None:
 def write_run(out: Path, task: dict[str, Any], res) -> bool:
     """Write one run's tables into `out/runs/<run>` atomically. Returns False
     when the run was already there (written by another attempt)."""
-    import numpy as np
-    import pyarrow as pa
-
     run_id = task["run"]
     final = out / "runs" / run_id
     if final.exists():
@@ -178,24 +242,9 @@ def write_run(out: Path, task: dict[str, Any], res) -> bool:
     tmp = Path(tempfile.mkdtemp(prefix=f"{run_id}.", dir=tmp_root))
     try:
         os.chmod(tmp, 0o777 & ~_umask())
+        ident = _run_ident(task, run_id)
         for name in RUN_TABLES:
-            t = _table_of(res, name)
-            if t is None:
-                continue
-            n = t.num_rows
-            ident = {
-                "run": pa.array([run_id] * n, pa.string()),
-                "point": pa.array(np.full(n, task["point"], dtype=np.int64)),
-                "replication": pa.array(np.full(n, task["replication"], dtype=np.int64)),
-                "seed": pa.array(np.full(n, task["seed"], dtype=np.uint64)),
-            }
-            for path, kind in task["axes"].items():
-                v = axis_value(task["params"].get(path), kind) if path in task["params"] else None
-                typ = {"int": pa.int64(), "float": pa.float64(), "bool": pa.bool_(), "str": pa.string()}[kind]
-                ident[path] = pa.array([v] * n, typ)
-            cols = list(ident.values()) + t.columns
-            names = list(ident) + [c for c in t.column_names]
-            write_parquet(pa.Table.from_arrays(cols, names=names), tmp / f"{name}.parquet")
+            write_table(res, name, tmp / f"{name}.parquet", ident)
         (tmp / "manifest.json").write_text(json.dumps(res.manifest, indent=1, default=str) + "\n")
         try:
             os.rename(tmp, final)
@@ -208,6 +257,27 @@ def write_run(out: Path, task: dict[str, Any], res) -> bool:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return True
+
+
+def _run_ident(task: dict[str, Any], run_id: str):
+    """The identity columns of a sweep's run, for n rows."""
+    import numpy as np
+    import pyarrow as pa
+
+    def ident(n: int) -> dict:
+        cols = {
+            "run": pa.array([run_id] * n, pa.string()),
+            "point": pa.array(np.full(n, task["point"], dtype=np.int64)),
+            "replication": pa.array(np.full(n, task["replication"], dtype=np.int64)),
+            "seed": pa.array(np.full(n, task["seed"], dtype=np.uint64)),
+        }
+        for path, kind in task["axes"].items():
+            v = axis_value(task["params"].get(path), kind) if path in task["params"] else None
+            typ = {"int": pa.int64(), "float": pa.float64(), "bool": pa.bool_(), "str": pa.string()}[kind]
+            cols[path] = pa.array([v] * n, typ)
+        return cols
+
+    return ident
 
 
 def prepare(out: Path, manifest: dict[str, Any], force: bool) -> set[str]:

@@ -7,9 +7,10 @@
 //! `TALKSPURT_BLESS=1 cargo test -p talkspurt-core --test results_hash`
 //! and says so in its commit.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use talkspurt_core::run::run;
-use talkspurt_core::scenario::from_toml_str;
 use talkspurt_core::time::SimDuration;
 
 /// (scenario file relative to the repository, duration cap, call-count
@@ -55,19 +56,7 @@ fn hash_of(&(file, cap_s, calls, (from, to)): &Case) -> u64 {
     let text = std::fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     assert!(from.is_empty() || text.contains(from), "{file}: no {from}");
     let text = if from.is_empty() { text } else { text.replace(from, to) };
-    // A sweep section is the Python front end's; the base scenario is run.
-    let mut skip = false;
-    let text: String = text
-        .lines()
-        .filter(|l| {
-            if l.starts_with('[') {
-                skip = l.starts_with("[sweep");
-            }
-            !skip
-        })
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let mut s = from_toml_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut s = common::shipped_text(file, &text);
     s.run.duration = s.run.duration.min(SimDuration::from_secs(cap_s));
     s.run.trace = true;
     if let Some(n) = calls {

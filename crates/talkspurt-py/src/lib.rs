@@ -159,6 +159,16 @@ impl PacketTable {
     fn __len__(&self) -> usize {
         self.inner.rows()
     }
+    /// Rows of each call, in table order.
+    fn call_rows(&self) -> Vec<usize> {
+        self.inner.call_rows()
+    }
+    /// The rows of calls `start..stop` of one column, as `column` gives a
+    /// whole one: a writer builds row groups a slice at a time (issue 14).
+    fn column_of_calls<'py>(&self, py: Python<'py>, name: &str, start: usize, stop: usize) -> PyResult<Bound<'py, PyTuple>> {
+        let c = py.allow_threads(|| self.inner.column_of_calls(name, start..stop));
+        lent_column(py, c.ok_or_else(|| PyKeyError::new_err(format!("{name} of calls {start}..{stop}")))?)
+    }
 }
 
 fn packets_obj(py: Python<'_>, p: Option<Packets>) -> PyResult<PyObject> {

@@ -102,6 +102,46 @@ pub fn gap_jitter_over(talkspurt: &[u32], t: &[u64], threshold_ns: f64) -> (GapJ
 /// Below this every partial sum of a second difference fits i64.
 const SAFE: u64 = 1 << 62;
 
+/// The samples of [`gap_jitter_samples`] found one packet at a time, in
+/// sequence order (streaming scoring, issue 14), with their count, sum (in
+/// the same order, so the mean is bit-identical to [`gap_jitter`]'s), max
+/// and how many exceed a threshold ([`jitter_exceedance`]).
+#[derive(Debug, Clone, Default)]
+pub struct GapJitterStream {
+    /// The previous two packets: (talkspurt, time), oldest first.
+    last: [Option<(u32, u64)>; 2],
+    pub samples: usize,
+    sum: f64,
+    max: Option<f64>,
+    pub over: usize,
+}
+
+impl GapJitterStream {
+    /// The next packet's talkspurt and time (`NOT_ARRIVED` if absent).
+    pub fn push(&mut self, talkspurt: u32, t: u64, threshold_ns: f64) {
+        if let [Some((sa, a)), Some((sb, b))] = self.last {
+            if a != NOT_ARRIVED && b != NOT_ARRIVED && t != NOT_ARRIVED && sa == sb && sb == talkspurt {
+                let j = second_difference(a, b, t);
+                self.samples += 1;
+                self.sum += j;
+                self.max = Some(self.max.map_or(j, |m| m.max(j)));
+                self.over += (j > threshold_ns) as usize;
+            }
+        }
+        self.last = [self.last[1], Some((talkspurt, t))];
+    }
+
+    pub fn jitter(&self) -> GapJitter {
+        let n = self.samples;
+        GapJitter { samples: n, mean_ns: (n > 0).then(|| self.sum / n as f64), max_ns: self.max }
+    }
+
+    /// [`jitter_exceedance`] of the samples.
+    pub fn exceedance(&self) -> Option<f64> {
+        (self.samples > 0).then(|| self.over as f64 / self.samples as f64)
+    }
+}
+
 /// `|c − 2b + a|` as f64, exact before the one rounding to f64. Times below
 /// 2^62 ns (146 years) keep every partial sum inside i64, and converting the
 /// same integer from i64 or i128 rounds identically, so the i128 path (a

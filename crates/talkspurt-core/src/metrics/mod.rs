@@ -40,7 +40,7 @@ pub use crate::playout::NOT_ARRIVED;
 pub use clips::{clips, ClipStats};
 pub use decomposition::{loss_counts, loss_decomposition, LossCounts, LossDecomposition};
 pub use fairness::{delivered_bytes, goodput_bps, jain_index};
-pub use jitter::{gap_jitter, gap_jitter_over, gap_jitter_samples, jitter_exceedance, GapJitter};
+pub use jitter::{gap_jitter, gap_jitter_over, gap_jitter_samples, jitter_exceedance, GapJitter, GapJitterStream};
 pub use oscillation::{oscillations, Oscillations};
 pub use rtpi::{
     real_time_performance, MissingPredecessor, RealTimePerformance, DEFAULT_RTPI_THRESHOLD_NS,

@@ -33,7 +33,7 @@ mod testutil;
 
 use std::fmt;
 
-pub use online::{FixedDelay, FixedDepth};
+pub use online::{FixedDelay, FixedDepth, OnlinePlayout};
 pub use optimal::{
     min_average_delay_curve, min_average_impairment_curve, optimal_playout,
     optimal_playout_generic, optimal_playout_generic_prepared, optimal_playout_prepared, OptimalPlayout, Prepared,
@@ -235,6 +235,25 @@ impl PlayoutKind {
             PlayoutKind::RamjeeSpike(c) => c.playout(trace),
             PlayoutKind::Quantile(c) => c.playout(trace),
         }
+    }
+}
+
+impl PlayoutKind {
+    /// The buffer as a streaming replay (score::stream): the decisions of
+    /// `playout` when fed the same arrivals in the same order. A fixed
+    /// depth without its `ptime` takes 20 ms, the fallback of its
+    /// inference (the scenario always fills it in).
+    pub fn online(&self) -> OnlinePlayout {
+        let policy: Box<dyn online::OffsetPolicy + Send + Sync> = match self {
+            PlayoutKind::Fixed(c) => Box::new(online::FixedPolicy { delay: c.delay }),
+            PlayoutKind::FixedDepth(c) => Box::new(c.policy(c.ptime.unwrap_or(20_000_000))),
+            PlayoutKind::RamjeeEwma(c) => ramjee::policy(c.rule(), c.beta, c.initial_variation),
+            PlayoutKind::RamjeeAsymmetric(c) => ramjee::policy(c.rule(), c.beta, c.initial_variation),
+            PlayoutKind::RamjeeMinDelay(c) => ramjee::policy(c.rule(), c.beta, c.initial_variation),
+            PlayoutKind::RamjeeSpike(c) => ramjee::policy(c.rule(), c.beta, c.initial_variation),
+            PlayoutKind::Quantile(c) => c.policy(),
+        };
+        OnlinePlayout::new(policy)
     }
 }
 

@@ -22,7 +22,7 @@ pub(crate) trait OffsetPolicy {
 }
 
 /// Offsets chosen per talkspurt (`None`: nothing of it arrived).
-pub(crate) fn replay_offsets(trace: &CallTrace<'_>, policy: &mut impl OffsetPolicy) -> Vec<Option<u64>> {
+pub(crate) fn replay_offsets(trace: &CallTrace<'_>, policy: &mut (impl OffsetPolicy + ?Sized)) -> Vec<Option<u64>> {
     let runs = trace.runs();
     let mut run_of = vec![0usize; trace.len()];
     for (k, r) in runs.iter().enumerate() {
@@ -59,7 +59,50 @@ pub(crate) fn playout_from_offsets(trace: &CallTrace<'_>, offsets: &[Option<u64>
     out
 }
 
-pub(crate) fn replay(trace: &CallTrace<'_>, policy: &mut impl OffsetPolicy) -> Vec<u64> {
+/// The same causal replay fed one arrival at a time, for scoring that
+/// streams (score::stream, issue 14): the caller hands arrivals in arrival
+/// order (ties by generation order) with each packet's talkspurt index.
+/// Only the offsets of talkspurts that may still receive packets are held.
+pub struct OnlinePlayout {
+    policy: Box<dyn OffsetPolicy + Send + Sync>,
+    offsets: std::collections::BTreeMap<usize, u64>,
+}
+
+impl std::fmt::Debug for OnlinePlayout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OnlinePlayout").field("open_talkspurts", &self.offsets.len()).finish()
+    }
+}
+
+impl OnlinePlayout {
+    pub(crate) fn new(mut policy: Box<dyn OffsetPolicy + Send + Sync>) -> Self {
+        policy.begin(0);
+        OnlinePlayout { policy, offsets: Default::default() }
+    }
+
+    /// A packet of talkspurt `k` arrives `delay_ns` after generation:
+    /// returns the talkspurt's offset (fixed at its first arrival).
+    pub fn arrive(&mut self, k: usize, delay_ns: u64) -> u64 {
+        self.policy.on_arrival(k, delay_ns);
+        match self.offsets.get(&k) {
+            Some(&o) => o,
+            None => {
+                let o = self.policy.talkspurt_offset(k, delay_ns);
+                self.offsets.insert(k, o);
+                o
+            }
+        }
+    }
+
+    /// No packet of a talkspurt before `k` will arrive any more.
+    pub fn forget_before(&mut self, k: usize) {
+        while self.offsets.first_key_value().is_some_and(|(&j, _)| j < k) {
+            self.offsets.pop_first();
+        }
+    }
+}
+
+pub(crate) fn replay(trace: &CallTrace<'_>, policy: &mut (impl OffsetPolicy + ?Sized)) -> Vec<u64> {
     let offsets = replay_offsets(trace, policy);
     playout_from_offsets(trace, &offsets)
 }
@@ -137,7 +180,19 @@ pub(crate) fn infer_ptime(trace: &CallTrace<'_>) -> u64 {
         .unwrap_or(20_000_000)
 }
 
-struct DepthPolicy {
+/// A fixed delay as a per-talkspurt policy (streaming replay only).
+pub(crate) struct FixedPolicy {
+    pub delay: u64,
+}
+
+impl OffsetPolicy for FixedPolicy {
+    fn on_arrival(&mut self, _k: usize, _delay_ns: u64) {}
+    fn talkspurt_offset(&mut self, _k: usize, _first_delay_ns: u64) -> u64 {
+        self.delay
+    }
+}
+
+pub(crate) struct DepthPolicy {
     hold: u64,
 }
 
@@ -152,8 +207,12 @@ impl FixedDepth {
     /// Playout time per packet, [`NOT_ARRIVED`] where lost or late.
     pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {
         let ptime = self.ptime.unwrap_or_else(|| infer_ptime(trace));
-        let mut policy = DepthPolicy { hold: ptime.saturating_mul(self.depth_packets as u64) };
-        replay(trace, &mut policy)
+        replay(trace, &mut self.policy(ptime))
+    }
+
+    /// Its policy for packetization time `ptime` (ns).
+    pub(crate) fn policy(&self, ptime: u64) -> DepthPolicy {
+        DepthPolicy { hold: ptime.saturating_mul(self.depth_packets as u64) }
     }
 }
 

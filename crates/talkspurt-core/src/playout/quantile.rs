@@ -65,13 +65,13 @@ impl QuantileBuffer {
     }
 }
 
-struct Policy<'c> {
-    cfg: &'c QuantileBuffer,
+struct Policy {
+    cfg: QuantileBuffer,
     recent: VecDeque<u64>,
     scratch: Vec<u64>,
 }
 
-impl OffsetPolicy for Policy<'_> {
+impl OffsetPolicy for Policy {
     fn on_arrival(&mut self, _k: usize, delay_ns: u64) {
         if self.recent.len() == self.cfg.window.max(1) {
             self.recent.pop_front();
@@ -97,8 +97,12 @@ impl OffsetPolicy for Policy<'_> {
 impl QuantileBuffer {
     /// Playout time per packet, `NOT_ARRIVED` where lost or late.
     pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {
-        let mut policy = Policy { cfg: self, recent: VecDeque::new(), scratch: Vec::new() };
-        replay(trace, &mut policy)
+        replay(trace, &mut *self.policy())
+    }
+
+    /// Its policy, for the causal replay or the streaming one.
+    pub(crate) fn policy(&self) -> Box<dyn OffsetPolicy + Send + Sync> {
+        Box::new(Policy { cfg: self.clone(), recent: VecDeque::new(), scratch: Vec::new() })
     }
 }
 
@@ -120,17 +124,17 @@ mod tests {
         let ta: Vec<u64> = tg.iter().zip(&delays).map(|(g, d)| g + d).collect();
         let t = CallTrace { talkspurt: &ts, t_gen: &tg, t_arr: &ta };
         let cfg = QuantileBuffer::default();
-        let mut p = Policy { cfg: &cfg, recent: VecDeque::new(), scratch: vec![] };
+        let mut p = Policy { cfg: cfg.clone(), recent: VecDeque::new(), scratch: vec![] };
         // Talkspurt 0 starts on its first packet alone: offset = its delay.
         assert_eq!(replay_offsets(&t, &mut p), vec![Some(10 * MS), Some(100 * MS)]);
         // Median, window of 4: talkspurt 1 sees {80, 90, 100, 50} -> sorted
         // {50, 80, 90, 100}, rank 2 -> 80; depth 30 clamped to max 20 -> 70.
         let cfg = QuantileBuffer { quantile: 0.5, window: 4, min_depth: 0, max_depth: 20 * MS, ..QuantileBuffer::default() };
-        let mut p = Policy { cfg: &cfg, recent: VecDeque::new(), scratch: vec![] };
+        let mut p = Policy { cfg: cfg.clone(), recent: VecDeque::new(), scratch: vec![] };
         assert_eq!(replay_offsets(&t, &mut p)[1], Some(70 * MS));
         // min_depth lifts talkspurt 0 above its first delay.
         let cfg = QuantileBuffer { min_depth: 15 * MS, ..QuantileBuffer::default() };
-        let mut p = Policy { cfg: &cfg, recent: VecDeque::new(), scratch: vec![] };
+        let mut p = Policy { cfg: cfg.clone(), recent: VecDeque::new(), scratch: vec![] };
         assert_eq!(replay_offsets(&t, &mut p)[0], Some(25 * MS));
     }
 
@@ -145,7 +149,7 @@ mod tests {
         let ta = [10 * MS, 30 * MS, 50 * MS, 1010 * MS, 1031 * MS];
         let t = CallTrace { talkspurt: &ts, t_gen: &tg, t_arr: &ta };
         let off = |cfg: &QuantileBuffer| {
-            let mut p = Policy { cfg, recent: VecDeque::new(), scratch: vec![] };
+            let mut p = Policy { cfg: cfg.clone(), recent: VecDeque::new(), scratch: vec![] };
             replay_offsets(&t, &mut p)
         };
         let none = QuantileBuffer { min_packets: 0, ptime: Some(20 * MS), ..QuantileBuffer::default() };

@@ -131,7 +131,7 @@ impl Default for RamjeeSpike {
 
 /// Which `d̂` update rule; the shared state is in [`Estimator`].
 #[derive(Debug, Clone, Copy)]
-enum Rule {
+pub(crate) enum Rule {
     Ewma { alpha: f64 },
     Asymmetric { alpha: f64, alpha_increase: f64 },
     MinDelay { alpha: f64 },
@@ -206,6 +206,11 @@ impl Estimator {
                     }
                     self.current = Some(k);
                 }
+                if k >= self.min_of.len() {
+                    // Streaming replay (score::stream) does not know the
+                    // talkspurts in advance; `begin` sized it otherwise.
+                    self.min_of.resize(k + 1, f64::INFINITY);
+                }
                 self.min_of[k] = self.min_of[k].min(n);
                 self.v = alpha * self.v + (1.0 - alpha) * (self.d - n).abs();
             }
@@ -250,39 +255,52 @@ impl OffsetPolicy for Estimator {
     }
 }
 
+/// The estimator of a Ramjee buffer, for the streaming replay.
+pub(crate) fn policy(rule: Rule, beta: f64, initial_variation: Option<u64>) -> Box<dyn OffsetPolicy + Send + Sync> {
+    Box::new(Estimator::new(rule, beta, initial_variation))
+}
+
 impl RamjeeEwma {
+    pub(crate) fn rule(&self) -> Rule {
+        Rule::Ewma { alpha: self.alpha }
+    }
     /// Playout time per packet, `NOT_ARRIVED` where lost or late.
     pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {
-        let rule = Rule::Ewma { alpha: self.alpha };
-        replay(trace, &mut Estimator::new(rule, self.beta, self.initial_variation))
+        replay(trace, &mut Estimator::new(self.rule(), self.beta, self.initial_variation))
     }
 }
 
 impl RamjeeAsymmetric {
+    pub(crate) fn rule(&self) -> Rule {
+        Rule::Asymmetric { alpha: self.alpha, alpha_increase: self.alpha_increase }
+    }
     /// Playout time per packet, `NOT_ARRIVED` where lost or late.
     pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {
-        let rule = Rule::Asymmetric { alpha: self.alpha, alpha_increase: self.alpha_increase };
-        replay(trace, &mut Estimator::new(rule, self.beta, self.initial_variation))
+        replay(trace, &mut Estimator::new(self.rule(), self.beta, self.initial_variation))
     }
 }
 
 impl RamjeeMinDelay {
+    pub(crate) fn rule(&self) -> Rule {
+        Rule::MinDelay { alpha: self.alpha }
+    }
     /// Playout time per packet, `NOT_ARRIVED` where lost or late.
     pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {
-        let rule = Rule::MinDelay { alpha: self.alpha };
-        replay(trace, &mut Estimator::new(rule, self.beta, self.initial_variation))
+        replay(trace, &mut Estimator::new(self.rule(), self.beta, self.initial_variation))
     }
 }
 
 impl RamjeeSpike {
-    /// Playout time per packet, `NOT_ARRIVED` where lost or late.
-    pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {
-        let rule = Rule::Spike {
+    pub(crate) fn rule(&self) -> Rule {
+        Rule::Spike {
             alpha: self.alpha,
             threshold_ms: self.spike_threshold as f64 / NS_PER_MS,
             end_ms: self.spike_end as f64 / NS_PER_MS,
-        };
-        replay(trace, &mut Estimator::new(rule, self.beta, self.initial_variation))
+        }
+    }
+    /// Playout time per packet, `NOT_ARRIVED` where lost or late.
+    pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {
+        replay(trace, &mut Estimator::new(self.rule(), self.beta, self.initial_variation))
     }
 }
 

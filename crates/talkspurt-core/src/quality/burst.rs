@@ -67,14 +67,6 @@ impl BurstStats {
     }
 }
 
-fn mean_run(runs: &[usize]) -> Option<f64> {
-    if runs.is_empty() {
-        None
-    } else {
-        Some(runs.iter().sum::<usize>() as f64 / runs.len() as f64)
-    }
-}
-
 /// Burst statistics of `losses` (`true` = lost), in sequence-number order.
 ///
 /// p and q are the maximum-likelihood Gilbert estimates from transition
@@ -92,53 +84,80 @@ fn mean_run(runs: &[usize]) -> Option<f64> {
 ///   geometric run length that treats the final run as complete.
 pub fn burst_stats(losses: &[bool]) -> BurstStats {
     let runs = run_lengths(losses);
-    let packets = losses.len();
-    let lost = losses.iter().filter(|&&l| l).count();
-    let loss_rate = if packets == 0 {
-        0.0
-    } else {
-        lost as f64 / packets as f64
-    };
-    let (mut rr, mut rl, mut ll, mut lr) = (0usize, 0usize, 0usize, 0usize);
+    let mut t = Transitions::default();
     for w in losses.windows(2) {
-        match (w[0], w[1]) {
-            (false, false) => rr += 1,
-            (false, true) => rl += 1,
-            (true, true) => ll += 1,
-            (true, false) => lr += 1,
+        t.add(w[0], w[1]);
+    }
+    let lost = losses.iter().filter(|&&l| l).count();
+    let sum = |r: &[usize]| (r.iter().sum::<usize>(), r.len());
+    BurstStats::from_counts(losses.len(), lost, &t, sum(&runs.lost), sum(&runs.received))
+}
+
+/// Counts of the four transitions between consecutive packets (R: received,
+/// L: lost), kept as the sequence goes (score::stream folds them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Transitions {
+    pub rr: usize,
+    pub rl: usize,
+    pub ll: usize,
+    pub lr: usize,
+}
+
+impl Transitions {
+    /// The transition from a packet lost (`true`) or not to the next.
+    #[inline]
+    pub fn add(&mut self, from: bool, to: bool) {
+        match (from, to) {
+            (false, false) => self.rr += 1,
+            (false, true) => self.rl += 1,
+            (true, true) => self.ll += 1,
+            (true, false) => self.lr += 1,
         }
     }
-    let mean_loss_run = mean_run(&runs.lost);
-    let mean_received_run = mean_run(&runs.received);
-    let ratio = |num: usize, den: usize| {
-        if den > 0 {
-            Some(num as f64 / den as f64)
+}
+
+impl BurstStats {
+    /// [`burst_stats`] from counts: `packets`, `lost`, the transitions and
+    /// (packets, runs) of the lost and of the received runs.
+    pub fn from_counts(packets: usize, lost: usize, t: &Transitions, lost_runs: (usize, usize), received_runs: (usize, usize)) -> BurstStats {
+        let loss_rate = if packets == 0 {
+            0.0
         } else {
-            None
+            lost as f64 / packets as f64
+        };
+        let mean_run = |(sum, n): (usize, usize)| (n > 0).then(|| sum as f64 / n as f64);
+        let mean_loss_run = mean_run(lost_runs);
+        let mean_received_run = mean_run(received_runs);
+        let ratio = |num: usize, den: usize| {
+            if den > 0 {
+                Some(num as f64 / den as f64)
+            } else {
+                None
+            }
+        };
+        let (p, q, burst_r) = if lost == 0 {
+            (ratio(t.rl, t.rr + t.rl), None, Some(1.0))
+        } else if lost == packets {
+            (None, ratio(t.lr, t.ll + t.lr), None)
+        } else {
+            let p = ratio(t.rl, t.rr + t.rl)
+                .or(mean_received_run.map(|m| 1.0 / m))
+                .unwrap();
+            let q = ratio(t.lr, t.ll + t.lr)
+                .or(mean_loss_run.map(|m| 1.0 / m))
+                .unwrap();
+            (Some(p), Some(q), Some(1.0 / (p + q)))
+        };
+        BurstStats {
+            packets,
+            lost,
+            loss_rate,
+            p,
+            q,
+            burst_r,
+            mean_loss_run,
+            mean_received_run,
         }
-    };
-    let (p, q, burst_r) = if lost == 0 {
-        (ratio(rl, rr + rl), None, Some(1.0))
-    } else if lost == packets {
-        (None, ratio(lr, ll + lr), None)
-    } else {
-        let p = ratio(rl, rr + rl)
-            .or(mean_received_run.map(|m| 1.0 / m))
-            .unwrap();
-        let q = ratio(lr, ll + lr)
-            .or(mean_loss_run.map(|m| 1.0 / m))
-            .unwrap();
-        (Some(p), Some(q), Some(1.0 / (p + q)))
-    };
-    BurstStats {
-        packets,
-        lost,
-        loss_rate,
-        p,
-        q,
-        burst_r,
-        mean_loss_run,
-        mean_received_run,
     }
 }
 

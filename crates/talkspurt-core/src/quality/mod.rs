@@ -7,6 +7,7 @@
 //! - [`mos`]: R ↔ MOS (G.107 Annex B) and quality bands (seed 000 Table 4.2).
 //! - [`simplified`]: R = 94.2 − Ie − Id of Cole and Rosenbluth.
 //! - [`stats`]: RFC 3550 interarrival jitter, mean, percentiles.
+//! - [`sketch`]: percentiles in bounded memory (log-bucket histogram).
 //! - [`burst`]: Gilbert p, q, BurstR and run lengths from a loss sequence.
 //! - [`codec_impairments`]: Ie and Bpl per codec (G.113 Appendix I).
 //! - [`mode_mix`]: Ie,eff of a call that switches codec modes.
@@ -14,6 +15,7 @@
 //! Formulas and sources: `docs/models/emodel.md`, `docs/models/statistics.md`.
 
 pub mod burst;
+pub mod sketch;
 pub mod codec_impairments;
 pub mod emodel;
 pub mod mode_mix;
@@ -22,7 +24,7 @@ pub mod params;
 pub mod simplified;
 pub mod stats;
 
-pub use burst::{burst_stats, run_lengths, BurstStats, RunLengths};
+pub use burst::{burst_stats, run_lengths, BurstStats, RunLengths, Transitions};
 pub use codec_impairments::{bpl_packet_ms, codec_impairment, CODEC_IMPAIRMENTS};
 pub use mode_mix::{ie_eff_mixed, ModeShare};
 pub use emodel::{emodel, emodel_extended, ie_eff, EModelCurve, EModelParams, EModelResult, IE_EFF_MAX};

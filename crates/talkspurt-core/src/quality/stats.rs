@@ -27,7 +27,7 @@ pub fn interarrival_jitter_ns(packets: &[(u64, u64)]) -> f64 {
 /// i64 and an i128 holding the same integer convert to the same f64, so the
 /// software i128 conversion is only needed beyond that (issue 14).
 #[inline]
-fn transit_difference((s_i, r_i): (u64, u64), (s_j, r_j): (u64, u64)) -> f64 {
+pub(crate) fn transit_difference((s_i, r_i): (u64, u64), (s_j, r_j): (u64, u64)) -> f64 {
     const SAFE: u64 = 1 << 62;
     if (s_i | r_i | s_j | r_j) < SAFE {
         ((r_j as i64 - r_i as i64) - (s_j as i64 - s_i as i64)) as f64

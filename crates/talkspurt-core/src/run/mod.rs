@@ -7,7 +7,9 @@ pub mod report;
 pub use report::{report, Report};
 
 use crate::scenario::{build, call_info, group_label, Scenario, ScenarioError};
-use crate::score::CallInfo;
+use crate::score::stream::CallStream;
+use crate::score::{CallInfo, Scoring};
+use crate::trace::CallRecord;
 use crate::sim::capture::Capture;
 
 pub struct RunOutput {
@@ -53,6 +55,20 @@ pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -
         .iter()
         .map(|c| call_info(s, c.group as usize, c.codec, c.source.ptime(), c.start.as_secs_f64(), c.stop.as_secs_f64()))
         .collect();
+    if s.analysis.scoring == Scoring::Streaming {
+        // Checked here, not when parsing: `run(trace=...)` overrides the file.
+        if s.run.trace {
+            return Err(ScenarioError::new(
+                "analysis.scoring",
+                "\"streaming\"",
+                "\"exact\" while the packet trace is kept: streaming stores no packets, so set [run] trace = false (or run with trace=False / --no-trace)",
+            ));
+        }
+        let a = s.analysis.score();
+        for (c, info) in w.calls.iter_mut().zip(&infos) {
+            c.rec = CallRecord::streaming(Box::new(CallStream::new(info.clone(), &a)));
+        }
+    }
     let traffic_labels: Vec<String> =
         s.traffic.iter().enumerate().map(|(g, t)| group_label(&t.label, "traffic", g)).collect();
     let completed = w.run(progress);

@@ -134,8 +134,13 @@ fn adapt_columns(w: &World, t: &mut Table) {
     let stats: Vec<AdaptStats> = calls
         .iter()
         .map(|c| {
-            let t_sent: Vec<u64> = (0..c.rec.len()).map(|i| c.rec.t_sent(i)).collect();
-            let onset = congestion_onset(c.rec.fates(), &t_sent);
+            let onset = match c.rec.sink() {
+                Some(s) => s.congestion_onset(),
+                None => {
+                    let t_sent: Vec<u64> = (0..c.rec.len()).map(|i| c.rec.t_sent(i)).collect();
+                    congestion_onset(c.rec.fates(), &t_sent)
+                }
+            };
             adapt_stats(&c.log, c.start.as_nanos(), c.stop.as_nanos(), onset)
         })
         .collect();
@@ -213,6 +218,12 @@ fn series_table(w: &World) -> Table {
 /// trace, into the packets table), so they are never held twice.
 pub fn report(w: &mut World, infos: &[CallInfo], traffic_labels: &[String], a: &AnalysisCfg, trace: bool) -> Report {
     let where_cats: Vec<String> = w.topo.channels.iter().map(|c| c.name.clone()).collect();
+    // Streaming calls fold what is still in flight (before the onset below).
+    for c in &mut w.calls {
+        if let Some(s) = c.rec.sink_mut() {
+            s.finish();
+        }
+    }
     // The calls table's transport columns, read before the records move.
     let mut transport = Table::default();
     rate_columns(w, &mut transport, w.calls.iter().map(|c| c.flow));

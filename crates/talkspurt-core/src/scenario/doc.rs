@@ -616,6 +616,16 @@ pub enum DelayDef {
     Avella,
 }
 
+/// `[analysis] scoring`: exact over stored records, or streaming.
+#[derive(Deserialize, Serialize)]
+#[serde(remote = "Scoring")]
+pub enum ScoringDef {
+    #[serde(rename = "exact")]
+    Exact,
+    #[serde(rename = "streaming")]
+    Streaming,
+}
+
 #[derive(Deserialize, Serialize)]
 #[serde(remote = "MissingPredecessor")]
 pub enum MissingDef {

@@ -8,12 +8,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::doc::{DelayDef, MissingDef, PlayoutDef, SpeechDoc};
+use super::doc::{DelayDef, MissingDef, PlayoutDef, ScoringDef, SpeechDoc};
 use super::fields::{self, Bytes, Int, Packets};
 use crate::time::SimDuration;
 
 pub use crate::metrics::rtpi::MissingPredecessor;
-pub use crate::score::DelayModel;
+pub use crate::score::{DelayModel, Scoring};
 pub use crate::net::queue::QueueLimit;
 /// A playout buffer and its parameters, as the playout module defines them
 /// (`playout::PlayoutKind`; names, constants and sources there and in
@@ -138,6 +138,16 @@ pub struct AnalysisCfg {
     /// default) or `avella` (seed 001 §3's D = T_f + l + T_n + 2·T_f).
     #[serde(with = "DelayDef")]
     pub delay: DelayModel,
+    /// `exact` (default) or `streaming`: per-call accumulators fed as
+    /// packets settle, in memory that does not grow with the call
+    /// (score::stream; approximate and absent columns in docs/results.md).
+    /// Needs `[run] trace = false`.
+    #[serde(with = "ScoringDef", skip_serializing_if = "is_exact")]
+    pub scoring: Scoring,
+}
+
+fn is_exact(s: &Scoring) -> bool {
+    *s == Scoring::Exact
 }
 
 impl AnalysisCfg {
@@ -153,6 +163,7 @@ impl AnalysisCfg {
             run_cap: self.run_cap,
             interval: self.interval,
             delay: self.delay,
+            scoring: self.scoring,
         }
     }
 }
@@ -170,6 +181,7 @@ impl Default for AnalysisCfg {
             run_cap: d.run_cap,
             interval: d.interval,
             delay: d.delay,
+            scoring: d.scoring,
         }
     }
 }

@@ -155,7 +155,7 @@ fn advantage_and_analysis_parse() {
     let s = from_toml_str(&with(
         "top",
         "[analysis]\nrtpi_threshold = \"100ms\"\nrtpi_missing = \"previous-arrival\"\nwindow = 50\n\
-         bounds = false\njitter_threshold = \"250ms\"\nrun_cap = 1\ndelay = \"avella\"",
+         bounds = false\njitter_threshold = \"250ms\"\nrun_cap = 1\ndelay = \"avella\"\nscoring = \"streaming\"",
     ))
     .unwrap();
     let expected = AnalysisCfg {
@@ -167,6 +167,7 @@ fn advantage_and_analysis_parse() {
         run_cap: 1,
         interval: None,
         delay: crate::score::DelayModel::Avella,
+        scoring: crate::score::Scoring::Streaming,
     };
     assert_eq!(s.analysis, expected);
     let s = from_toml_str(&with("top", "[analysis]\nrtpi_missing = \"delayed\"")).unwrap();
@@ -312,6 +313,7 @@ fn invalid_playout_advantage_analysis_name_path_and_allowed() {
         (a("window = 1000001"), "analysis.window", "between 1 and 1000000"),
         (a("window = \"100p\""), "analysis.window", "integer"),
         (a("bounds = \"yes\""), "analysis.bounds", "true or false"),
+        (a("scoring = \"fast\""), "analysis.scoring", "\"exact\", \"streaming\""),
         (a("run_cap = 0"), "analysis.run_cap", "between 1 and 100000"),
         (a("run_cap = 100001"), "analysis.run_cap", "between 1 and 100000"),
         (

@@ -173,6 +173,7 @@ impl Gen {
             run_cap: 1 + self.below(100_000) as u32,
             interval: None,
             delay: [DelayModel::Playout, DelayModel::Avella][self.below(2) as usize],
+            scoring: [crate::score::Scoring::Exact, crate::score::Scoring::Streaming][self.below(2) as usize],
         }
     }
     /// A valid TCP configuration, `recovery` and `sack` filled in as the

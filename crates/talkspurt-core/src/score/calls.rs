@@ -15,7 +15,7 @@ use super::bounds::{bounds_with, Bounds};
 use super::row::{CallInfo, CallSummary};
 use crate::metrics::rtpi::real_time_performance;
 use crate::metrics::{back_to_back, clips, delivered_bytes, gap_jitter, goodput_bps, loss_counts, loss_decomposition};
-use crate::metrics::{gap_jitter_over, not_played, BackToBack};
+use crate::metrics::{gap_jitter_over, not_played, BackToBack, LossCounts};
 use crate::playout::{self, CallTrace};
 use crate::quality::{self, burst_stats, EModelCurve};
 use crate::score::{AnalysisCfg, DelayModel};
@@ -33,13 +33,13 @@ pub struct Scored {
     pub bounds: Option<Bounds>,
 }
 
-const NAN: f64 = f64::NAN;
+pub(super) const NAN: f64 = f64::NAN;
 
-fn ms(ns: f64) -> f64 {
+pub(super) fn ms(ns: f64) -> f64 {
     ns * 1e-6
 }
 
-fn or_nan(x: Option<f64>) -> f64 {
+pub(super) fn or_nan(x: Option<f64>) -> f64 {
     x.unwrap_or(NAN)
 }
 
@@ -99,10 +99,14 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
 
 /// Counts by fate and seed 003's decomposition (metrics::decomposition).
 fn losses(s: &mut CallSummary, rec: &Columns, played: &[u64]) {
-    let c = loss_counts(&rec.fate, played);
+    losses_of(s, &loss_counts(&rec.fate, played));
+}
+
+/// The loss columns from the counts by fate.
+pub(super) fn losses_of(s: &mut CallSummary, c: &LossCounts) {
     (s.generated, s.sender_drop, s.queue_drop, s.link_loss) = (c.generated, c.sender_drop, c.queue_drop, c.link_loss);
     (s.in_flight, s.arrived, s.late, s.played) = (c.in_flight, c.arrived(), c.late, c.played);
-    match loss_decomposition(&c) {
+    match loss_decomposition(c) {
         Some(d) => {
             (s.loss_sender, s.loss_queue, s.loss_link, s.loss_in_flight) = (d.sender, d.queue, d.link, d.in_flight);
             (s.loss_late, s.loss_before_playout, s.loss_total) = (d.late, d.before_playout, d.total);
@@ -208,6 +212,23 @@ fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64]
         .filter(|(&p, _)| p != crate::playout::NOT_ARRIVED)
         .map(|(&p, &g)| p - g)
         .sum();
+    let measured = burst_stats(lost).burst_r;
+    // Seed 000 §4.3's reduced form averages the delay impairment over the
+    // played packets (not Id of the mean delay), the objective the MKT
+    // bound optimises, so buffer and bound compare like for like.
+    let r_simple = info.codec.lambda.map(|l| {
+        let il = |e: f64| quality::loss_impairment_simplified(l, e);
+        playout::score(trace, played, info.offset_ms(), quality::R0_SIMPLIFIED, quality::delay_impairment_simplified, il).r
+    });
+    quality_of(s, buffer_sum, measured, r_simple, info, delay, mix, curve);
+}
+
+/// The buffer and quality columns from the summed playout delay (ns, over
+/// played packets), the measured BurstR and the reduced-form R (None for a
+/// codec without λ); `s` already holds the counts and delay columns.
+/// `curve`: `info.g107_params` as an [`EModelCurve`].
+#[allow(clippy::too_many_arguments)]
+pub(super) fn quality_of(s: &mut CallSummary, buffer_sum: u64, measured: Option<f64>, r_simple: Option<f64>, info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>, curve: &EModelCurve) {
     s.buffer_ms = if s.played == 0 { NAN } else { ms(buffer_sum as f64) / s.played as f64 };
     s.mouth_to_ear_ms = match delay {
         DelayModel::Playout => info.offset_ms() + s.buffer_ms,
@@ -217,7 +238,6 @@ fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64]
     // than random) is taken as 1, the random-loss value; above 8 is clamped
     // to 8 and the row flagged extrapolated. `burst_r_measured` keeps the
     // estimate (docs/models/playout.md, docs/models/emodel.md).
-    let measured = burst_stats(lost).burst_r;
     s.burst_r_measured = or_nan(measured);
     s.burst_r = measured.map_or(1.0, |b| b.clamp(1.0, 8.0));
     if s.played == 0 {
@@ -250,15 +270,8 @@ fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64]
     // `bound_g107_r − r_random` is buffer inefficiency alone and
     // `r_random − r` the burst penalty (score::bounds).
     s.r_random = curve.at(s.mouth_to_ear_ms, s.loss_total, 1.0).map_or(NAN, |r| swap(r, mixed(1.0)).1);
-    // Seed 000 §4.3's reduced form averages the delay impairment over the
-    // played packets (not Id of the mean delay), the objective the MKT
-    // bound optimises, so buffer and bound compare like for like.
-    match info.codec.lambda {
-        Some(l) => {
-            let il = |e: f64| quality::loss_impairment_simplified(l, e);
-            s.r_simple = playout::score(trace, played, info.offset_ms(), quality::R0_SIMPLIFIED, quality::delay_impairment_simplified, il).r;
-            s.mos_simple = quality::mos_from_r(s.r_simple);
-        }
+    match r_simple {
+        Some(r) => (s.r_simple, s.mos_simple) = (r, quality::mos_from_r(r)),
         None => (s.r_simple, s.mos_simple) = (NAN, NAN),
     }
 }

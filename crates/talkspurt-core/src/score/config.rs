@@ -35,6 +35,21 @@ pub struct AnalysisCfg {
     pub interval: Option<(SimDuration, SimDuration)>,
     /// The mouth-to-ear delay the E-model scores. Default `Playout`.
     pub delay: DelayModel,
+    /// Exact scoring over stored records, or streaming in flat memory.
+    pub scoring: Scoring,
+}
+
+/// How a call's packets reach scoring (issue 14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scoring {
+    /// Every packet is recorded and the call scored at the end: exact
+    /// percentiles and the offline bounds. Memory grows with the packets.
+    #[default]
+    Exact,
+    /// Packets are folded into per-call accumulators as they settle
+    /// (score::stream): flat memory; percentiles from a log histogram
+    /// (relative error ≤ 1/256), no offline bounds, no packets table.
+    Streaming,
 }
 
 /// Which delay the E-model takes as the call's mouth-to-ear delay.
@@ -63,6 +78,7 @@ impl Default for AnalysisCfg {
             run_cap: DEFAULT_RUN_CAP as u32,
             interval: None,
             delay: DelayModel::Playout,
+            scoring: Scoring::Exact,
         }
     }
 }

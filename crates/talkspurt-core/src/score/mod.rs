@@ -14,10 +14,11 @@ pub mod config;
 pub mod modes;
 pub mod packets;
 pub mod row;
+pub mod stream;
 pub mod summary;
 
 pub use calls::{score_call, Scored};
-pub use config::{AnalysisCfg, DelayModel};
+pub use config::{AnalysisCfg, DelayModel, Scoring};
 pub use row::{CallInfo, CallSummary};
 
 use crate::trace::record::Wide;
@@ -62,10 +63,19 @@ pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, k
 
 /// Score the calls and build their tables; `trace` keeps the records for
 /// the packets table (else they are dropped here).
-pub fn call_tables(records: Vec<CallRecord>, infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String]) -> CallTables {
+pub fn call_tables(mut records: Vec<CallRecord>, infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String]) -> CallTables {
+    if records.iter().any(|r| r.sink().is_some()) {
+        // Streaming scoring: the calls were scored as they ran.
+        let scored = records.iter_mut().map(|r| stream::scored(r.take_sink().expect("every call streams"))).collect();
+        return tables(records, Vec::new(), infos, a, false, where_cats, scored);
+    }
     let refs: Vec<&CallRecord> = records.iter().collect();
     let (scored, played) = score_all(&refs, infos, a, trace);
     drop(refs);
+    tables(records, played, infos, a, trace, where_cats, scored)
+}
+
+fn tables(records: Vec<CallRecord>, played: Vec<Wide>, infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String], scored: Vec<Scored>) -> CallTables {
     CallTables {
         calls: calls_table(infos, &scored),
         packets: trace.then(|| Packets::new(records, played, infos, a.window as usize, where_cats)),

@@ -14,38 +14,67 @@ use crate::voice::{codec, Codec};
 /// form applies as is: a codec without modes, one set of figures used, a
 /// packet no mode of the family explains, or a mode without figures.
 pub fn mode_shares(call_codec: &Codec, frames: &[u16], payload: &[u32], lost: &[bool]) -> Option<Vec<ModeShare>> {
-    let ladder = codec::modes(call_codec);
-    if ladder.is_empty() {
+    let mut t = ModeTally::new(call_codec);
+    if t.ladder.is_empty() {
         return None;
     }
-    // (emodel key, frames carried, packets, packets lost)
-    let mut acc: Vec<(&'static str, u64, u64, u64)> = Vec::new();
     for ((&f, &bytes), &gone) in frames.iter().zip(payload).zip(lost) {
-        if f == 0 {
-            continue;
+        t.add(f as u32, bytes, gone);
+        if t.unexplained {
+            return None;
         }
-        let f32_ = f as u32;
-        let m = ladder.iter().find(|m| bytes % f32_ == 0 && bytes / f32_ == m.frame_bytes)?;
-        let i = match acc.iter().position(|a| a.0 == m.emodel_key) {
+    }
+    t.shares()
+}
+
+/// `mode_shares` one packet at a time, in sequence order (score::stream).
+#[derive(Debug, Clone)]
+pub struct ModeTally {
+    ladder: Vec<&'static Codec>,
+    /// (emodel key, frames carried, packets, packets lost)
+    acc: Vec<(&'static str, u64, u64, u64)>,
+    /// A packet no mode of the family explains was seen.
+    unexplained: bool,
+}
+
+impl ModeTally {
+    pub fn new(call_codec: &Codec) -> Self {
+        ModeTally { ladder: codec::modes(call_codec), acc: Vec::new(), unexplained: false }
+    }
+
+    /// A packet of `frames` frames and `bytes` payload, lost (not played) or not.
+    pub fn add(&mut self, frames: u32, bytes: u32, lost: bool) {
+        if frames == 0 || self.ladder.is_empty() || self.unexplained {
+            return;
+        }
+        let Some(m) = self.ladder.iter().find(|m| bytes.is_multiple_of(frames) && bytes / frames == m.frame_bytes) else {
+            self.unexplained = true;
+            return;
+        };
+        let i = match self.acc.iter().position(|a| a.0 == m.emodel_key) {
             Some(i) => i,
             None => {
-                acc.push((m.emodel_key, 0, 0, 0));
-                acc.len() - 1
+                self.acc.push((m.emodel_key, 0, 0, 0));
+                self.acc.len() - 1
             }
         };
-        acc[i].1 += f as u64;
-        acc[i].2 += 1;
-        acc[i].3 += gone as u64;
+        self.acc[i].1 += frames as u64;
+        self.acc[i].2 += 1;
+        self.acc[i].3 += lost as u64;
     }
-    if acc.len() < 2 {
-        return None;
+
+    pub fn shares(&self) -> Option<Vec<ModeShare>> {
+        if self.ladder.is_empty() || self.unexplained || self.acc.len() < 2 {
+            return None;
+        }
+        self.acc
+            .iter()
+            .map(|&(key, w, n, l)| {
+                let (ie, bpl) = codec_impairment(key)?;
+                Some(ModeShare { ie, bpl, weight: w as f64, ppl: 100.0 * l as f64 / n as f64 })
+            })
+            .collect()
     }
-    acc.iter()
-        .map(|&(key, w, n, l)| {
-            let (ie, bpl) = codec_impairment(key)?;
-            Some(ModeShare { ie, bpl, weight: w as f64, ppl: 100.0 * l as f64 / n as f64 })
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use crate::trace::packets::{fate_code, FATES};
 use crate::trace::record::{CallRecord, NetFate, Wide, NEVER, NO_WHERE};
 use crate::trace::table::{digest_column, secs};
 use crate::trace::{Column, Table};
+use std::ops::Range;
 
 pub struct Packets {
     records: Vec<CallRecord>,
@@ -58,10 +59,17 @@ impl Packets {
         n
     }
 
-    /// One value per packet, call by call.
-    fn each<T>(&self, f: impl Fn(usize, &CallRecord, &Wide, usize) -> T) -> Vec<T> {
-        let mut v = Vec::with_capacity(self.rows());
-        for (c, (r, p)) in self.records.iter().zip(&self.played).enumerate() {
+    /// Rows (packets) of each call, in table order: a writer can cut the
+    /// table into row groups of whole calls (`column_of_calls`).
+    pub fn call_rows(&self) -> Vec<usize> {
+        self.records.iter().map(|r| r.len()).collect()
+    }
+
+    /// One value per packet, call by call, for the calls in `calls`.
+    fn each<T>(&self, calls: &Range<usize>, f: impl Fn(usize, &CallRecord, &Wide, usize) -> T) -> Vec<T> {
+        let mut v = Vec::with_capacity(self.records[calls.clone()].iter().map(|r| r.len()).sum());
+        for c in calls.clone() {
+            let (r, p) = (&self.records[c], &self.played[c]);
             v.extend((0..r.len()).map(|i| f(c, r, p, i)));
         }
         v
@@ -69,31 +77,42 @@ impl Packets {
 
     /// One column, built now; None for a name not in `names`.
     pub fn column(&self, name: &str) -> Option<Column> {
+        self.column_of_calls(name, 0..self.records.len())
+    }
+
+    /// The rows of the calls in `calls` of one column (the table's rows
+    /// `Σ call_rows[..start] ..`): a large table written a slice at a
+    /// time never holds a whole column (issue 14). None for a name not in
+    /// `names` or calls out of range.
+    pub fn column_of_calls(&self, name: &str, calls: Range<usize>) -> Option<Column> {
+        if calls.start > calls.end || calls.end > self.records.len() {
+            return None;
+        }
         let played = |r: &CallRecord, p: &Wide, i: usize| match p.get(i) {
             NEVER => NEVER,
             d => r.t_gen(i) + d,
         };
         let full = self.full;
         Some(match name {
-            "call" => Column::U32(self.each(|c, _, _, _| c as u32)),
-            "seq" => Column::U32(self.each(|_, _, _, i| i as u32)),
-            "talkspurt" => Column::U32(self.records.iter().flat_map(|r| r.talkspurts()).collect()),
-            "frames" => Column::U32(self.each(|_, r, _, i| r.frames(i))),
-            "payload_bytes" => Column::U32(self.each(|_, r, _, i| r.payload(i))),
-            "wire_bytes" if full => Column::U32(self.each(|_, r, _, i| r.wire(i))),
-            "t_generated" => Column::F64(self.each(|_, r, _, i| secs(r.t_gen(i)))),
-            "t_sent" => Column::F64(self.each(|_, r, _, i| secs(r.t_sent(i)))),
-            "t_arrived" => Column::F64(self.each(|_, r, _, i| secs(r.t_arr(i)))),
-            "t_played" => Column::F64(self.each(|_, r, p, i| secs(played(r, p, i)))),
+            "call" => Column::U32(self.each(&calls, |c, _, _, _| c as u32)),
+            "seq" => Column::U32(self.each(&calls, |_, _, _, i| i as u32)),
+            "talkspurt" => Column::U32(self.records[calls].iter().flat_map(|r| r.talkspurts()).collect()),
+            "frames" => Column::U32(self.each(&calls, |_, r, _, i| r.frames(i))),
+            "payload_bytes" => Column::U32(self.each(&calls, |_, r, _, i| r.payload(i))),
+            "wire_bytes" if full => Column::U32(self.each(&calls, |_, r, _, i| r.wire(i))),
+            "t_generated" => Column::F64(self.each(&calls, |_, r, _, i| secs(r.t_gen(i)))),
+            "t_sent" => Column::F64(self.each(&calls, |_, r, _, i| secs(r.t_sent(i)))),
+            "t_arrived" => Column::F64(self.each(&calls, |_, r, _, i| secs(r.t_arr(i)))),
+            "t_played" => Column::F64(self.each(&calls, |_, r, p, i| secs(played(r, p, i)))),
             "fate" => Column::Cat {
-                codes: self.each(|_, r, p, i| fate_code(r.fate(i), played(r, p, i))),
+                codes: self.each(&calls, |_, r, p, i| fate_code(r.fate(i), played(r, p, i))),
                 cats: FATES.iter().map(|s| s.to_string()).collect(),
             },
             // Where codes: 0 = none, 1 = sender, 2.. = channels.
             "where" if full => {
                 let mut cats = vec![String::new(), "sender".to_string()];
                 cats.extend(self.where_cats.iter().cloned());
-                let codes = self.each(|_, r, _, i| match (r.fate(i), r.where_(i)) {
+                let codes = self.each(&calls, |_, r, _, i| match (r.fate(i), r.where_(i)) {
                     (NetFate::SenderDrop, _) => 1,
                     (_, NO_WHERE) => 0,
                     (_, ch) => ch + 2,
@@ -102,8 +121,9 @@ impl Packets {
             }
             _ => {
                 let k = WINDOW_COLUMNS.iter().position(|&w| w == name)?;
-                let mut v = Vec::with_capacity(self.rows());
-                for ((r, p), &(offset_ms, lambda)) in self.records.iter().zip(&self.played).zip(&self.calls) {
+                let mut v = Vec::with_capacity(self.records[calls.clone()].iter().map(|r| r.len()).sum());
+                for c in calls {
+                    let (r, p, &(offset_ms, lambda)) = (&self.records[c], &self.played[c], &self.calls[c]);
                     let t_gen: Vec<u64> = (0..r.len()).map(|i| r.t_gen(i)).collect();
                     let pl: Vec<u64> = (0..r.len()).map(|i| played(r, p, i)).collect();
                     v.extend(windowed_impairments(&t_gen, &pl, offset_ms, lambda, self.window).into_iter().map(|w| match k {

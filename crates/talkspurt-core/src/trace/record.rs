@@ -251,6 +251,31 @@ pub struct CallRecord {
     wire: Narrow<u16>,
     /// Channel where lost, plus one (0: none).
     where_: Narrow<u16>,
+    /// Streaming scoring (`[analysis] scoring = "streaming"`): packets go
+    /// to this consumer as they happen and nothing above is stored.
+    sink: Option<Box<dyn RecordSink>>,
+}
+
+/// A consumer of one call's packet events in place of stored records: the
+/// world's calls below (`push`, `sent`, `arrived`, `set_fate`) are handed
+/// to it as they happen (score::stream folds them into per-call
+/// accumulators, issue 14). Times are ns.
+pub trait RecordSink: Send + Sync + std::fmt::Debug {
+    /// A packet generated at `t_gen`; returns its sequence number.
+    fn push(&mut self, t_gen: u64, talkspurt: u32, frames: u32, payload: u32) -> u32;
+    fn sent(&mut self, seq: u32, now: u64);
+    fn arrived(&mut self, seq: u32, now: u64);
+    fn set_fate(&mut self, seq: u32, fate: NetFate);
+    /// Packets generated.
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The run is over: fold what is still open (in flight).
+    fn finish(&mut self);
+    /// metrics::adaptation::congestion_onset over the folded packets.
+    fn congestion_onset(&self) -> Option<u64>;
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
 }
 
 /// A call's records as plain vectors (`CallRecord::columns`).
@@ -294,21 +319,46 @@ impl CallRecord {
             payload: Narrow::with_capacity(expect),
             wire: Narrow::with_capacity(if full { expect } else { 0 }),
             where_: Narrow::with_capacity(if full { expect } else { 0 }),
+            sink: None,
         }
     }
 
+    /// Records that store nothing and hand every packet to `sink`.
+    pub fn streaming(sink: Box<dyn RecordSink>) -> Self {
+        CallRecord { sink: Some(sink), ..CallRecord::default() }
+    }
+
+    /// The streaming consumer, if any.
+    pub fn sink(&self) -> Option<&dyn RecordSink> {
+        self.sink.as_deref()
+    }
+
+    pub fn sink_mut(&mut self) -> Option<&mut (dyn RecordSink + 'static)> {
+        self.sink.as_deref_mut()
+    }
+
+    pub fn take_sink(&mut self) -> Option<Box<dyn RecordSink>> {
+        self.sink.take()
+    }
+
     pub fn len(&self) -> usize {
-        self.fate.len()
+        match &self.sink {
+            Some(s) => s.len(),
+            None => self.fate.len(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.fate.is_empty()
+        self.len() == 0
     }
 
     /// A new packet generated at `t_gen`; returns its sequence number.
     /// Generation times must not decrease within a call.
     #[inline]
     pub fn push(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32) -> u32 {
+        if let Some(s) = &mut self.sink {
+            return s.push(t_gen.0, talkspurt, frames, payload);
+        }
         let seq = self.fate.len();
         if seq % BLOCK == 0 {
             self.gen_base.push(t_gen.0);
@@ -412,6 +462,9 @@ impl CallRecord {
 
     #[inline]
     pub fn set_fate(&mut self, seq: u32, fate: NetFate, where_: u32) {
+        if let Some(s) = &mut self.sink {
+            return s.set_fate(seq, fate);
+        }
         let i = seq as usize;
         // A unit already delivered keeps its fate (a later copy may be lost).
         if self.fate[i] == NetFate::Arrived {
@@ -433,6 +486,9 @@ impl CallRecord {
 
     #[inline]
     pub fn sent(&mut self, seq: u32, now: SimTime) {
+        if let Some(s) = &mut self.sink {
+            return s.sent(seq, now.0);
+        }
         let i = seq as usize;
         if self.sent_off.is_never(i) {
             let d = self.since_gen(i, now);
@@ -442,6 +498,9 @@ impl CallRecord {
 
     #[inline]
     pub fn arrived(&mut self, seq: u32, now: SimTime) {
+        if let Some(s) = &mut self.sink {
+            return s.arrived(seq, now.0);
+        }
         let i = seq as usize;
         if self.arr_off.is_never(i) {
             let d = self.since_gen(i, now);

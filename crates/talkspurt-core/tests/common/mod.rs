@@ -97,3 +97,28 @@ pub fn bulk(count: u32, from: &str, to: &str, transport: TransportCfg) -> Traffi
         label: None,
     }
 }
+
+/// A scenario file of the repository (path relative to its root) as the
+/// core reads it: a `[sweep]` section is the Python front end's, so only
+/// the base scenario is kept.
+pub fn shipped(file: &str) -> Scenario {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    shipped_text(file, &text)
+}
+
+/// `shipped` of a file's text (after any edits).
+pub fn shipped_text(file: &str, text: &str) -> Scenario {
+    let mut skip = false;
+    let text: String = text
+        .lines()
+        .filter(|l| {
+            if l.starts_with('[') {
+                skip = l.starts_with("[sweep");
+            }
+            !skip
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    from_toml_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
