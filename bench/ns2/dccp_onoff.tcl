@@ -30,7 +30,12 @@
 # Reported (JSON, last line): packets generated, accepted, dropped by the
 # full buffer, sent; the time-average number waiting (accepted - sent,
 # sampled every 1 ms) and, by Little's law, the mean wait of an accepted
-# packet in ms.
+# packet in ms (wait_mean_ms); per packet (send time - acceptance time,
+# FIFO, send times of DCCP-Data/DataAck from the s -> r1 queue trace) the
+# mean, the 95th percentile (linear interpolation, as talkspurt's calls
+# table) and the mean over the first packet of each talkspurt
+# (first_wait_mean_ms: the wait for the sender's next send slot after a
+# silence, docs/models/tfrc.md "Against ns-2").
 
 proc usage {} {
     puts stderr "usage: ns dccp_onoff.tcl DELAY_MS ?DURATION_S? ?SEED? ?TALK_S? ?SILENCE_S?"
@@ -61,6 +66,8 @@ $ns duplex-link $r1 $r2 10Mb  [expr {$opt(delay)}]ms DropTail
 $ns duplex-link $r2 $d  100Mb 1ms DropTail
 foreach {a b} [list $s $r1 $r1 $s $r1 $r2 $r2 $r1 $r2 $d $d $r2] { $ns queue-limit $a $b 1001 }
 
+set trace [send_trace $ns $s $r1]
+
 set seg 172
 set tfrc [new Agent/DCCP/TFRC]
 $tfrc set s_use_osc_prev_ 0
@@ -90,18 +97,26 @@ $off_rv use-rng $app_rng
 set accepted 0
 set dropped 0
 set generated 0
+set accept_times {}
+set first_index {}
+set spurt_start 0
 proc talkspurt {} {
-    global ns on_rv off_rv
+    global ns on_rv off_rv spurt_start
+    set spurt_start 1
     set now [$ns now]
     set end [expr {$now + [$on_rv value]}]
     for {set t $now} {$t < $end} {set t [expr {$t + 0.020}]} { $ns at $t frame }
     $ns at [expr {$end + [$off_rv value]}] talkspurt
 }
 proc frame {} {
-    global tfrc accepted dropped generated seg
+    global ns tfrc accepted dropped generated seg accept_times first_index spurt_start
     incr generated
+    set first $spurt_start
+    set spurt_start 0
     if {$accepted - ([$tfrc set num_data_pkt_] + [$tfrc set num_dataack_pkt_]) >= 5} { incr dropped; return }
+    if {$first} { lappend first_index $accepted }
     incr accepted
+    lappend accept_times [$ns now]
     $tfrc advanceby 1
 }
 
@@ -120,8 +135,13 @@ $ns at $opt(duration) {$ns halt}
 $ns run
 
 set sent [expr {[$tfrc set num_data_pkt_] + [$tfrc set num_dataack_pkt_]}]
+set waits [sender_waits $accept_times [send_times $trace {DCCP_Data DCCP_DataAck}]]
+lassign [mean_p95 $waits] pp_mean p95
+set first_waits {}
+foreach i $first_index { if {$i < [llength $waits]} { lappend first_waits [lindex $waits $i] } }
+lassign [mean_p95 $first_waits] first_mean
 set lbar [expr {double($sum) / $n}]
 set lambda [expr {$accepted / $opt(duration)}]
-puts [format {{"delay_ms": %s, "seed": %d, "generated": %d, "accepted": %d, "dropped": %d, "sent": %d, "mean_waiting": %.5f, "wait_mean_ms": %.3f, "sender_loss": %.5f}} \
+puts [format {{"delay_ms": %s, "seed": %d, "generated": %d, "accepted": %d, "dropped": %d, "sent": %d, "mean_waiting": %.5f, "wait_mean_ms": %.3f, "sender_loss": %.5f, "wait_pp_mean_ms": %.3f, "wait_p95_ms": %.3f, "first_wait_mean_ms": %.3f, "talkspurts": %d}} \
     $opt(delay) $opt(seed) $generated $accepted $dropped $sent $lbar [expr {$lambda > 0 ? 1000.0 * $lbar / $lambda : 0}] \
-    [expr {$generated > 0 ? double($dropped) / $generated : 0}]]
+    [expr {$generated > 0 ? double($dropped) / $generated : 0}] $pp_mean $p95 $first_mean [llength $first_waits]]

@@ -119,3 +119,52 @@ proc bernoulli_loss {ns from to p rng} {
     $em drop-target [$ns set nullAgent_]
     return $em
 }
+
+# send_trace NS FROM TO -> an open temporary file receiving the queue trace
+# of link FROM -> TO; its "+" lines are the times packets left the sender.
+proc send_trace {ns from to} {
+    set ch [file tempfile path /tmp/talkspurt_send.tr]
+    $ns trace-queue $from $to $ch
+    return [list $ch $path]
+}
+
+# send_times TRACE TYPES -> the "+" times of packets whose type is in TYPES
+# ({} for all), in order; closes and deletes the trace file.
+proc send_times {trace types} {
+    lassign $trace ch path
+    flush $ch
+    seek $ch 0
+    set times {}
+    while {[gets $ch line] >= 0} {
+        if {[string index $line 0] eq "+" && ($types eq {} || [lindex $line 4] in $types)} {
+            lappend times [lindex $line 1]
+        }
+    }
+    close $ch
+    file delete $path
+    return $times
+}
+
+# sender_waits ACCEPTED SENT -> per-packet waits in ms, FIFO: the i-th
+# packet accepted leaves as the i-th sent.
+proc sender_waits {accepted sent} {
+    set waits {}
+    foreach ta $accepted ts $sent {
+        if {$ta eq "" || $ts eq ""} break
+        lappend waits [expr {1000.0 * ($ts - $ta)}]
+    }
+    return $waits
+}
+
+# mean_p95 VALUES -> {mean p95}; the 95th percentile by linear
+# interpolation between order statistics (as talkspurt's calls table).
+proc mean_p95 {values} {
+    set n [llength $values]
+    if {$n == 0} { return {0 0} }
+    set sorted [lsort -real $values]
+    set pos [expr {0.95 * ($n - 1)}]
+    set lo [expr {int(floor($pos))}]
+    set hi [expr {min($lo + 1, $n - 1)}]
+    set p95 [expr {[lindex $sorted $lo] + ($pos - $lo) * ([lindex $sorted $hi] - [lindex $sorted $lo])}]
+    return [list [expr {[tcl::mathop::+ {*}$values] / double($n)}] $p95]
+}
