@@ -238,6 +238,27 @@ def test_tcp_and_dccp_decode(tmp_path, transport, proto):
         assert protos and all(p.startswith(f"raw:ip:{proto}") for p in protos), protos
 
 
+@pytest.mark.parametrize("ccid", [2, 3])
+def test_dccp_closereq_decodes(tmp_path, ccid):
+    """closer = "server" (RFC 4340 §8.3): the receiver's CloseReq, the
+    sender's Close and the Reset decode without malformed frames on a lossy
+    path; tshark sees no more CloseReqs, Closes and Resets than the tables
+    say were sent (some may be lost), and at least one of each."""
+    d = tmp_path / "cap"
+    transport = f'{{ kind = "dccp", ccid = {ccid}, closer = "server" }}'
+    res = talkspurt.run(TRANSPORT_CALLS.format(transport=transport), pcap=d, capture=["link:0"])
+    seen = {5: 0, 6: 0, 7: 0}
+    for f in sorted(d.iterdir()):
+        assert bad_frames(f) == [], f
+        for (t,) in fields(f, "dccp.type", filt="dccp.type >= 5"):
+            seen[int(t)] += 1
+    sent = {
+        k: int(res.calls[col].sum() + res.traffic[col].sum())
+        for k, col in [(5, "dccp_closereq_sent"), (6, "dccp_close_sent"), (7, "dccp_reset_sent")]
+    }
+    assert all(1 <= seen[k] <= sent[k] for k in seen), (seen, sent)
+
+
 def test_errors_name_the_option(tmp_path):
     with pytest.raises(talkspurt.ScenarioError, match=r"capture\[1\]: got \"link:7\"; expected a link index from 0 to 1"):
         talkspurt.run(UDP_CALLS, pcap=tmp_path / "x", capture=["calls", "link:7"])

@@ -376,20 +376,26 @@ impl RateController for TfrcSender {
             (TfrcSpec::Rfc3448, Some(r)) => {
                 // RFC 3448 §4.4: halve the cached X_recv unless an idle
                 // sender is already below 4 packets per RTT (so X never
-                // falls under 2 packets per RTT from idleness).
+                // falls under 2 packets per RTT from idleness). Item (2)
+                // halves X itself, X = max(X/2, s/t_mbi), before any
+                // feedback and, by verified erratum 1458, while p == 0:
+                // there X_calc is undefined and halving X_recv would leave
+                // X ≤ 2·X_recv/2 = the old X_recv, often no cut at all.
                 let x_recv = self.max_recv();
                 if !self.got_feedback {
                     self.x = (self.x / 2.0).max(self.min_rate());
-                } else if !(idle && x_recv < 4.0 * self.s / r) {
+                } else if idle && x_recv < 4.0 * self.s / r {
+                    // idle below 4 packets per RTT: neither is reduced
+                } else if self.p == 0.0 {
+                    self.x = self.floor((self.x / 2.0).max(self.min_rate()));
+                } else {
                     let nx = if self.x_calc > 2.0 * x_recv {
                         (x_recv / 2.0).max(self.s / (2.0 * self.cfg.t_mbi.as_secs_f64()))
                     } else {
                         self.x_calc / 4.0
                     };
                     self.x_recv_set = vec![(now, nx)];
-                    let limit = if self.p > 0.0 { self.ca_limit(nx) } else { 2.0 * nx };
-                    let cap = if self.p > 0.0 { self.x_calc } else { self.x };
-                    self.x = self.floor(cap.min(limit).max(self.min_rate()));
+                    self.x = self.floor(self.x_calc.min(self.ca_limit(nx)).max(self.min_rate()));
                 }
             }
         }

@@ -191,13 +191,53 @@ fn idle_nofeedback() {
     x.on_nofeedback(x.nofeedback_at());
     assert!((x.rate() - before / 2.0).abs() < 1e-9);
 
+    // RFC 3448 with p = 0.01: X_recv 8000 B/s = 5 packets per RTT ≥ 4, so
+    // it is halved to 4000 although the sender was idle (X_calc = 17 973
+    // B/s > 2·X_recv, the first branch of §4.4 item 1).
     let mut y = TfrcSender::new(TfrcConfig { spec: TfrcSpec::Rfc3448, ..TfrcConfig::default() }, s, SimTime::ZERO);
     y.on_packet_sent(SimTime::ZERO, s);
-    y.on_feedback(t_ms(100), &fb(0, 16_000.0, 0.0)); // X = max(min(320, 32000), 1600) = 1600
-    assert!((y.rate() - 1600.0).abs() < 1e-9);
-    // X_recv 16 000 B/s = 10 packets per RTT ≥ 4: halved to 8000, X = min(X, 2·8000).
+    y.on_feedback(t_ms(100), &fb(0, 8000.0, 0.01));
+    assert!(y.x_calc() > 16_000.0, "{}", y.x_calc());
     y.on_nofeedback(y.nofeedback_at());
-    assert!((y.x_recv() - 8000.0).abs() < 1e-9, "{}", y.x_recv());
+    assert!((y.x_recv() - 4000.0).abs() < 1e-9, "{}", y.x_recv());
+    // Idle below 4 packets per RTT (X_recv 4800 < 4·160/0.1 = 6400):
+    // nothing is reduced, p = 0 or not.
+    for p in [0.0, 0.01] {
+        let mut z = TfrcSender::new(TfrcConfig { spec: TfrcSpec::Rfc3448, ..TfrcConfig::default() }, s, SimTime::ZERO);
+        z.on_packet_sent(SimTime::ZERO, s);
+        z.on_feedback(t_ms(100), &fb(0, 4800.0, p));
+        let (x, xr) = (z.rate(), z.x_recv());
+        z.on_nofeedback(z.nofeedback_at());
+        assert_eq!((z.rate(), z.x_recv()), (x, xr), "p = {p}");
+    }
+}
+
+/// RFC 3448 §4.4 item (2) with verified erratum 1458: while p == 0 a
+/// nofeedback expiry halves X itself, X = max(X/2, s/t_mbi), and leaves
+/// X_recv alone. Worked by hand: s = 160 B, R = 100 ms, the first feedback
+/// reports X_recv = 16 000 B/s and p = 0, so X = max(min(2·160, 2·16 000),
+/// 160/0.1) = 1600 B/s. Without the erratum, X_recv would become 8000 and
+/// X = min(X, 2·8000) = 1600: no cut at all. With it: 800, then 400 on the
+/// next expiry (the sender sends between them, so it is not idle); the
+/// floor s/t_mbi = 160/64 = 2.5 B/s is reached after ten halvings
+/// (1600/2^10 = 1.5625 → 2.5).
+#[test]
+fn rfc3448_erratum_1458_halves_x_while_p_is_zero() {
+    let s = 160;
+    let mut y = TfrcSender::new(TfrcConfig { spec: TfrcSpec::Rfc3448, ..TfrcConfig::default() }, s, SimTime::ZERO);
+    y.on_packet_sent(SimTime::ZERO, s);
+    y.on_feedback(t_ms(100), &fb(0, 16_000.0, 0.0));
+    assert!((y.rate() - 1600.0).abs() < 1e-9, "{}", y.rate());
+    let mut want = 1600.0;
+    for k in 1..=11 {
+        let at = y.nofeedback_at();
+        y.on_packet_sent(SimTime(at.0 - 1_000_000), s);
+        y.on_nofeedback(at);
+        want = f64::max(want / 2.0, 2.5);
+        assert!((y.rate() - want).abs() < 1e-9, "expiry {k}: {} vs {want}", y.rate());
+        assert!((y.x_recv() - 16_000.0).abs() < 1e-9, "X_recv untouched: {}", y.x_recv());
+    }
+    assert_eq!(want, 2.5);
 }
 
 /// Seed 000's FR-MD: never below 8 packets per RTT. Seed 003's N100: the
