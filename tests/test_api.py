@@ -130,3 +130,19 @@ def test_codec_table():
     names = {c["name"]: c for c in talkspurt.codecs()}
     assert names["G.711"]["bitrate_bps"] == 64000 and names["G.729"]["bitrate_bps"] == 8000
     assert names["G.723.1-6.3"]["frame_ms"] == 30
+
+
+def test_streaming_scoring_from_python():
+    """`[analysis] scoring = "streaming"` (issue 14): needs the trace off,
+    says so by key; with it off, the counts equal exact scoring's."""
+    text = small_scenario("10s") + '\n[analysis]\nscoring = "streaming"\n'
+    with pytest.raises(talkspurt.ScenarioError, match=r"analysis\.scoring"):
+        talkspurt.run(text)
+    streaming = talkspurt.run(text, trace=False)
+    exact = talkspurt.run(small_scenario("10s"), trace=False)
+    assert streaming.packets is None and streaming.talkspurts is None
+    for col in ["generated", "played", "late", "queue_drop", "link_loss", "delay_mean_ms", "jitter_ms", "r", "mos"]:
+        pd.testing.assert_series_equal(streaming.calls[col], exact.calls[col])
+    assert streaming.calls["bound_r"].isna().all() and not exact.calls["bound_r"].isna().any()
+    rel = (streaming.calls["delay_p95_ms"] / exact.calls["delay_p95_ms"] - 1).abs()
+    assert (rel <= 1 / 256).all(), rel
