@@ -131,7 +131,7 @@ fn adapt_columns(w: &World, t: &mut Table) {
         .iter()
         .map(|c| {
             let t_sent: Vec<u64> = (0..c.rec.len()).map(|i| c.rec.t_sent(i)).collect();
-            let onset = congestion_onset(c.rec.fates(), &t_sent);
+            let onset = congestion_onset(&c.rec.fates(), &t_sent);
             adapt_stats(&c.log, c.start.as_nanos(), c.stop.as_nanos(), onset)
         })
         .collect();
