@@ -11,17 +11,20 @@ use crate::time::SimTime;
 use std::collections::VecDeque;
 
 #[derive(Debug)]
+#[repr(C)]
 pub struct RtpSender {
-    pub ssrc: u32,
-    pt: u8,
+    // What every packet reads and writes first (`packetize`, `sent`),
+    // one cache line; `repr(C)` keeps it so (issue 14).
     clock_rate: u32,
-    /// Next sequence number and the random offsets (§5.1).
-    seq: u16,
     ts0: u32,
     /// Timestamp just past the previous packet's samples (marker rule).
     next_ts: Option<u32>,
     packets: u32,
     octets: u32,
+    pub ssrc: u32,
+    /// Next sequence number and the random offsets (§5.1).
+    seq: u16,
+    pt: u8,
     cname_len: u8,
     timing: Option<Timing>,
     out: VecDeque<Rtcp>,

@@ -138,7 +138,7 @@ fn adapt_columns(w: &World, t: &mut Table) {
                 Some(s) => s.congestion_onset(),
                 None => {
                     let t_sent: Vec<u64> = (0..c.rec.len()).map(|i| c.rec.t_sent(i)).collect();
-                    congestion_onset(c.rec.fates(), &t_sent)
+                    congestion_onset(&c.rec.fates(), &t_sent)
                 }
             };
             adapt_stats(&c.log, c.start.as_nanos(), c.stop.as_nanos(), onset)

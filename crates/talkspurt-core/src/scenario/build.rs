@@ -400,6 +400,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 overhead: grp.overhead_bytes,
                 source,
                 rec: CallRecord::new(s.run.trace, expect),
+                gated: false,
                 start,
                 stop,
                 framer,

@@ -48,14 +48,16 @@ pub enum Owner {
     Rtcp(u32),
 }
 
-/// A call's RTP sessions and the RTCP flow between them.
+/// A call's RTP sessions and the RTCP flow between them. `repr(C)`: the
+/// fields a voice packet reads come first (see `Call`).
 #[derive(Debug)]
+#[repr(C)]
 pub struct RtpCall {
-    pub tx: RtpSender,
-    pub rx: RtpReceiver,
-    pub rtcp_flow: Option<u32>,
     /// Payload clock rate (Hz) for the timestamps.
     pub clock_rate: u32,
+    pub rtcp_flow: Option<u32>,
+    pub tx: RtpSender,
+    pub rx: RtpReceiver,
 }
 
 #[derive(Debug)]
@@ -75,30 +77,41 @@ impl Flow {
     }
 }
 
+/// A call. `repr(C)`, cache-line aligned, fields in the order a voice
+/// packet reads them: the source's clock, the record's head, the flow,
+/// the pending changes and the RTP sender's counters lie in the first
+/// four cache lines; the rest (codec, adaptation, RTP receiver, log) is
+/// read per report or per talkspurt. At 10 000 calls each line of a
+/// call's state touched per packet is a cache miss (issue 14,
+/// bench/README.md); `World::prefetch_call` fetches those lines ahead.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct Call {
-    pub flow: u32,
-    pub group: u32,
-    pub codec: Codec,
-    pub overhead: u32,
     pub source: VoiceSource,
     pub rec: CallRecord,
+    pub flow: u32,
+    pub group: u32,
+    pub overhead: u32,
+    /// The adaptation can hold packets back (`Adapter::gates`), set by
+    /// `World::prime`; otherwise `Adapter::gate` is not asked.
+    pub gated: bool,
+    /// Frames per packet and bytes per frame the adaptation chose, applied
+    /// once the packet being filled is out (its completion event is
+    /// already scheduled).
+    pub pending_fpp: Option<u32>,
+    pub pending_bytes: Option<u32>,
+    pub rtp: RtpCall,
+    pub codec: Codec,
     pub start: SimTime,
     /// End of the call's generation period (its length, or the run's end).
     pub stop: SimTime,
     /// Over a byte stream: the frames' ends, as the reader's framing sees
     /// them (None over datagrams).
     pub framer: Option<StreamFramer>,
-    pub rtp: RtpCall,
     /// The sender's adaptation, fed every `RtcpEvent`.
     pub adapt: Adapter,
     /// The sender's state at the start and after every change.
     pub log: Vec<AdaptPoint>,
-    /// Frames per packet and bytes per frame the adaptation chose, applied
-    /// once the packet being filled is out (its completion event is
-    /// already scheduled).
-    pub pending_fpp: Option<u32>,
-    pub pending_bytes: Option<u32>,
 }
 
 impl Call {
@@ -209,6 +222,9 @@ impl World {
     /// Schedule every source's first event. Call once before `run`.
     pub fn prime(&mut self) {
         self.plan_cut_through();
+        for c in &mut self.calls {
+            c.gated = c.adapt.gates();
+        }
         for i in 0..self.calls.len() as u32 {
             if let Some(t) = self.calls[i as usize].source.next_ready() {
                 self.q.schedule_in(self.voice_lane(i), t, Event::Voice { call: i });
@@ -333,7 +349,8 @@ impl World {
             call.source.set_frame_bytes(b);
         }
         let span = call.source.frame().mul(vp.frames as u64);
-        let pad = match call.adapt.gate(now, vp.payload, span) {
+        let gate = if call.gated { call.adapt.gate(now, vp.payload, span) } else { Gate::Speech { pad: 0 } };
+        let pad = match gate {
             Gate::Speech { pad } => pad,
             // Cleared (tfrc-codec's probe failed): the call sends nothing
             // more, and its connection closes.

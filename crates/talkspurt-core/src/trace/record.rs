@@ -9,9 +9,12 @@
 //! - talkspurt: the step from the previous packet's (one byte);
 //! - frames one byte, payload, wire bytes and channel two.
 //!
-//! A value that does not fit its narrow slot is stored whole in a side map
-//! (`Wide`, `Narrow`), so decoding is exact whatever the run does; the side
-//! maps stay empty on ordinary calls. `columns` expands a call into plain
+//! A value that does not fit its narrow slot is stored whole in a side map,
+//! so decoding is exact whatever the run does; the side maps stay empty on
+//! ordinary calls. The fields of a packet sit together in a 17-byte row,
+//! 64 rows to a block allocated when it is first needed (`Block`: one cache
+//! line touched per packet, blocks of concurrent calls side by side); the
+//! trace's two columns are kept apart. `columns` expands a call into plain
 //! vectors for scoring, one call at a time.
 
 use crate::time::SimTime;
@@ -119,28 +122,6 @@ impl Wide {
     pub fn heap_bytes(&self) -> usize {
         self.v.capacity() * 4 + self.wide.len() * 32
     }
-    /// `t0[i] + get(i)`, or `NEVER` where `get(i)` is: a whole column in
-    /// one pass over the slots (no per-index bounds checks).
-    fn plus(&self, t0: &[u64]) -> Vec<u64> {
-        debug_assert_eq!(t0.len(), self.v.len());
-        if self.wide.is_empty() {
-            // No side entries (the usual call): every slot is an offset or
-            // NONE, a select the compiler vectorises.
-            return self.v.iter().zip(t0).map(|(&x, &g)| if x == Self::NONE { NEVER } else { g + x as u64 }).collect();
-        }
-        self.v
-            .iter()
-            .zip(t0)
-            .enumerate()
-            .map(|(i, (&x, &g))| match x {
-                x if x < Self::ESC => g + x as u64,
-                x => match self.get_cold(i, x) {
-                    NEVER => NEVER,
-                    d => g + d,
-                },
-            })
-            .collect()
-    }
 }
 
 /// A narrow slot type: its escape code is its largest value.
@@ -224,30 +205,82 @@ impl<T: Slot> Narrow<T> {
     }
 }
 
-/// One call's records, compact (see the module note).
+/// Bytes of one packet's row: generation, send and arrival offsets (u32
+/// slots as in `Wide`), fate, talkspurt step, frames (one byte each),
+/// payload (two).
+const ROW: usize = 17;
+const GEN: usize = 0;
+const SENT: usize = 4;
+const ARR: usize = 8;
+const FATE: usize = 12;
+const SPURT: usize = 13;
+const FRAMES: usize = 14;
+const PAYLOAD: usize = 15;
+/// Side maps of the u32-slot fields (`GEN`, `SENT`, `ARR`: index 0..3)
+/// and of the narrow ones (`SPURT`: the id itself, `FRAMES`, `PAYLOAD`).
+const W_GEN: usize = 0;
+const W_SENT: usize = 1;
+const W_ARR: usize = 2;
+const N_SPURT: usize = 0;
+const N_FRAMES: usize = 1;
+const N_PAYLOAD: usize = 2;
+
+/// `BLOCK` packets' rows and their base time, allocated when the block's
+/// first packet is recorded. Rows rather than columns: a packet's record
+/// is one or two cache lines, not eight, and blocks of calls that record
+/// at the same time are allocated next to each other, so a round of
+/// packets across many calls writes memory in order instead of eight
+/// streams a call apart (issue 14: at 10 000 calls every column write
+/// was a cache miss; bench/README.md).
+#[derive(Clone, Debug)]
+struct Block {
+    /// The first packet's generation time; `REBASED` set when a gap of
+    /// 4.29 s or more inside the block started a new base (`rebase`).
+    base: u64,
+    rows: [[u8; ROW]; BLOCK],
+}
+
+#[inline]
+fn get32(r: &[u8; ROW], at: usize) -> u32 {
+    u32::from_le_bytes([r[at], r[at + 1], r[at + 2], r[at + 3]])
+}
+
+#[inline]
+fn put32(r: &mut [u8; ROW], at: usize, x: u32) {
+    r[at..at + 4].copy_from_slice(&x.to_le_bytes());
+}
+
+/// One call's records, compact (see the module note). What every packet
+/// touches comes first and fits one cache line; the rest is boxed
+/// (`RecordCold`).
 #[derive(Debug, Default)]
+#[repr(C)]
 pub struct CallRecord {
+    n: usize,
+    /// The block being filled, kept apart from the full ones so that the
+    /// latest packets' rows are one pointer from the record.
+    cur: Option<Box<Block>>,
+    cur_base: u64,
+    last_spurt: u32,
     /// Trace-only columns (wire bytes, where lost) are kept.
     pub full: bool,
-    /// Per block: its first packet's time; `REBASED` set when a gap of
-    /// 4.29 s or more inside the block started a new base (`rebase`).
-    gen_base: Vec<u64>,
+    /// Packets go to `cold.sink` (streaming scoring); kept here so the
+    /// per-packet test does not touch the cold part.
+    streaming: bool,
+    done: Vec<Box<Block>>,
+    cold: Box<RecordCold>,
+}
+
+/// A record's side maps and trace columns: not touched per packet unless
+/// the trace is on or a value escapes its slot.
+#[derive(Debug, Default)]
+struct RecordCold {
     /// seq → time: the packet from which later ones of its block count.
     rebase: BTreeMap<u32, u64>,
-    cur_base: u64,
-    gen_off: Wide,
-    /// First handed to the network, from generation (`NEVER` for a
-    /// sender drop); the sender-side jitter of seed 003 needs it.
-    sent_off: Wide,
-    arr_off: Wide,
-    fate: Vec<NetFate>,
-    /// Talkspurt step from the previous packet; escapes hold the id itself.
-    spurt_step: Narrow<u8>,
-    last_spurt: u32,
-    /// Codec frames carried (speech time = frames × frame duration).
-    frames: Narrow<u8>,
-    /// Application payload bytes (goodput).
-    payload: Narrow<u16>,
+    /// Escaped u32-slot values (generation, send, arrival offsets), whole.
+    wide: [BTreeMap<u32, u64>; 3],
+    /// Escaped narrow values (talkspurt id, frames, payload), whole.
+    narrow: [BTreeMap<u32, u32>; 3],
     wire: Narrow<u16>,
     /// Channel where lost, plus one (0: none).
     where_: Narrow<u16>,
@@ -306,45 +339,41 @@ impl CallRecord {
     pub fn new(full: bool, expect: usize) -> Self {
         CallRecord {
             full,
-            gen_base: Vec::with_capacity(expect.div_ceil(BLOCK)),
-            rebase: BTreeMap::new(),
-            cur_base: 0,
-            gen_off: Wide::with_capacity(expect),
-            sent_off: Wide::with_capacity(expect),
-            arr_off: Wide::with_capacity(expect),
-            fate: Vec::with_capacity(expect),
-            spurt_step: Narrow::with_capacity(expect),
-            last_spurt: 0,
-            frames: Narrow::with_capacity(expect),
-            payload: Narrow::with_capacity(expect),
-            wire: Narrow::with_capacity(if full { expect } else { 0 }),
-            where_: Narrow::with_capacity(if full { expect } else { 0 }),
-            sink: None,
+            done: Vec::with_capacity(expect.div_ceil(BLOCK)),
+            cold: Box::new(RecordCold {
+                wire: Narrow::with_capacity(if full { expect } else { 0 }),
+                where_: Narrow::with_capacity(if full { expect } else { 0 }),
+                ..Default::default()
+            }),
+            ..Default::default()
         }
     }
 
     /// Records that store nothing and hand every packet to `sink`.
     pub fn streaming(sink: Box<dyn RecordSink>) -> Self {
-        CallRecord { sink: Some(sink), ..CallRecord::default() }
+        let mut r = CallRecord { streaming: true, ..CallRecord::default() };
+        r.cold.sink = Some(sink);
+        r
     }
 
     /// The streaming consumer, if any.
     pub fn sink(&self) -> Option<&dyn RecordSink> {
-        self.sink.as_deref()
+        self.cold.sink.as_deref()
     }
 
     pub fn sink_mut(&mut self) -> Option<&mut (dyn RecordSink + 'static)> {
-        self.sink.as_deref_mut()
+        self.cold.sink.as_deref_mut()
     }
 
     pub fn take_sink(&mut self) -> Option<Box<dyn RecordSink>> {
-        self.sink.take()
+        self.streaming = false;
+        self.cold.sink.take()
     }
 
     pub fn len(&self) -> usize {
-        match &self.sink {
+        match self.sink() {
             Some(s) => s.len(),
-            None => self.fate.len(),
+            None => self.n,
         }
     }
 
@@ -352,52 +381,162 @@ impl CallRecord {
         self.len() == 0
     }
 
+    /// Block `b`'s storage (`b` below the block count).
+    #[inline]
+    fn block(&self, b: usize) -> &Block {
+        match self.done.get(b) {
+            Some(x) => x,
+            None => self.cur.as_deref().expect("a recorded packet"),
+        }
+    }
+
+    #[inline]
+    fn row(&self, i: usize) -> &[u8; ROW] {
+        debug_assert!(i < self.n);
+        &self.block(i / BLOCK).rows[i % BLOCK]
+    }
+
+    /// Packet `i`'s row: the current block's (the usual case, a packet
+    /// just sent or arriving) without a look at the full ones.
+    #[inline]
+    fn row_mut(&mut self, i: usize) -> &mut [u8; ROW] {
+        assert!(i < self.n, "packet {i} not recorded");
+        let b = i / BLOCK;
+        let blk = if b == self.done.len() { self.cur.as_deref_mut().expect("a current block") } else { &mut self.done[b] };
+        &mut blk.rows[i % BLOCK]
+    }
+
+    /// The u32-slot field at `at` of packet `i`, whole (`NEVER` if unset).
+    #[inline]
+    fn wide_at(&self, i: usize, at: usize, w: usize) -> u64 {
+        let x = get32(self.row(i), at);
+        if x < Wide::ESC {
+            x as u64
+        } else {
+            self.wide_cold(i, x, w)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wide_cold(&self, i: usize, x: u32, w: usize) -> u64 {
+        if x == Wide::NONE {
+            NEVER
+        } else {
+            self.cold.wide[w][&(i as u32)]
+        }
+    }
+
+    /// The slot code of `x` for packet `i`'s u32 field `w` (side entry if
+    /// it does not fit).
+    #[inline]
+    fn wide_code(&mut self, i: usize, x: u64, w: usize) -> u32 {
+        if x < Wide::ESC as u64 {
+            x as u32
+        } else {
+            self.wide_code_cold(i, x, w)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wide_code_cold(&mut self, i: usize, x: u64, w: usize) -> u32 {
+        if x == NEVER {
+            Wide::NONE
+        } else {
+            self.cold.wide[w].insert(i as u32, x);
+            Wide::ESC
+        }
+    }
+
+    /// A narrow field's value whole: its slot, or the side entry at `esc`.
+    #[inline]
+    fn narrow_at(&self, i: usize, c: u32, esc: u32, m: usize) -> u32 {
+        if c < esc {
+            c
+        } else {
+            self.cold.narrow[m][&(i as u32)]
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn escape(&mut self, i: usize, x: u32, m: usize) {
+        self.cold.narrow[m].insert(i as u32, x);
+    }
+
     /// A new packet generated at `t_gen`; returns its sequence number.
     /// Generation times must not decrease within a call.
     #[inline]
     pub fn push(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32) -> u32 {
-        if let Some(s) = &mut self.sink {
+        if let Some(s) = self.streaming.then(|| self.cold.sink.as_deref_mut()).flatten() {
             return s.push(t_gen.0, talkspurt, frames, payload);
         }
-        let seq = self.fate.len();
+        let seq = self.n;
         if seq % BLOCK == 0 {
-            self.gen_base.push(t_gen.0);
-            self.cur_base = t_gen.0;
+            self.new_block(t_gen.0);
         }
         assert!(t_gen.0 >= self.cur_base, "generation times decrease within a call");
         if t_gen.0 - self.cur_base >= Wide::ESC as u64 {
             // A long silence inside the block: count from this packet on.
-            self.gen_base[seq / BLOCK] |= REBASED;
-            self.rebase.insert(seq as u32, t_gen.0);
+            self.cur.as_deref_mut().expect("a current block").base |= REBASED;
+            self.cold.rebase.insert(seq as u32, t_gen.0);
             self.cur_base = t_gen.0;
         }
-        self.gen_off.push(t_gen.0 - self.cur_base);
-        self.sent_off.v.push(Wide::NONE);
-        self.arr_off.v.push(Wide::NONE);
-        self.fate.push(NetFate::InFlight);
+        let gen = (t_gen.0 - self.cur_base) as u32; // below ESC, by the rebase
         let step = talkspurt.wrapping_sub(self.last_spurt);
-        if talkspurt >= self.last_spurt && step < u8::ESC {
-            self.spurt_step.push(step);
+        let spurt = if talkspurt >= self.last_spurt && step < u8::ESC {
+            step as u8
         } else {
-            self.spurt_step.v.push(u8::MAX);
-            self.spurt_step.wide.insert(seq as u32, talkspurt);
-        }
+            self.escape(seq, talkspurt, N_SPURT);
+            u8::MAX
+        };
         self.last_spurt = talkspurt;
         // ptime ≤ 80 ms and frames ≥ 1 ms bound this far below u16::MAX.
-        self.frames.push(frames.min(u16::MAX as u32));
-        self.payload.push(payload);
+        let frames = frames.min(u16::MAX as u32);
+        let fr = if frames < u8::ESC {
+            frames as u8
+        } else {
+            self.escape(seq, frames, N_FRAMES);
+            u8::MAX
+        };
+        let pl = if payload < u16::ESC {
+            payload as u16
+        } else {
+            self.escape(seq, payload, N_PAYLOAD);
+            u16::MAX
+        };
+        self.n += 1;
+        let r = self.row_mut(seq);
+        put32(r, GEN, gen);
+        put32(r, SENT, Wide::NONE);
+        put32(r, ARR, Wide::NONE);
+        r[FATE] = NetFate::InFlight as u8;
+        r[SPURT] = spurt;
+        r[FRAMES] = fr;
+        r[PAYLOAD..PAYLOAD + 2].copy_from_slice(&pl.to_le_bytes());
         if self.full {
-            self.wire.push(wire);
-            self.where_.push(0);
+            self.cold.wire.push(wire);
+            self.cold.where_.push(0);
         }
         seq as u32
     }
 
+    /// Start a block at packet `self.n`, generated at `t`.
+    #[inline(never)]
+    fn new_block(&mut self, t: u64) {
+        let blk = Box::new(Block { base: t, rows: [[0; ROW]; BLOCK] });
+        if let Some(full) = self.cur.replace(blk) {
+            self.done.push(full);
+        }
+        self.cur_base = t;
+    }
+
     #[inline]
     pub fn t_gen(&self, i: usize) -> u64 {
-        let b = self.gen_base[i / BLOCK];
+        let b = self.block(i / BLOCK).base;
         let base = if b & REBASED == 0 { b } else { self.rebased(i, b) };
-        base + self.gen_off.get(i)
+        base + self.wide_at(i, GEN, W_GEN)
     }
 
     /// The base of packet `i` in a block with a long gap.
@@ -405,47 +544,59 @@ impl CallRecord {
     #[inline(never)]
     fn rebased(&self, i: usize, b: u64) -> u64 {
         let first = (i / BLOCK * BLOCK) as u32;
-        self.rebase.range(first..=i as u32).next_back().map_or(b & !REBASED, |(_, &t)| t)
+        self.cold.rebase.range(first..=i as u32).next_back().map_or(b & !REBASED, |(_, &t)| t)
     }
 
-    fn at(&self, i: usize, off: &Wide) -> u64 {
-        match off.get(i) {
+    fn at(&self, i: usize, at: usize, w: usize) -> u64 {
+        match self.wide_at(i, at, w) {
             NEVER => NEVER,
             d => self.t_gen(i) + d,
         }
     }
 
     pub fn t_sent(&self, i: usize) -> u64 {
-        self.at(i, &self.sent_off)
+        self.at(i, SENT, W_SENT)
     }
 
     pub fn t_arr(&self, i: usize) -> u64 {
-        self.at(i, &self.arr_off)
+        self.at(i, ARR, W_ARR)
     }
 
     pub fn frames(&self, i: usize) -> u32 {
-        self.frames.get(i)
+        self.narrow_at(i, self.row(i)[FRAMES] as u32, u8::ESC, N_FRAMES)
     }
 
     pub fn payload(&self, i: usize) -> u32 {
-        self.payload.get(i)
+        let r = self.row(i);
+        self.narrow_at(i, u16::from_le_bytes([r[PAYLOAD], r[PAYLOAD + 1]]) as u32, u16::ESC, N_PAYLOAD)
     }
 
     /// Wire bytes (trace only).
     pub fn wire(&self, i: usize) -> u32 {
-        self.wire.get(i)
+        self.cold.wire.get(i)
     }
 
     /// Channel where lost, `NO_WHERE` if none (trace only).
     pub fn where_(&self, i: usize) -> u32 {
-        self.where_.get(i).wrapping_sub(1)
+        self.cold.where_.get(i).wrapping_sub(1)
+    }
+
+    /// Every block with its rows in use, in order.
+    fn blocks(&self) -> impl Iterator<Item = (&Block, &[[u8; ROW]])> + '_ {
+        let n = self.n;
+        self.done.iter().map(|b| &**b).chain(self.cur.as_deref()).enumerate().map(move |(k, b)| (b, &b.rows[..(n - k * BLOCK).min(BLOCK)]))
+    }
+
+    /// Every row in sequence order.
+    fn rows(&self) -> impl Iterator<Item = &[u8; ROW]> + '_ {
+        self.blocks().flat_map(|(_, r)| r)
     }
 
     /// Talkspurt ids in sequence order.
     pub fn talkspurts(&self) -> impl Iterator<Item = u32> + '_ {
-        self.spurt_step.v.iter().enumerate().scan(0u32, |spurt, (i, &s)| {
-            *spurt = match s {
-                u8::MAX => self.spurt_step.wide[&(i as u32)],
+        self.rows().enumerate().scan(0u32, |spurt, (i, r)| {
+            *spurt = match r[SPURT] {
+                u8::MAX => self.cold.narrow[N_SPURT][&(i as u32)],
                 s => *spurt + s as u32,
             };
             Some(*spurt)
@@ -453,26 +604,28 @@ impl CallRecord {
     }
 
     pub fn fate(&self, i: usize) -> NetFate {
-        self.fate[i]
+        fate_of(self.row(i)[FATE])
     }
 
-    pub fn fates(&self) -> &[NetFate] {
-        &self.fate
+    /// Every packet's fate, in sequence order.
+    pub fn fates(&self) -> Vec<NetFate> {
+        self.rows().map(|r| fate_of(r[FATE])).collect()
     }
 
     #[inline]
     pub fn set_fate(&mut self, seq: u32, fate: NetFate, where_: u32) {
-        if let Some(s) = &mut self.sink {
+        if let Some(s) = self.streaming.then(|| self.cold.sink.as_deref_mut()).flatten() {
             return s.set_fate(seq, fate);
         }
         let i = seq as usize;
+        let r = self.row_mut(i);
         // A unit already delivered keeps its fate (a later copy may be lost).
-        if self.fate[i] == NetFate::Arrived {
+        if r[FATE] == NetFate::Arrived as u8 {
             return;
         }
-        self.fate[i] = fate;
+        r[FATE] = fate as u8;
         if self.full {
-            self.where_.set(i, where_.wrapping_add(1));
+            self.cold.where_.set(i, where_.wrapping_add(1));
         }
     }
 
@@ -486,28 +639,31 @@ impl CallRecord {
 
     #[inline]
     pub fn sent(&mut self, seq: u32, now: SimTime) {
-        if let Some(s) = &mut self.sink {
+        if let Some(s) = self.streaming.then(|| self.cold.sink.as_deref_mut()).flatten() {
             return s.sent(seq, now.0);
         }
         let i = seq as usize;
-        if self.sent_off.is_never(i) {
+        if get32(self.row_mut(i), SENT) == Wide::NONE {
             let d = self.since_gen(i, now);
-            self.sent_off.set(i, d);
+            let c = self.wide_code(i, d, W_SENT);
+            put32(self.row_mut(i), SENT, c);
         }
     }
 
     #[inline]
     pub fn arrived(&mut self, seq: u32, now: SimTime) {
-        if let Some(s) = &mut self.sink {
+        if let Some(s) = self.streaming.then(|| self.cold.sink.as_deref_mut()).flatten() {
             return s.arrived(seq, now.0);
         }
         let i = seq as usize;
-        if self.arr_off.is_never(i) {
+        if get32(self.row_mut(i), ARR) == Wide::NONE {
             let d = self.since_gen(i, now);
-            self.arr_off.set(i, d);
-            self.fate[i] = NetFate::Arrived;
+            let c = self.wide_code(i, d, W_ARR);
+            let r = self.row_mut(i);
+            put32(r, ARR, c);
+            r[FATE] = NetFate::Arrived as u8;
             if self.full {
-                self.where_.set(i, 0);
+                self.cold.where_.set(i, 0);
             }
         }
     }
@@ -517,60 +673,73 @@ impl CallRecord {
     pub fn columns(&self, trace: bool) -> Columns {
         let n = self.len();
         let trace = trace && self.full;
-        // Decoded a block or a column at a time, as the accessors above
-        // decode one value (issue 14: the per-index path cost ~90
-        // instructions a packet).
+        // Decoded a block at a time, as the accessors above decode one
+        // value (issue 14: the per-index path cost ~90 instructions a
+        // packet).
         let mut t_gen: Vec<u64> = Vec::with_capacity(n);
-        for (k, (offs, &b)) in self.gen_off.v.chunks(BLOCK).zip(&self.gen_base).enumerate() {
-            if b & REBASED == 0 && offs.iter().all(|&x| x < Wide::ESC) {
-                t_gen.extend(offs.iter().map(|&x| b + x as u64));
+        let (mut t_sent, mut t_arr) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut fate, mut frames, mut payload) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let escapes = self.cold.narrow.iter().any(|m| !m.is_empty());
+        for (k, (blk, rows)) in self.blocks().enumerate() {
+            let b = blk.base;
+            let i0 = k * BLOCK;
+            if b & REBASED == 0 && rows.iter().all(|r| get32(r, GEN) < Wide::ESC) {
+                t_gen.extend(rows.iter().map(|r| b + get32(r, GEN) as u64));
             } else {
-                t_gen.extend((k * BLOCK..k * BLOCK + offs.len()).map(|i| self.t_gen(i)));
+                t_gen.extend((i0..i0 + rows.len()).map(|i| self.t_gen(i)));
+            }
+            let g = &t_gen[i0..];
+            for (at, w, out) in [(SENT, W_SENT, &mut t_sent), (ARR, W_ARR, &mut t_arr)] {
+                out.extend(rows.iter().zip(g).enumerate().map(|(j, (r, &g))| match get32(r, at) {
+                    x if x < Wide::ESC => g + x as u64,
+                    x => match self.wide_cold(i0 + j, x, w) {
+                        NEVER => NEVER,
+                        d => g + d,
+                    },
+                }));
+            }
+            fate.extend(rows.iter().map(|r| fate_of(r[FATE])));
+            if escapes {
+                frames.extend((i0..i0 + rows.len()).map(|i| self.frames(i) as u16));
+                payload.extend((i0..i0 + rows.len()).map(|i| self.payload(i)));
+            } else {
+                frames.extend(rows.iter().map(|r| r[FRAMES] as u16));
+                payload.extend(rows.iter().map(|r| u16::from_le_bytes([r[PAYLOAD], r[PAYLOAD + 1]]) as u32));
             }
         }
-        let (t_sent, t_arr) = (self.sent_off.plus(&t_gen), self.arr_off.plus(&t_gen));
         let (wire, where_) = if trace {
-            (self.wire.all(|x| x), self.where_.all(|x| x.wrapping_sub(1)))
+            (self.cold.wire.all(|x| x), self.cold.where_.all(|x| x.wrapping_sub(1)))
         } else {
             (Vec::new(), Vec::new())
         };
         let mut talkspurt = Vec::with_capacity(n);
-        if self.spurt_step.wide.is_empty() {
-            // Steps only: a running sum, no side-map test per packet.
-            let mut spurt = 0u32;
-            talkspurt.extend(self.spurt_step.v.iter().map(|&s| {
-                spurt += s as u32;
-                spurt
-            }));
-        } else {
-            talkspurt.extend(self.talkspurts());
-        }
-        Columns {
-            talkspurt,
-            t_gen,
-            t_sent,
-            t_arr,
-            fate: self.fate.clone(),
-            frames: self.frames.all(|x| x as u16),
-            payload: self.payload.all(|x| x),
-            wire,
-            where_,
-        }
+        talkspurt.extend(self.talkspurts());
+        Columns { talkspurt, t_gen, t_sent, t_arr, fate, frames, payload, wire, where_ }
     }
 
     /// Heap bytes the records hold: the run's memory per recorded packet.
     pub fn heap_bytes(&self) -> usize {
-        self.gen_base.capacity() * 8
-            + self.rebase.len() * 32
-            + self.gen_off.heap_bytes()
-            + self.sent_off.heap_bytes()
-            + self.arr_off.heap_bytes()
-            + self.fate.capacity()
-            + self.spurt_step.heap_bytes()
-            + self.frames.heap_bytes()
-            + self.payload.heap_bytes()
-            + self.wire.heap_bytes()
-            + self.where_.heap_bytes()
+        let blocks = self.done.len() + self.cur.is_some() as usize;
+        std::mem::size_of::<RecordCold>()
+            + self.done.capacity() * std::mem::size_of::<Box<Block>>()
+            + blocks * std::mem::size_of::<Block>()
+            + self.cold.rebase.len() * 32
+            + self.cold.wide.iter().map(|m| m.len() * 32).sum::<usize>()
+            + self.cold.narrow.iter().map(|m| m.len() * 32).sum::<usize>()
+            + self.cold.wire.heap_bytes()
+            + self.cold.where_.heap_bytes()
+    }
+}
+
+/// The fate stored as its byte.
+#[inline]
+fn fate_of(b: u8) -> NetFate {
+    match b {
+        0 => NetFate::InFlight,
+        1 => NetFate::SenderDrop,
+        2 => NetFate::QueueDrop,
+        3 => NetFate::LinkLoss,
+        _ => NetFate::Arrived,
     }
 }
 
@@ -656,11 +825,12 @@ mod tests {
         }
         assert_eq!(r.columns(false).t_gen, t);
         assert!((0..200).all(|i| r.t_gen(i) == t[i] && r.t_arr(i) == t[i] + 1));
-        assert_eq!(r.rebase.len(), 19, "one per silence (none at a block start here)");
+        assert_eq!(r.cold.rebase.len(), 19, "one per silence (none at a block start here)");
     }
 
-    /// Scoring records cost 17 bytes a packet (plus a block base per 64),
-    /// the trace's 21: the bound the memory targets rest on.
+    /// Scoring records cost 17 bytes a packet (plus a block's base time
+    /// and pointer per 64), the trace's 21: the bound the memory targets
+    /// rest on.
     #[test]
     fn bytes_per_packet() {
         for (full, bytes) in [(false, 17.0), (true, 21.0)] {
@@ -671,8 +841,9 @@ mod tests {
                 r.sent(seq, SimTime(i * 20_000_000));
                 r.arrived(seq, SimTime(i * 20_000_000 + 32_019_200));
             }
-            let per = r.heap_bytes() as f64 / n as f64;
-            assert!((per - bytes - 8.0 / BLOCK as f64).abs() < 1e-9, "full={full}: {per} bytes a packet");
+            // The call's constant part (its side maps' headers) apart.
+            let per = (r.heap_bytes() - std::mem::size_of::<RecordCold>()) as f64 / n as f64;
+            assert!((per - bytes - 16.0 / BLOCK as f64).abs() < 1e-9, "full={full}: {per} bytes a packet");
         }
     }
 }

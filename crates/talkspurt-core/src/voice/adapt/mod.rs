@@ -84,6 +84,11 @@ impl Adapter {
         }
     }
 
+    /// Whether `gate` can say anything but `Speech { pad: 0 }`.
+    pub fn gates(&self) -> bool {
+        matches!(self, Adapter::TfrcCodec(_))
+    }
+
     /// What to send for the packet of `payload` speech bytes the voice
     /// clock produced (`tfrc-codec`'s probe and padding; speech otherwise).
     pub fn gate(&mut self, now: SimTime, payload: u32, ptime: SimDuration) -> Gate {
