@@ -168,3 +168,40 @@ proc mean_p95 {values} {
     set p95 [expr {[lindex $sorted $lo] + ($pos - $lo) * ([lindex $sorted $hi] - [lindex $sorted $lo])}]
     return [list [expr {[tcl::mathop::+ {*}$values] / double($n)}] $p95]
 }
+
+# voice_path NS DELAY_MS -> {s r1 r2 d}: the on/off peers' path,
+# s --100Mb/s,1ms-- r1 --10Mb/s,DELAY-- r2 --100Mb/s,1ms-- d, DropTail,
+# every queue 1001 packets (talkspurt's "1000p" waiting, tcp_loss.tcl).
+proc voice_path {ns delay_ms} {
+    set s  [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set d [$ns node]
+    $ns duplex-link $s  $r1 100Mb 1ms DropTail
+    $ns duplex-link $r1 $r2 10Mb  [expr {$delay_ms}]ms DropTail
+    $ns duplex-link $r2 $d  100Mb 1ms DropTail
+    foreach {a b} [list $s $r1 $r1 $s $r1 $r2 $r2 $r1 $r2 $d $d $r2] { $ns queue-limit $a $b 1001 }
+    return [list $s $r1 $r2 $d]
+}
+
+# onoff_voice NS RNG TALK_S SILENCE_S FRAME ?SPURT?: from t = 0, exponential
+# talkspurts (mean TALK_S) and silences (SILENCE_S), both drawn from RNG
+# (talkspurt, then silence); the global command FRAME runs every 20 ms
+# while on, SPURT (if given) at the start of each talkspurt.
+proc onoff_voice {ns rng talk silence frame {spurt {}}} {
+    global onoff
+    array set onoff [list ns $ns frame $frame spurt $spurt]
+    set onoff(on) [new RandomVariable/Exponential]
+    $onoff(on) set avg_ $talk
+    $onoff(on) use-rng $rng
+    set onoff(off) [new RandomVariable/Exponential]
+    $onoff(off) set avg_ $silence
+    $onoff(off) use-rng $rng
+    $ns at 0.0 onoff_talkspurt
+}
+proc onoff_talkspurt {} {
+    global onoff
+    if {$onoff(spurt) ne {}} { uplevel #0 $onoff(spurt) }
+    set ns $onoff(ns)
+    set now [$ns now]
+    set end [expr {$now + [$onoff(on) value]}]
+    for {set t $now} {$t < $end} {set t [expr {$t + 0.020}]} { $ns at $t $onoff(frame) }
+    $ns at [expr {$end + [$onoff(off) value]}] onoff_talkspurt
+}

@@ -65,11 +65,7 @@ set ns [new Simulator]
 if {[catch {seed_rngs $opt(seed)} err]} { puts stderr $err; exit 2 }
 set app_rng [seeded_rng]
 
-set s  [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set d [$ns node]
-$ns duplex-link $s  $r1 100Mb 1ms DropTail
-$ns duplex-link $r1 $r2 10Mb  [expr {$opt(delay)}]ms DropTail
-$ns duplex-link $r2 $d  100Mb 1ms DropTail
-foreach {a b} [list $s $r1 $r1 $s $r1 $r2 $r2 $r1 $r2 $d $d $r2] { $ns queue-limit $a $b 1001 }
+lassign [voice_path $ns $opt(delay)] s r1 r2 d
 
 # Send times: every "+" on s -> r1 is a data packet leaving the agent
 # (feedback travels d -> s).
@@ -88,24 +84,12 @@ $ns connect $tfrc $sink
 
 # The voice source, in Tcl: exponential talkspurts and silences (own RNG
 # stream), one packet every 20 ms while on, handed to the agent with
-# `advanceby 1`; the 5-packet buffer is kept here.
-set on_rv [new RandomVariable/Exponential]
-$on_rv set avg_ $opt(talk)
-$on_rv use-rng $app_rng
-set off_rv [new RandomVariable/Exponential]
-$off_rv set avg_ $opt(silence)
-$off_rv use-rng $app_rng
+# `advanceby 1` (onoff_voice, tcp_common.tcl); the 5-packet buffer is
+# kept here.
 set accepted 0
 set dropped 0
 set generated 0
 set accept_times {}
-proc talkspurt {} {
-    global ns on_rv off_rv
-    set now [$ns now]
-    set end [expr {$now + [$on_rv value]}]
-    for {set t $now} {$t < $end} {set t [expr {$t + 0.020}]} { $ns at $t frame }
-    $ns at [expr {$end + [$off_rv value]}] talkspurt
-}
 proc frame {} {
     global ns tfrc accepted dropped generated accept_times
     incr generated
@@ -127,7 +111,7 @@ proc sample {} {
     set t [expr {[$ns now] + 0.001}]
     if {$t < $opt(duration)} { $ns at $t sample }
 }
-$ns at 0.0 talkspurt
+onoff_voice $ns $app_rng $opt(talk) $opt(silence) frame
 $ns at 0.0005 sample
 $ns at $opt(duration) {$ns halt}
 $ns run

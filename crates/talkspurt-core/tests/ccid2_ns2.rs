@@ -7,16 +7,28 @@
 //! is 10 %.
 //!
 //! Measured when written (talkspurt / ns-2 packets/s): p = 0.003
-//! 241.3 / 225.6 (+6.9 %), p = 0.01 136.5 / 124.5 (+9.7 %) — asserted;
-//! p = 0.03 82.6 / 68.5 (+20.6 %) — printed, not asserted. Part of the
-//! cause is known (docs/models/tfrc.md, "The p = 0.03 gap"). ns-2's
-//! integer `cwnd_` is halved with truncation, worth −4.4 points when tried
-//! here. Its `pipe_` averages 10.2 packets against a mean `cwnd_` of 7.7
-//! (seed 1), so its sender is blocked for more of the time than an
-//! RFC 4341 §5 `pipe` would block it. The ns-2 code path responsible was
-//! not found. Before the window grew per packet
-//! (Reno's per-ACK rule at Ack Ratio 2) talkspurt was −26 % and −22 % at
-//! p = 0.003 and 0.01.
+//! 228.9 / 225.6 (+1.5 %), p = 0.01 125.5 / 124.5 (+0.8 %), p = 0.03
+//! 71.3 / 68.5 (+4.1 %), all asserted.
+//!
+//! p = 0.03 was +20.6 % (+9.7 % at 0.01, +6.9 % at 0.003) until talkspurt
+//! sent while `pipe < cwnd` on its fractional window, i.e. ⌈cwnd⌉ packets
+//! in flight; RFC 4341 §5 counts the window in whole packets, and ns-2
+//! (`cwnd_` an integer, `send_askPermToSend`: `pipe_ < cwnd_`,
+//! dccp/dccp_tcplike.cc l. 604) and Linux's ccid2 keep an integer window
+//! too. One packet more matters most where windows are small (about 8
+//! packets at p = 0.03). Measured before the fix, by reading the pcap of
+//! the twin: 45 % of sends left with as many packets unacknowledged as
+//! the window's integer part. An earlier guess blamed ns-2's `pipe_`
+//! accounting; sampled every 1 ms over [50, 200] s (seed 1) its mean is
+//! 7.79 against a mean `cwnd_` of 7.71, as RFC 4341's pipe should be
+//! (incremented per data packet sent, l. 667; decremented when the Ack
+//! Vector first shows a packet received or it is lost with
+//! `num_dup_acks_` received above it, l. 821–913; reset only on a
+//! timeout, l. 1195). What remains is ns-2's integer halving (5 → 2,
+//! `lostOrMarkedData`, l. 403–410) and its per-window credit
+//! `cwnd_frac_` cleared at each halving. Before the window grew per
+//! packet (Reno's per-ACK rule at Ack Ratio 2) talkspurt was −26 % and
+//! −22 % at p = 0.003 and 0.01.
 //!
 //! The test needs `ns` on PATH (bench/setup.sh); without it, it says so
 //! and passes only outside CI (CI sets `CI`).
@@ -49,7 +61,7 @@ fn ccid2_rate_under_loss_matches_ns2_tcplike() {
         eprintln!("ns-2 (`ns`) not installed: skipped (bench/setup.sh installs it)");
         return;
     }
-    for (p, asserted) in [(0.003, true), (0.01, true), (0.03, false)] {
+    for p in [0.003, 0.01, 0.03] {
         let (mut ours, mut theirs) = (0.0, 0.0);
         for seed in 1..=3 {
             let (a, b) = (talkspurt(p, seed), ns2(p, seed).unwrap());
@@ -58,9 +70,7 @@ fn ccid2_rate_under_loss_matches_ns2_tcplike() {
             theirs += b / 3.0;
         }
         let r = ours / theirs - 1.0;
-        eprintln!("p={p}: talkspurt {ours:.1}, ns-2 {theirs:.1} packets/s ({:+.1}%){}", r * 100.0, if asserted { "" } else { " — not asserted" });
-        if asserted {
-            assert!(r.abs() <= 0.10, "p={p}: {ours} vs ns-2 {theirs} packets/s, seeds 1-3");
-        }
+        eprintln!("p={p}: talkspurt {ours:.1}, ns-2 {theirs:.1} packets/s ({:+.1}%)", r * 100.0);
+        assert!(r.abs() <= 0.10, "p={p}: {ours} vs ns-2 {theirs} packets/s, seeds 1-3");
     }
 }

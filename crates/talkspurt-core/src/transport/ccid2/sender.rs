@@ -395,7 +395,13 @@ impl Endpoint for Ccid2Sender {
             h.reset_code = code;
             return Some(self.packet(size, NO_APP, h));
         }
-        if !self.conn.is_open() || !self.has_data() || self.pipe * PKT >= self.cc.cwnd() {
+        // RFC 4341 §5 counts cwnd in whole packets (it grows by one packet
+        // per window): a packet goes only if it fits whole, pipe + 1 <= cwnd,
+        // as RFC 5681 §3.1's FlightSize + SMSS <= cwnd in bytes. The window
+        // keeps fractions of a packet for its growth, but a fraction never
+        // buys a packet: `pipe < cwnd` on the fractional window let ⌈cwnd⌉
+        // packets fly, one more than ns-2's and Linux's integer cwnd.
+        if !self.conn.is_open() || !self.has_data() || (self.pipe + 1) * PKT > self.cc.cwnd() {
             return None;
         }
         // RFC 5681 §4.1 via RFC 4341 §5: after an idle period longer than
