@@ -2,7 +2,7 @@
 //! `cargo run --release --example run_scenario -- SCENARIO.toml [--no-trace] [--loop]`
 //! `--loop`: build the world and time its event loop alone (no scoring, no
 //! report): `loop_s`, the figure behind ns per packet-hop, and `loop_cpu_s`,
-//! the thread's time on a CPU over the same span (Linux schedstat; less
+//! the thread's time on a CPU over the same span (clock_gettime; less
 //! moved than the wall clock when other jobs share the cores).
 use std::time::Instant;
 use talkspurt_core::scenario::from_toml_str;
@@ -36,7 +36,10 @@ fn main() {
     );
 }
 
-/// This thread's time on a CPU so far, ns (0 where schedstat is missing).
+/// This thread's time on a CPU so far, ns (CLOCK_THREAD_CPUTIME_ID).
 fn cpu_ns() -> u64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat").ok().and_then(|s| s.split_whitespace().next()?.parse().ok()).unwrap_or(0)
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec for the call to write.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
 }
