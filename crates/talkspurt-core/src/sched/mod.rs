@@ -132,6 +132,13 @@ impl<E> EventQueue<E> {
         Some((time, e))
     }
 
+    /// The event `k` places behind the head of `lane` (0: its head), if
+    /// any: what is coming, for the caller to prefetch its state.
+    #[inline]
+    pub fn peek_lane(&self, lane: u32, k: usize) -> Option<&E> {
+        self.lanes.get(lane as usize)?.get(k).map(|x| &x.1)
+    }
+
     /// Move the clock to `t` if it is later, without an event: the caller
     /// handled what would have been events up to `t` directly (the world's
     /// cut-through, `sim/path.rs`), and the clock ends where they would
@@ -238,6 +245,18 @@ mod tests {
             let want: Vec<u64> = reference.iter().map(|x| x.1).collect();
             assert_eq!(got, want, "seed {seed}");
         }
+    }
+
+    #[test]
+    fn peek_lane_sees_what_pops_next_in_the_lane() {
+        let mut q = EventQueue::new();
+        for (t, e) in [(10, "a"), (20, "b"), (30, "c")] {
+            q.schedule_in(3, SimTime(t), e);
+        }
+        q.schedule(SimTime(15), "x"); // outside the lane: not seen
+        assert_eq!((q.peek_lane(3, 0), q.peek_lane(3, 2), q.peek_lane(3, 3), q.peek_lane(7, 0)), (Some(&"a"), Some(&"c"), None, None));
+        assert_eq!(q.pop_until(SimTime(100)), Some((SimTime(10), "a")));
+        assert_eq!(q.peek_lane(3, 0), Some(&"b"));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 mod arena;
 pub mod capture;
 mod path;
+mod prefetch;
 pub mod world;
 
 pub use world::World;

@@ -339,6 +339,7 @@ impl World {
     }
 
     fn on_voice(&mut self, now: SimTime, ci: u32) {
+        self.prefetch_voice(self.voice_lane(ci));
         let call = &mut self.calls[ci as usize];
         let vp = call.source.emit();
         debug_assert_eq!(vp.t_gen, now);

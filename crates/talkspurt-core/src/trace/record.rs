@@ -522,6 +522,16 @@ impl CallRecord {
         seq as u32
     }
 
+    /// The row the next packet will take, when its block exists: for the
+    /// caller to prefetch.
+    #[inline]
+    pub fn next_row(&self) -> Option<&[u8]> {
+        match (self.n % BLOCK, self.cur.as_deref()) {
+            (0, _) | (_, None) => None,
+            (k, Some(b)) => Some(&b.rows[k]),
+        }
+    }
+
     /// Start a block at packet `self.n`, generated at `t`.
     #[inline(never)]
     fn new_block(&mut self, t: u64) {
