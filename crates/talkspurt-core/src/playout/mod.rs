@@ -401,6 +401,45 @@ mod tests {
         assert_eq!((r[1].id, r[1].start, r[1].end), (5, 2, 5));
     }
 
+    /// The streaming replay (`PlayoutKind::online`, fed arrivals in
+    /// arrival order, ties by sequence number) decides as the offline one
+    /// for every buffer, on random traces with whole talkspurts lost.
+    #[test]
+    fn online_replay_equals_the_offline_one() {
+        for case in 0..300u64 {
+            let seed = 0x0a11_0000 + case;
+            let owned = random_trace(seed, 8, 10);
+            let t = owned.trace();
+            let mut run_of = Vec::with_capacity(t.len());
+            for i in 0..t.len() {
+                let k = if i == 0 { 0 } else { run_of[i - 1] + (t.talkspurt[i] != t.talkspurt[i - 1]) as usize };
+                run_of.push(k);
+            }
+            let mut order: Vec<usize> = (0..t.len()).filter(|&i| t.t_arr[i] != NOT_ARRIVED).collect();
+            order.sort_by_key(|&i| (t.t_arr[i], i));
+            for name in PlayoutKind::NAMES {
+                let mut kind = PlayoutKind::from_name(name).unwrap();
+                if let PlayoutKind::FixedDepth(d) = &mut kind {
+                    d.ptime = Some(infer_ptime_of(&t));
+                }
+                let offline = kind.playout(&t);
+                let mut online = kind.online();
+                let mut streamed = vec![NOT_ARRIVED; t.len()];
+                for &i in &order {
+                    let at = t.t_gen[i].saturating_add(online.arrive(run_of[i], t.t_arr[i] - t.t_gen[i]));
+                    if t.t_arr[i] <= at {
+                        streamed[i] = at;
+                    }
+                }
+                assert_eq!(streamed, offline, "seed {seed} {name}");
+            }
+        }
+    }
+
+    fn infer_ptime_of(t: &CallTrace<'_>) -> u64 {
+        online::infer_ptime(t)
+    }
+
     /// Every online buffer only plays arrived packets, never before arrival,
     /// and with one offset per talkspurt.
     #[test]

@@ -199,17 +199,17 @@ impl Estimator {
                 self.v = alpha * self.v + (1.0 - alpha) * (self.d - n).abs();
             }
             Rule::MinDelay { alpha } => {
+                if k >= self.min_of.len() {
+                    // Streaming replay (score::stream) does not know the
+                    // talkspurts in advance; `begin` sized it otherwise.
+                    self.min_of.resize(k + 1, f64::INFINITY);
+                }
                 if self.current.is_none_or(|c| k > c) {
                     // First arrival of a new talkspurt: d̂ = min of the previous one.
                     if k > 0 && self.min_of[k - 1].is_finite() {
                         self.d = self.min_of[k - 1];
                     }
                     self.current = Some(k);
-                }
-                if k >= self.min_of.len() {
-                    // Streaming replay (score::stream) does not know the
-                    // talkspurts in advance; `begin` sized it otherwise.
-                    self.min_of.resize(k + 1, f64::INFINITY);
                 }
                 self.min_of[k] = self.min_of[k].min(n);
                 self.v = alpha * self.v + (1.0 - alpha) * (self.d - n).abs();

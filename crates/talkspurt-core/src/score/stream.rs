@@ -538,3 +538,146 @@ pub fn scored(sink: Box<dyn RecordSink>) -> Scored {
     let mut s = sink.into_any().downcast::<CallStream>().expect("a streaming call's sink is a CallStream");
     s.score()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::PlayoutKind;
+    use crate::quality::sketch::SKETCH_RELATIVE_ERROR;
+    use crate::score::summary::calls_table;
+    use crate::score::{score_call, AnalysisCfg};
+    use crate::time::{SimDuration, SimTime};
+    use crate::trace::record::CallRecord;
+    use crate::trace::Column;
+
+    /// SplitMix64, for random calls (seeds in the messages).
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)) % n
+        }
+    }
+
+    enum Ev {
+        Gen { talkspurt: u32, frames: u32, payload: u32 },
+        Sent,
+        Drop(NetFate),
+        Arrive,
+    }
+
+    /// A random call's events in time order (generation, send, drop or
+    /// arrival; equal times in a random order, causality kept per packet):
+    /// reordering, ties, sender drops, queue and link losses, packets left
+    /// in flight and, when `reliable`, dropped copies that arrive later.
+    fn events(seed: u64, reliable: bool) -> Vec<(u64, u8, u64, u32, Ev)> {
+        let mut r = Rng(seed);
+        let n = 1 + r.below(400) as u32;
+        let (mut t, mut spurt) = (1_000_000_000u64, 0u32);
+        let grid = r.below(2) == 0; // delays on a coarse grid: many equal arrival times
+        let mut ev = Vec::new();
+        for seq in 0..n {
+            if r.below(20) == 0 {
+                spurt += 1 + r.below(2) as u32;
+                t += 300_000_000 + r.below(2_000_000_000);
+            }
+            t += 20_000_000;
+            let frames = if r.below(10) == 0 { 1 } else { 2 };
+            ev.push((t, 0, r.below(1000), seq, Ev::Gen { talkspurt: spurt, frames, payload: 80 * frames }));
+            if r.below(20) == 0 {
+                ev.push((t, 1, r.below(1000), seq, Ev::Drop(NetFate::SenderDrop)));
+                continue;
+            }
+            let sent = t + if r.below(3) == 0 { r.below(30_000_000) } else { 0 };
+            ev.push((sent, 1, r.below(1000), seq, Ev::Sent));
+            let delay = if grid { 20_000_000 * (1 + r.below(8)) } else { 10_000_000 + r.below(200_000_000) };
+            match r.below(20) {
+                0 => ev.push((sent + delay / 2, 2, r.below(1000), seq, Ev::Drop(NetFate::QueueDrop))),
+                1 => ev.push((sent + delay / 2, 2, r.below(1000), seq, Ev::Drop(NetFate::LinkLoss))),
+                2 => {} // in flight at the end
+                3 if reliable => {
+                    ev.push((sent + delay / 2, 2, r.below(1000), seq, Ev::Drop(NetFate::QueueDrop)));
+                    ev.push((sent + 3 * delay, 2, r.below(1000), seq, Ev::Arrive));
+                }
+                _ => ev.push((sent + delay, 2, r.below(1000), seq, Ev::Arrive)),
+            }
+        }
+        ev.sort_by_key(|e| (e.0, e.1, e.2));
+        ev
+    }
+
+    fn info(playout: PlayoutKind, reliable: bool) -> CallInfo {
+        CallInfo {
+            group: "g".into(),
+            codec: *crate::voice::codec::lookup("G.711").unwrap(),
+            ptime: SimDuration::from_millis(20),
+            frame: SimDuration::from_millis(10),
+            transport: if reliable { "tcp" } else { "udp" },
+            playout,
+            advantage: 0.0,
+            start_s: 1.0,
+            stop_s: 40.0,
+        }
+    }
+
+    /// The same events scored exactly (records, `score_call`) and
+    /// streaming: every column equal, percentiles within the sketch's
+    /// bound, run-length variances within 1e-9 relative.
+    #[test]
+    fn random_calls_score_as_exactly() {
+        let a = AnalysisCfg { bounds: false, run_cap: 5, rtpi_threshold: SimDuration::from_millis(60), ..AnalysisCfg::default() };
+        for case in 0..120u64 {
+            let seed = 0x5717_0000 + case;
+            let reliable = case % 3 == 0;
+            let name = PlayoutKind::NAMES[case as usize % PlayoutKind::NAMES.len()];
+            let mut playout = PlayoutKind::from_name(name).unwrap();
+            if let PlayoutKind::FixedDepth(d) = &mut playout {
+                d.ptime = Some(20_000_000);
+            }
+            let info = info(playout, reliable);
+            let mut a = a.clone();
+            a.rtpi_missing = [MissingPredecessor::Timely, MissingPredecessor::Delayed, MissingPredecessor::PreviousArrival][case as usize % 3];
+            let mut rec = CallRecord::new(false, 0);
+            let mut stream = CallStream::new(info.clone(), &a);
+            for (t, _, _, seq, e) in events(seed, reliable) {
+                match e {
+                    Ev::Gen { talkspurt, frames, payload } => {
+                        assert_eq!(rec.push(SimTime(t), talkspurt, frames, payload, 0), seq);
+                        assert_eq!(stream.push(t, talkspurt, frames, payload), seq);
+                    }
+                    Ev::Sent => {
+                        rec.sent(seq, SimTime(t));
+                        stream.sent(seq, t);
+                    }
+                    Ev::Drop(f) => {
+                        rec.set_fate(seq, f, 0);
+                        stream.set_fate(seq, f);
+                    }
+                    Ev::Arrive => {
+                        rec.arrived(seq, SimTime(t));
+                        stream.arrived(seq, t);
+                    }
+                }
+            }
+            let exact = calls_table(std::slice::from_ref(&info), &[score_call(&rec, &info, &a)]);
+            let streamed = calls_table(std::slice::from_ref(&info), &[stream.score()]);
+            for ((n, e), (_, s)) in exact.columns.iter().zip(&streamed.columns) {
+                let (Column::F64(e), Column::F64(s)) = (e, s) else {
+                    assert_eq!(e, s, "seed {seed} {name}: {n}");
+                    continue;
+                };
+                let (x, y) = (e[0], s[0]);
+                let bound = match *n {
+                    "delay_p50_ms" | "delay_p95_ms" | "delay_p99_ms" | "sender_wait_p95_ms" => SKETCH_RELATIVE_ERROR * (1.0 + 1e-9),
+                    "lost_run_var" | "received_run_var" => 1e-9,
+                    _ => 0.0,
+                };
+                let ok = x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()) || (x - y).abs() <= x.abs() * bound + 1e-12 * (bound > 0.0) as u8 as f64;
+                assert!(ok, "seed {seed} {name} reliable {reliable}: {n} exact {x} streaming {y}");
+            }
+        }
+    }
+}
