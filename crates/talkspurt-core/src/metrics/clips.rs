@@ -51,11 +51,15 @@ impl ClipStats {
 /// not played) and the speech duration each packet carries (frames × frame
 /// duration, i.e. its ptime). Panics if the columns differ in length.
 pub fn clips(talkspurt: &[u32], played: &[u64], speech_ns: &[u64]) -> ClipStats {
+    assert_eq!(speech_ns.len(), played.len(), "talkspurt, played and speech columns differ in length");
+    clips_by(talkspurt, played, |i| speech_ns[i])
+}
+
+/// [`clips`] with packet `i`'s speech given as `speech_ns(i)`, read for
+/// unplayed packets only (issue 14: no speech column is built).
+pub fn clips_by(talkspurt: &[u32], played: &[u64], speech_ns: impl Fn(usize) -> u64) -> ClipStats {
     let n = played.len();
-    assert!(
-        talkspurt.len() == n && speech_ns.len() == n,
-        "talkspurt, played and speech columns differ in length"
-    );
+    assert!(talkspurt.len() == n, "talkspurt, played and speech columns differ in length");
     let mut clip_packets = Vec::new();
     let mut clip_ns = Vec::new();
     let mut i = 0;
@@ -67,7 +71,7 @@ pub fn clips(talkspurt: &[u32], played: &[u64], speech_ns: &[u64]) -> ClipStats 
         let start = i;
         let mut dur = 0u64;
         while i < n && played[i] == NOT_ARRIVED && talkspurt[i] == talkspurt[start] {
-            dur += speech_ns[i];
+            dur += speech_ns(i);
             i += 1;
         }
         clip_packets.push(i - start);

@@ -58,17 +58,24 @@ fn for_each_sample(talkspurt: &[u32], t: &[u64], mut f: impl FnMut(f64)) {
         // talkspurt ids are non-decreasing: a run is a talkspurt.
         let id = talkspurt[start];
         let end = start + talkspurt[start..].iter().position(|&s| s != id).unwrap_or(t.len() - start);
-        for w in t[start..end].windows(3) {
+        let run = &t[start..end];
+        start = end;
+        if run.iter().fold(0, |acc, &x| acc | x) < SAFE {
+            // Every packet of the run present and below 2^62 ns (the usual
+            // talkspurt): no test per sample.
+            for w in run.windows(3) {
+                f(second_difference_below_safe(w[0], w[1], w[2]));
+            }
+            continue;
+        }
+        for w in run.windows(3) {
             let (a, b, c) = (w[0], w[1], w[2]);
             if (a | b | c) < SAFE {
-                // |c − 2b + a| < 2^63 here: i64's abs and its one-instruction
-                // conversion give the same f64 as the unsigned one.
-                f((c as i64 - 2 * b as i64 + a as i64).abs() as f64);
+                f(second_difference_below_safe(a, b, c));
             } else if a != NOT_ARRIVED && b != NOT_ARRIVED && c != NOT_ARRIVED {
                 f(second_difference(a, b, c));
             }
         }
-        start = end;
     }
 }
 
@@ -140,6 +147,14 @@ impl GapJitterStream {
     pub fn exceedance(&self) -> Option<f64> {
         (self.samples > 0).then(|| self.over as f64 / self.samples as f64)
     }
+}
+
+/// [`second_difference`] of times below [`SAFE`]: |c − 2b + a| < 2^63, so
+/// i64's abs and its one-instruction conversion give the same f64 as the
+/// unsigned one.
+#[inline]
+fn second_difference_below_safe(a: u64, b: u64, c: u64) -> f64 {
+    (c as i64 - 2 * b as i64 + a as i64).abs() as f64
 }
 
 /// `|c − 2b + a|` as f64, exact before the one rounding to f64. Times below

@@ -37,7 +37,7 @@ pub mod window;
 
 pub use crate::playout::NOT_ARRIVED;
 
-pub use clips::{clips, ClipStats};
+pub use clips::{clips, clips_by, ClipStats};
 pub use decomposition::{loss_counts, loss_decomposition, LossCounts, LossDecomposition};
 pub use fairness::{delivered_bytes, goodput_bps, jain_index};
 pub use jitter::{gap_jitter, gap_jitter_over, gap_jitter_samples, jitter_exceedance, GapJitter, GapJitterStream};
@@ -45,7 +45,7 @@ pub use oscillation::{oscillations, Oscillations};
 pub use rtpi::{
     real_time_performance, MissingPredecessor, RealTimePerformance, DEFAULT_RTPI_THRESHOLD_NS,
 };
-pub use runs::{back_to_back, not_played, run_stats, BackToBack, RunStats, DEFAULT_RUN_CAP};
+pub use runs::{back_to_back, back_to_back_of_runs, not_played, run_stats, BackToBack, RunStats, DEFAULT_RUN_CAP};
 pub use window::{windowed_impairments, WindowedPoint, DEFAULT_WINDOW_PACKETS};
 
 /// `x / n` as f64, `None` when `n == 0`.

@@ -15,7 +15,7 @@
 //! `sample_variance` the n − 1 form.
 
 use crate::playout::NOT_ARRIVED;
-use crate::quality::run_lengths;
+use crate::quality::{run_lengths, RunLengths};
 
 /// Seed 004's histogram cap: runs of 200 packets or more share the last bin.
 pub const DEFAULT_RUN_CAP: usize = 200;
@@ -88,7 +88,11 @@ pub struct BackToBack {
 
 /// Back-to-back statistics of a per-packet `lost` flag in sequence order.
 pub fn back_to_back(lost: &[bool], cap: usize) -> BackToBack {
-    let r = run_lengths(lost);
+    back_to_back_of_runs(&run_lengths(lost), cap)
+}
+
+/// [`back_to_back`] of a flag already split into runs (`run_lengths`).
+pub fn back_to_back_of_runs(r: &RunLengths, cap: usize) -> BackToBack {
     BackToBack {
         lost: run_stats(&r.lost, cap),
         received: run_stats(&r.received, cap),

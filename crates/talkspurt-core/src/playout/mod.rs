@@ -153,13 +153,17 @@ impl<'a> CallTrace<'a> {
 
     /// Talkspurts as maximal runs of equal id, in trace order.
     pub(crate) fn runs(&self) -> Vec<Run> {
+        let ts = self.talkspurt;
         let mut runs = Vec::new();
         let mut start = 0;
-        for i in 1..=self.talkspurt.len() {
-            if i == self.talkspurt.len() || self.talkspurt[i] != self.talkspurt[start] {
-                runs.push(Run { id: self.talkspurt[start], start, end: i });
-                start = i;
-            }
+        while start < ts.len() {
+            // Each run's end by a scan of its own ids (issue 14: an index
+            // loop comparing with the run's first id cost 16 instructions
+            // a packet).
+            let id = ts[start];
+            let end = start + ts[start..].iter().position(|&s| s != id).unwrap_or(ts.len() - start);
+            runs.push(Run { id, start, end });
+            start = end;
         }
         runs
     }
@@ -319,15 +323,28 @@ fn sums(
     assert_eq!(playout.len(), trace.len(), "playout column length");
     let mut played = 0usize;
     let (mut sum_delay, mut sum_id) = (0.0, 0.0);
+    // The playout delay repeats (one offset per talkspurt, often one per
+    // call): equal delays share one evaluation of `id`, a pure function
+    // (issue 14).
+    let mut last: Option<(u64, f64, f64)> = None;
     for (i, &p) in playout.iter().enumerate() {
         if p == NOT_ARRIVED {
             continue;
         }
         debug_assert!(trace.t_arr[i] != NOT_ARRIVED && trace.t_arr[i] <= p);
-        let d = offset_ms + (p - trace.t_gen[i]) as f64 / NS_PER_MS;
+        let wait = p - trace.t_gen[i];
+        let (d, x) = match last {
+            Some((w, d, x)) if w == wait => (d, x),
+            _ => {
+                let d = offset_ms + wait as f64 / NS_PER_MS;
+                let x = id(d);
+                last = Some((wait, d, x));
+                (d, x)
+            }
+        };
         played += 1;
         sum_delay += d;
-        sum_id += id(d);
+        sum_id += x;
     }
     (played, sum_delay, sum_id)
 }

@@ -185,7 +185,8 @@ fn spurts(trace: &CallTrace<'_>) -> Vec<Spurt> {
             // Sized once (a filtered collect grows by doubling); usually in
             // order already, then only checked (issue 14).
             let mut delays: Vec<u64> = Vec::with_capacity(r.end - r.start);
-            delays.extend((r.start..r.end).filter_map(|i| trace.network_delay(i)));
+            let (arr, gen) = (&trace.t_arr[r.start..r.end], &trace.t_gen[r.start..r.end]);
+            delays.extend(arr.iter().zip(gen).filter(|(&a, _)| a != NOT_ARRIVED).map(|(&a, &g)| a - g));
             if !delays.is_sorted() {
                 delays.sort_unstable();
             }
@@ -199,11 +200,20 @@ fn spurts(trace: &CallTrace<'_>) -> Vec<Spurt> {
 fn options(sp: &Spurt, obj: &impl Objective, realisable: bool) -> Vec<(usize, f64)> {
     let m = sp.delays.len();
     let mut out = Vec::with_capacity(m + 1);
-    for j in (1..=m).rev() {
-        if realisable && j < m && sp.delays[j - 1] == sp.delays[j] {
-            continue;
-        }
-        out.push((m - j, j as f64 * obj.packet_cost(sp.delays[j - 1])));
+    let mut last = None::<(u64, f64)>;
+    let mut j = m;
+    while j > 0 {
+        let d = sp.delays[j - 1];
+        // Equal delays share one evaluation of the cost (issue 14).
+        let c = match last {
+            Some((ld, lc)) if ld == d => lc,
+            _ => obj.packet_cost(d),
+        };
+        last = Some((d, c));
+        out.push((m - j, j as f64 * c));
+        // Realisable: the next count down is the end of the next smaller
+        // delay's group (the delays are sorted), found by one scan.
+        j = if realisable { sp.delays[..j - 1].iter().rposition(|&x| x != d).map_or(0, |p| p + 1) } else { j - 1 };
     }
     out.push((m, 0.0));
     out
@@ -284,25 +294,25 @@ impl Dp {
 
 /// Best R over the common-cap sweep: a feasible schedule, hence a lower bound.
 fn cap_sweep(sps: &[Spurt], all: &[(u64, usize)], obj: &impl Objective) -> f64 {
-    let mut count = vec![0usize; sps.len()];
+    // Counts kept as f64: whole numbers below 2^53 are exact, the same
+    // values `count as f64` gave, without a conversion per packet.
+    let mut count = vec![0.0f64; sps.len()];
     let mut contrib = vec![0.0f64; sps.len()];
-    let (mut played, mut sum) = (0usize, 0.0f64);
+    let mut sum = 0.0f64;
     // (played, cost sum) at each distinct cap, ascending; scored below.
     let mut states: Vec<(usize, f64)> = Vec::new();
-    let mut i = 0;
-    while i < all.len() {
-        let d = all[i].0;
+    let mut rest = all;
+    while let Some(&(d, _)) = rest.first() {
         let cost = obj.packet_cost(d);
-        while i < all.len() && all[i].0 == d {
-            let k = all[i].1;
-            count[k] += 1;
-            played += 1;
+        let n = rest.iter().position(|&(x, _)| x != d).unwrap_or(rest.len());
+        for &(_, k) in &rest[..n] {
+            count[k] += 1.0;
             sum -= contrib[k];
-            contrib[k] = count[k] as f64 * cost;
+            contrib[k] = count[k] * cost;
             sum += contrib[k];
-            i += 1;
         }
-        states.push((played, sum));
+        rest = &rest[n..];
+        states.push((all.len() - rest.len(), sum));
     }
     // Scored from the largest cap down. A smaller cap plays fewer packets
     // (more loss), each costing at least c_min, so score(played, played ·
@@ -331,10 +341,38 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
     // Taken in delay order the costs are already sorted when the cost is
     // monotone (as assumed); the sort then only checks, and keeps the
     // result exact if it is not.
-    let mut costs: Vec<f64> = p.by_delay.iter().map(|&(d, _)| obj.packet_cost(d)).collect();
-    if !costs.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
-        costs.sort_unstable_by(f64::total_cmp);
+    // One pass builds the prefix sums P(i) and checks the order; equal
+    // delays (adjacent here) share one evaluation of the cost (issue 14).
+    let mut prefix = Vec::with_capacity(arrived + 1);
+    prefix.push(0.0);
+    // The costs are a pure function of the delay, as assumed throughout.
+    let (mut sum, mut sorted, mut last, mut first) = (0.0f64, true, None::<(u64, f64)>, 0.0f64);
+    for &(d, _) in &p.by_delay {
+        let c = match last {
+            Some((ld, lc)) if ld == d => lc,
+            _ => {
+                let c = obj.packet_cost(d);
+                match last {
+                    Some((_, lc)) => sorted &= lc.total_cmp(&c).is_le(),
+                    None => first = c,
+                }
+                last = Some((d, c));
+                c
+            }
+        };
+        sum += c;
+        prefix.push(sum);
     }
+    let c_min = if sorted {
+        first
+    } else {
+        let mut costs: Vec<f64> = p.by_delay.iter().map(|&(d, _)| obj.packet_cost(d)).collect();
+        costs.sort_unstable_by(f64::total_cmp);
+        for (i, c) in costs.iter().enumerate() {
+            prefix[i + 1] = prefix[i] + c;
+        }
+        costs.first().copied().unwrap_or(0.0)
+    };
     let floor = cap_sweep(sps, &p.by_delay, obj);
     let slack = slack(floor);
     // l_max = arrived − (smallest i with score(i, P(i)) >= floor). Scanned
@@ -342,12 +380,6 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
     // score(i, i·c_min) bounds score(i, P(i)); it only falls as i falls
     // (more loss), so once it is below the floor no smaller i can pass.
     let mut l_max = if prune { 0 } else { arrived };
-    let c_min = costs.first().copied().unwrap_or(0.0);
-    let mut prefix = Vec::with_capacity(arrived + 1);
-    prefix.push(0.0);
-    for c in &costs {
-        prefix.push(prefix.last().copied().unwrap_or(0.0) + c);
-    }
     for i in (1..=arrived).rev() {
         if prune && obj.score(i, i as f64 * c_min) < floor - slack {
             break;

@@ -83,14 +83,25 @@ impl BurstStats {
 ///   probability is estimated as 1/(mean run length), the estimate of a
 ///   geometric run length that treats the final run as complete.
 pub fn burst_stats(losses: &[bool]) -> BurstStats {
-    let runs = run_lengths(losses);
-    let mut t = Transitions::default();
-    for w in losses.windows(2) {
-        t.add(w[0], w[1]);
-    }
-    let lost = losses.iter().filter(|&&l| l).count();
-    let sum = |r: &[usize]| (r.iter().sum::<usize>(), r.len());
-    BurstStats::from_counts(losses.len(), lost, &t, sum(&runs.lost), sum(&runs.received))
+    burst_stats_of_runs(&run_lengths(losses), losses.first().copied())
+}
+
+/// [`burst_stats`] of a sequence already split into runs
+/// (`run_lengths`), whose first packet is `first` (`true` = lost; `None`
+/// when empty): the transition counts follow from the runs, which
+/// alternate, so the sequence is not walked again (issue 14).
+pub fn burst_stats_of_runs(runs: &RunLengths, first: Option<bool>) -> BurstStats {
+    let lost: usize = runs.lost.iter().sum();
+    let received: usize = runs.received.iter().sum();
+    // Inside a run of length k: k − 1 transitions to the same state; every
+    // run but the first is entered from the other state.
+    let t = Transitions {
+        rr: received - runs.received.len(),
+        ll: lost - runs.lost.len(),
+        rl: runs.lost.len() - (first == Some(true)) as usize,
+        lr: runs.received.len() - (first == Some(false)) as usize,
+    };
+    BurstStats::from_counts(lost + received, lost, &t, (lost, runs.lost.len()), (received, runs.received.len()))
 }
 
 /// Counts of the four transitions between consecutive packets (R: received,
@@ -174,6 +185,43 @@ mod tests {
             .filter(|c| !c.is_whitespace())
             .map(|c| c == 'L')
             .collect()
+    }
+
+    /// Transition counts from the runs equal those of a walk over the
+    /// sequence: every field of `burst_stats` against the literal count.
+    #[test]
+    fn runs_give_the_walked_transitions() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for case in 0..500 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let n = (x % 40) as usize;
+            let bias = (x >> 8) % 5;
+            let losses: Vec<bool> = (0..n)
+                .map(|i| {
+                    let h = x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(i as u32 * 7 % 64);
+                    h % 5 < bias
+                })
+                .collect();
+            let (mut rr, mut rl, mut ll, mut lr) = (0usize, 0usize, 0usize, 0usize);
+            for w in losses.windows(2) {
+                match (w[0], w[1]) {
+                    (false, false) => rr += 1,
+                    (false, true) => rl += 1,
+                    (true, true) => ll += 1,
+                    (true, false) => lr += 1,
+                }
+            }
+            let runs = run_lengths(&losses);
+            let first = losses.first().copied();
+            let (lost, received) = (runs.lost.iter().sum::<usize>(), runs.received.iter().sum::<usize>());
+            assert_eq!((received - runs.received.len(), lost - runs.lost.len()), (rr, ll), "case {case} {losses:?}");
+            assert_eq!(runs.lost.len() - (first == Some(true)) as usize, rl, "case {case} {losses:?}");
+            assert_eq!(runs.received.len() - (first == Some(false)) as usize, lr, "case {case} {losses:?}");
+            assert_eq!(burst_stats(&losses), burst_stats_of_runs(&runs, first));
+            assert_eq!(burst_stats(&losses).lost, losses.iter().filter(|&&l| l).count());
+        }
     }
 
     /// xorshift64* — test-only uniform source in [0, 1).

@@ -24,7 +24,7 @@ pub mod params;
 pub mod simplified;
 pub mod stats;
 
-pub use burst::{burst_stats, run_lengths, BurstStats, RunLengths, Transitions};
+pub use burst::{burst_stats, burst_stats_of_runs, run_lengths, BurstStats, RunLengths, Transitions};
 pub use codec_impairments::{bpl_packet_ms, codec_impairment, CODEC_IMPAIRMENTS};
 pub use mode_mix::{ie_eff_mixed, ModeShare};
 pub use emodel::{emodel, emodel_extended, ie_eff, EModelCurve, EModelParams, EModelResult, IE_EFF_MAX};

@@ -14,10 +14,10 @@
 use super::bounds::{bounds_with, Bounds};
 use super::row::{CallInfo, CallSummary};
 use crate::metrics::rtpi::real_time_performance;
-use crate::metrics::{back_to_back, clips, delivered_bytes, gap_jitter, goodput_bps, loss_counts, loss_decomposition};
+use crate::metrics::{back_to_back_of_runs, clips_by, delivered_bytes, gap_jitter, goodput_bps, loss_counts, loss_decomposition};
 use crate::metrics::{gap_jitter_over, not_played, BackToBack, LossCounts};
 use crate::playout::{self, CallTrace};
-use crate::quality::{self, burst_stats, EModelCurve};
+use crate::quality::{self, burst_stats_of_runs, EModelCurve};
 use crate::score::{AnalysisCfg, DelayModel};
 use crate::trace::record::{CallRecord, Columns};
 
@@ -59,15 +59,20 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
         .expect("the scenario parser keeps the RTPI threshold > 0");
     (s.rtpi, s.dpr, s.delayed) = (or_nan(rt.index), or_nan(rt.delayed_rate), rt.delayed);
     let lost = not_played(&played);
-    let b2b = back_to_back(&lost, a.run_cap as usize);
+    // One split into runs for the back-to-back runs and BurstR (issue 14).
+    let runs = quality::run_lengths(&lost);
+    let b2b = back_to_back_of_runs(&runs, a.run_cap as usize);
+    let measured = burst_stats_of_runs(&runs, lost.first().copied()).burst_r;
+    drop(runs);
     (s.lost_runs, s.lost_run_mean, s.lost_run_var) = (b2b.lost.runs as u64, or_nan(b2b.lost.mean), or_nan(b2b.lost.variance));
     s.lost_run_max = b2b.lost.max.map_or(NAN, |m| m as f64);
     (s.received_runs, s.received_run_mean) = (b2b.received.runs as u64, or_nan(b2b.received.mean));
     s.received_run_var = or_nan(b2b.received.variance);
     s.received_run_max = b2b.received.max.map_or(NAN, |m| m as f64);
     let frame = info.frame.as_nanos();
-    let speech: Vec<u64> = rec.frames.iter().map(|&f| f as u64 * frame).collect();
-    let c = clips(&rec.talkspurt, &played, &speech);
+    // Speech per packet, frames × frame duration, computed where read.
+    let speech = |i: usize| rec.frames[i] as u64 * frame;
+    let c = clips_by(&rec.talkspurt, &played, speech);
     let cap = a.run_cap.max(1) as usize;
     let mut clip_hist = vec![0u64; cap + 1];
     for &k in &c.clip_packets {
@@ -79,14 +84,13 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     let active = ((info.stop_s - info.start_s).max(0.0) * 1e9).round() as u64;
     s.goodput_bps = or_nan(goodput_bps(delivered_bytes(&rec.payload, &rec.t_arr), active));
     s.goodput_played_bps = or_nan(goodput_bps(delivered_bytes(&rec.payload, &played), active));
-    s.delay_budget_ms = delay_budget_ms(&speech, &rec.t_gen, &rec.t_arr, info.codec.lookahead.as_nanos());
+    s.delay_budget_ms = delay_budget_ms(&rec.frames, frame, &rec.t_gen, &rec.t_arr, info.codec.lookahead.as_nanos());
     let mix = super::modes::mode_shares(&info.codec, &rec.frames, &rec.payload, &lost);
-    drop(speech);
     (rec.frames, rec.payload) = (Vec::new(), Vec::new());
     // One G.107 curve for the call's own scores and its bounds: the fixed
     // terms are computed once (issue 14).
     let curve = EModelCurve::new(info.g107_params(0.0, 0.0, 1.0));
-    buffer_and_quality(&mut s, &trace, &played, &lost, info, a.delay, mix.as_deref(), &curve);
+    buffer_and_quality(&mut s, &trace, &played, measured, info, a.delay, mix.as_deref(), &curve);
     drop(lost);
     let bounds = a.bounds.then(|| bounds_with(&trace, info, &curve));
     if let Some(b) = &bounds {
@@ -185,14 +189,15 @@ fn sort_u64(v: &mut [u64]) {
 }
 
 /// Seed 001 §3: D = T_f + l + T_n + 2·T_f per arrived packet (T_f its
-/// speech, T_n generation to arrival), the mean in ms; NaN if none arrived.
+/// speech, frames × `frame_ns`; T_n generation to arrival), the mean in
+/// ms; NaN if none arrived.
 /// The mean is summed as `quality::mean` sums (same values, order and
 /// `Sum`), without collecting the values first (issue 14).
-fn delay_budget_ms(t_f: &[u64], t_gen: &[u64], t_arr: &[u64], lookahead: u64) -> f64 {
+fn delay_budget_ms(frames: &[u16], frame_ns: u64, t_gen: &[u64], t_arr: &[u64], lookahead: u64) -> f64 {
     let mut n = 0usize;
     let sum: f64 = (0..t_gen.len())
         .filter(|&i| t_arr[i] != crate::playout::NOT_ARRIVED)
-        .map(|i| (3 * t_f[i] + lookahead + (t_arr[i] - t_gen[i])) as f64)
+        .map(|i| (3 * (frames[i] as u64 * frame_ns) + lookahead + (t_arr[i] - t_gen[i])) as f64)
         .inspect(|_| n += 1)
         .sum();
     if n == 0 {
@@ -203,16 +208,16 @@ fn delay_budget_ms(t_f: &[u64], t_gen: &[u64], t_arr: &[u64], lookahead: u64) ->
 }
 
 /// `curve`: `info.g107_params` as an [`EModelCurve`]; its `at` is
-/// `emodel_extended` of the same inputs, bit for bit.
+/// `emodel_extended` of the same inputs, bit for bit. `measured`: the
+/// call's BurstR estimate (`burst_stats`) over its not-played flags.
 #[allow(clippy::too_many_arguments)]
-fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], lost: &[bool], info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>, curve: &EModelCurve) {
+fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], measured: Option<f64>, info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>, curve: &EModelCurve) {
     let buffer_sum: u64 = played
         .iter()
         .zip(trace.t_gen)
         .filter(|(&p, _)| p != crate::playout::NOT_ARRIVED)
         .map(|(&p, &g)| p - g)
         .sum();
-    let measured = burst_stats(lost).burst_r;
     // Seed 000 §4.3's reduced form averages the delay impairment over the
     // played packets (not Id of the mean delay), the objective the MKT
     // bound optimises, so buffer and bound compare like for like.

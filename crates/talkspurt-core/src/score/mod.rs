@@ -22,6 +22,7 @@ pub use config::{AnalysisCfg, DelayModel, Scoring};
 pub use row::{CallInfo, CallSummary};
 
 use crate::trace::record::Wide;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::trace::{CallRecord, Table};
 use packets::{played_offsets, Packets};
 use summary::{bursts_table, calls_table, groups_table, talkspurts_table};
@@ -37,11 +38,13 @@ pub struct CallTables {
     pub talkspurts: Option<Table>,
 }
 
-/// Score every call, in parallel over the machine's cores (each call is
-/// scored on its own, so the result does not depend on the split). With
-/// `keep_played` each call's playout times are kept as offsets from
-/// generation (the packets table reads them), else dropped as soon as the
-/// call is scored.
+/// Score every call, in parallel over the machine's cores. Each call is
+/// scored on its own, so the result does not depend on the split; threads
+/// claim small blocks of calls as they go rather than one fixed share each,
+/// so a thread the machine slows (or a run of long calls) does not hold the
+/// others up (issue 14). With `keep_played` each call's playout times are
+/// kept as offsets from generation (the packets table reads them), else
+/// dropped as soon as the call is scored.
 pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool) -> (Vec<Scored>, Vec<Wide>) {
     let score = |r: &CallRecord, i: &CallInfo| {
         let mut s = score_call(r, i, a);
@@ -49,17 +52,38 @@ pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, k
         s.played = Vec::new();
         (s, played)
     };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(records.len().max(1));
-    let chunk = records.len().div_ceil(threads.max(1)).max(1);
+    let n = records.len();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(n.div_ceil(BLOCK)).max(1);
+    if threads == 1 {
+        return records.iter().zip(infos).map(|(r, i)| score(r, i)).unzip();
+    }
+    let next = AtomicUsize::new(0);
+    let mut out: Vec<Option<(Scored, Wide)>> = (0..n).map(|_| None).collect();
     std::thread::scope(|sc| {
-        let handles: Vec<_> = records
-            .chunks(chunk)
-            .zip(infos.chunks(chunk))
-            .map(|(rs, is)| sc.spawn(move || rs.iter().zip(is).map(|(r, i)| score(r, i)).collect::<Vec<_>>()))
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("scoring thread panicked")).unzip()
-    })
+        let work = || {
+            let mut done = Vec::new();
+            loop {
+                let start = next.fetch_add(BLOCK, Ordering::Relaxed);
+                if start >= n {
+                    return done;
+                }
+                for k in start..(start + BLOCK).min(n) {
+                    done.push((k, score(records[k], &infos[k])));
+                }
+            }
+        };
+        let handles: Vec<_> = (0..threads).map(|_| sc.spawn(work)).collect();
+        for h in handles {
+            for (k, x) in h.join().expect("scoring thread panicked") {
+                out[k] = Some(x);
+            }
+        }
+    });
+    out.into_iter().map(|x| x.expect("every call is scored")).unzip()
 }
+
+/// Calls a scoring thread claims at a time.
+const BLOCK: usize = 8;
 
 /// Score the calls and build their tables; `trace` keeps the records for
 /// the packets table (else they are dropped here).
