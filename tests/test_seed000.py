@@ -34,7 +34,11 @@ def no_loss(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def small_loss(tmp_path_factory):
-    return medians(tmp_path_factory.mktemp("s000"), "transports_delay_loss.toml", ["100ms"], "120s", 2)
+    # 8 repetitions (24 calls per point): with 2 (6 calls) the G.711 median
+    # gap between TFRC SP FR and TFRC SP moved from 9.2 to 2.6 R when RFC
+    # 3448 erratum 1458 changed only the flows' first seconds (before their
+    # first loss), i.e. that sample was too small for a 5 R margin.
+    return medians(tmp_path_factory.mktemp("s000"), "transports_delay_loss.toml", ["100ms"], "120s", 8)
 
 
 @pytest.mark.parametrize("codec", ["G.729", "G.711"])
@@ -83,9 +87,10 @@ def test_g711_tcp_falls_below_udp_at_long_delay(no_loss):
 def test_with_loss_faster_restart_helps_and_fr_md_nears_tcp(small_loss, codec):
     # §5.1 "Varying Delay and Small Loss" (Figs 5.3 c–d, 5.4 c–d): once a loss
     # moves TFRC to congestion avoidance, Faster Restart's quadrupling gives
-    # "superior performance" over TFRC SP (margin ≥ 5 R; measured 12.7 and
-    # 16.6), and TFRC SP FR MD "achieves a performance similar to the one of
-    # TCP" (within 5 R; measured 2.8 and 3.5 below, at 100 ms).
+    # "superior performance" over TFRC SP (margin ≥ 5 R; measured 13.3 for
+    # G.729 and 8.6 for G.711), and TFRC SP FR MD "achieves a performance
+    # similar to the one of TCP" (within 5 R; measured 3.1 and 3.0 below, at
+    # 100 ms).
     m, _ = small_loss
     assert m[codec, "TFRC SP FR", "100ms"] >= m[codec, "TFRC SP", "100ms"] + 5
     assert abs(m[codec, "TFRC SP FR MD", "100ms"] - m[codec, "TCP (RFC 3390 IW)", "100ms"]) <= 5
