@@ -34,7 +34,18 @@ pub struct AdaptStats {
 
 /// The congestion onset (ns): when the first queue-dropped packet was sent.
 pub fn congestion_onset(fate: &[NetFate], t_sent: &[u64]) -> Option<u64> {
-    fate.iter().zip(t_sent).find(|(f, &t)| **f == NetFate::QueueDrop && t != NEVER).map(|(_, &t)| t)
+    congestion_onset_by(fate, |i| t_sent[i])
+}
+
+/// [`congestion_onset`] with packet `i`'s send time given as `t_sent(i)`,
+/// read for queue-dropped packets only (issue 14: the report decoded a
+/// whole send column per call to find one packet).
+pub fn congestion_onset_by(fate: &[NetFate], t_sent: impl Fn(usize) -> u64) -> Option<u64> {
+    fate.iter()
+        .enumerate()
+        .filter(|(_, f)| **f == NetFate::QueueDrop)
+        .map(|(i, _)| t_sent(i))
+        .find(|&t| t != NEVER)
 }
 
 /// Statistics of `log` (state at `start` first, then each change in time

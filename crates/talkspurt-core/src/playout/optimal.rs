@@ -292,32 +292,62 @@ impl Dp {
     }
 }
 
-/// Best R over the common-cap sweep: a feasible schedule, hence a lower bound.
-fn cap_sweep(sps: &[Spurt], all: &[(u64, usize)], obj: &impl Objective) -> f64 {
-    // Counts kept as f64: whole numbers below 2^53 are exact, the same
-    // values `count as f64` gave, without a conversion per packet.
-    let mut count = vec![0.0f64; sps.len()];
-    let mut contrib = vec![0.0f64; sps.len()];
-    let mut sum = 0.0f64;
-    // (played, cost sum) at each distinct cap, ascending; scored below.
-    let mut states: Vec<(usize, f64)> = Vec::new();
-    let mut rest = all;
-    while let Some(&(d, _)) = rest.first() {
-        let cost = obj.packet_cost(d);
-        let n = rest.iter().position(|&(x, _)| x != d).unwrap_or(rest.len());
-        for &(_, k) in &rest[..n] {
-            count[k] += 1.0;
-            sum -= contrib[k];
-            contrib[k] = count[k] * cost;
-            sum += contrib[k];
+/// One pass in delay order over every arrived packet (issue 14: the
+/// prefix sums and the cap sweep each walked the packets):
+///
+/// - `prefix[i]`, the sum of the first `i` packets' costs in delay order,
+///   with whether those costs are sorted (the cost is assumed monotone) and
+///   the first cost;
+/// - the common-cap sweep's `(played, cost sum)` at each distinct cap,
+///   ascending: each talkspurt plays at its largest delay under the cap.
+///
+/// Each distinct delay's cost is evaluated once (a pure function).
+struct Sweep {
+    prefix: Vec<f64>,
+    sorted: bool,
+    first: f64,
+    states: Vec<(usize, f64)>,
+}
+
+impl Sweep {
+    fn new(sps: &[Spurt], all: &[(u64, usize)], obj: &impl Objective) -> Sweep {
+        // Counts kept as f64: whole numbers below 2^53 are exact, the same
+        // values `count as f64` gave, without a conversion per packet.
+        let mut count = vec![0.0f64; sps.len()];
+        let mut contrib = vec![0.0f64; sps.len()];
+        let mut prefix = Vec::with_capacity(all.len() + 1);
+        prefix.push(0.0);
+        let (mut sum, mut psum, mut sorted, mut prev) = (0.0f64, 0.0f64, true, None::<f64>);
+        let mut states: Vec<(usize, f64)> = Vec::new();
+        let mut rest = all;
+        while let Some(&(d, _)) = rest.first() {
+            let cost = obj.packet_cost(d);
+            sorted &= prev.is_none_or(|c| c.total_cmp(&cost).is_le());
+            prev = Some(cost);
+            let n = rest.iter().position(|&(x, _)| x != d).unwrap_or(rest.len());
+            for &(_, k) in &rest[..n] {
+                count[k] += 1.0;
+                sum -= contrib[k];
+                contrib[k] = count[k] * cost;
+                sum += contrib[k];
+                psum += cost;
+                prefix.push(psum);
+            }
+            rest = &rest[n..];
+            states.push((all.len() - rest.len(), sum));
         }
-        rest = &rest[n..];
-        states.push((all.len() - rest.len(), sum));
+        let first = all.first().map_or(0.0, |&(d, _)| obj.packet_cost(d));
+        Sweep { prefix, sorted, first, states }
     }
+
+}
+
+/// Best R over the common-cap sweep's `states` (`Sweep`): a feasible
+/// schedule, hence a lower bound. `c_min`: the smallest delay's cost.
+fn cap_best(states: &[(usize, f64)], c_min: f64, obj: &impl Objective) -> f64 {
     // Scored from the largest cap down. A smaller cap plays fewer packets
     // (more loss), each costing at least c_min, so score(played, played ·
     // c_min) bounds it and every smaller cap: once below the best, stop.
-    let c_min = all.first().map_or(0.0, |&(d, _)| obj.packet_cost(d));
     let mut best = obj.score(0, 0.0);
     for &(played, sum) in states.iter().rev() {
         if obj.score(played, played as f64 * c_min) < best - slack(best) {
@@ -339,30 +369,9 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
 
     // Upper bound per i from the i cheapest packets; lower bound on the optimum.
     // Taken in delay order the costs are already sorted when the cost is
-    // monotone (as assumed); the sort then only checks, and keeps the
-    // result exact if it is not.
-    // One pass builds the prefix sums P(i) and checks the order; equal
-    // delays (adjacent here) share one evaluation of the cost (issue 14).
-    let mut prefix = Vec::with_capacity(arrived + 1);
-    prefix.push(0.0);
-    // The costs are a pure function of the delay, as assumed throughout.
-    let (mut sum, mut sorted, mut last, mut first) = (0.0f64, true, None::<(u64, f64)>, 0.0f64);
-    for &(d, _) in &p.by_delay {
-        let c = match last {
-            Some((ld, lc)) if ld == d => lc,
-            _ => {
-                let c = obj.packet_cost(d);
-                match last {
-                    Some((_, lc)) => sorted &= lc.total_cmp(&c).is_le(),
-                    None => first = c,
-                }
-                last = Some((d, c));
-                c
-            }
-        };
-        sum += c;
-        prefix.push(sum);
-    }
+    // monotone (as assumed); only if not are they sorted, which keeps the
+    // result exact. The prefix sums and the cap sweep take one pass.
+    let Sweep { mut prefix, sorted, first, states } = Sweep::new(sps, &p.by_delay, obj);
     let c_min = if sorted {
         first
     } else {
@@ -373,7 +382,7 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
         }
         costs.first().copied().unwrap_or(0.0)
     };
-    let floor = cap_sweep(sps, &p.by_delay, obj);
+    let floor = cap_best(&states, first, obj);
     let slack = slack(floor);
     // l_max = arrived − (smallest i with score(i, P(i)) >= floor). Scanned
     // from i = arrived down: every played packet costs at least c_min, so

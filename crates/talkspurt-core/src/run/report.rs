@@ -3,7 +3,7 @@
 
 use crate::score::packets::Packets;
 use crate::score::{call_tables, AnalysisCfg, CallInfo};
-use crate::metrics::adaptation::{adapt_stats, congestion_onset, AdaptStats};
+use crate::metrics::adaptation::{adapt_stats, congestion_onset_by, AdaptStats};
 use crate::sim::world::{Call, Side, World};
 use crate::transport::tcp::TcpCounters;
 use crate::trace::{Column, Table};
@@ -136,10 +136,7 @@ fn adapt_columns(w: &World, t: &mut Table) {
         .map(|c| {
             let onset = match c.rec.sink() {
                 Some(s) => s.congestion_onset(),
-                None => {
-                    let t_sent: Vec<u64> = (0..c.rec.len()).map(|i| c.rec.t_sent(i)).collect();
-                    congestion_onset(&c.rec.fates(), &t_sent)
-                }
+                None => congestion_onset_by(&c.rec.fates(), |i| c.rec.t_sent(i)),
             };
             adapt_stats(&c.log, c.start.as_nanos(), c.stop.as_nanos(), onset)
         })
