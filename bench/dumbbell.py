@@ -202,7 +202,10 @@ def talkspurt_unavailable_reason() -> str | None:
 def talkspurt_command(scenario: Path, trace: bool, outdir: Path, via: str) -> list[str]:
     if via == "api":
         return [sys.executable, "-c", _TS_API_CHILD, str(scenario), "1" if trace else "0"]
-    cmd = [sys.executable, "-m", "talkspurt", "run", str(scenario), "-o", str(outdir)]
+    # "table": the CLI printing its per-call table and writing no files,
+    # as the peers' scripts print a summary line.
+    out = [] if via == "table" else ["-o", str(outdir)]
+    cmd = [sys.executable, "-m", "talkspurt", "run", str(scenario), *out]
     if not trace:
         cmd.append("--no-trace")
     return cmd
@@ -215,7 +218,21 @@ def read_talkspurt_manifest(r: ChildRun, outdir: Path, via: str) -> dict:
         p = outdir / name
         if p.exists():
             return json.loads(p.read_text())
+    if via == "table":
+        return cli_summary_line(r.stdout)
     return last_json_line(r.stdout)
+
+
+_CLI_SUMMARY = re.compile(r"seed (\d+), (\d+) voice packets, (\d+) events, ([0-9.e+-]+) s")
+
+
+def cli_summary_line(stdout: str) -> dict:
+    """The manifest figures `talkspurt run` prints under its table."""
+    for line in reversed(stdout.splitlines()):
+        m = _CLI_SUMMARY.fullmatch(line.strip())
+        if m:
+            return {"seed": int(m[1]), "voice_packets": int(m[2]), "events": int(m[3]), "wall_time_s": float(m[4])}
+    return {}
 
 
 def run_talkspurt(scenario: Path, trace: bool, workdir: Path, via: str) -> dict:
@@ -426,8 +443,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-ns2", action="store_true")
     ap.add_argument("--skip-ns3", action="store_true")
     ap.add_argument("--skip-talkspurt", action="store_true")
-    ap.add_argument("--talkspurt-via", choices=("api", "cli", "both"), default="api",
-                    help="run talkspurt through talkspurt.run(), the CLI, or both")
+    ap.add_argument("--talkspurt-via", choices=("api", "cli", "table", "both"), default="api",
+                    help="run talkspurt through talkspurt.run(), the CLI writing its files, "
+                         "the CLI printing only its table (`table`), or api and cli")
     ap.add_argument("--json", type=Path, default=RESULTS)
     a = ap.parse_args(argv)
     if a.calls < 1 or a.duration <= 0 or a.repeat < 1:
@@ -443,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     vias = ("api", "cli") if a.talkspurt_via == "both" else (a.talkspurt_via,)
     ts_rows = []  # (row, trace, via)
     for via in vias:
-        name = "talkspurt" if via == "api" else "talkspurt CLI"
+        name = {"api": "talkspurt", "cli": "talkspurt CLI", "table": "talkspurt CLI table"}[via]
         ts_rows.append((Row(name), False, via))
         if not a.no_trace_row:
             ts_rows.append((Row(name + "+trace"), True, via))

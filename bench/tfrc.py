@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """TFRC benchmark: talkspurt vs ns-2 on two scenarios.
 
-    python bench/tfrc.py [--repeat K] [--skip-ns2] [--only voice|bulk] [--talkspurt-via api|cli]
+    python bench/tfrc.py [--repeat K] [--skip-ns2] [--only voice|bulk] [--talkspurt-via api|cli|table]
 
   voice  100 on/off G.711 calls over DCCP CCID 3 through a 10 Mb/s
          bottleneck for 60 s (bench/tfrc_voice.toml; ns-2:
@@ -13,7 +13,10 @@ Each simulator runs in its own child process, interleaved per repeat: wall
 time around the child (talkspurt's includes starting Python and importing
 the package), peak RSS = the child's ru_maxrss. `--talkspurt-via cli` runs
 `python -m talkspurt run SCENARIO -o DIR` (writes Parquet; imports pyarrow,
-not pandas) instead of `talkspurt.run()` with its DataFrames. Prints a table with the
+not pandas) instead of `talkspurt.run()` with its DataFrames;
+`--talkspurt-via table` runs `python -m talkspurt run SCENARIO`, which prints
+the per-call table and writes no files (imports neither numpy, pandas nor
+pyarrow), as ns-2's script prints its summary line. Prints a table with the
 ratios and writes bench/results/tfrc.json atomically. Issue 9's target:
 talkspurt >= 20x faster than ns-2 and <= 1/10 of its memory.
 """
@@ -63,10 +66,11 @@ def one(cmd: list[str], env=None) -> dict:
     return {"ok": True, "wall_s": r.wall_s, "maxrss_mb": r.maxrss_mb, **out}
 
 
-def one_cli(toml: Path) -> dict:
-    """The CLI writing its result files (dumbbell.py's runner)."""
+def one_cli(toml: Path, via: str) -> dict:
+    """The CLI writing its result files (`cli`) or printing only its table
+    (`table`), through dumbbell.py's runner."""
     with tempfile.TemporaryDirectory(prefix="ts-tfrc-") as d:
-        r = run_talkspurt(toml, True, Path(d), "cli")
+        r = run_talkspurt(toml, True, Path(d), via)
     if not r["available"]:
         return {"ok": False, "reason": r["reason"]}
     return {"ok": True, "wall_s": r["wall_s"], "maxrss_mb": r["maxrss_mb"], "run_wall_s": r["run_s"]}
@@ -77,7 +81,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--skip-ns2", action="store_true")
     ap.add_argument("--only", choices=list(CASES))
-    ap.add_argument("--talkspurt-via", choices=("api", "cli"), default="api")
+    ap.add_argument("--talkspurt-via", choices=("api", "cli", "table"), default="api")
     a = ap.parse_args(argv)
     ns = shutil.which("ns")
     result = {"benchmark": "tfrc", "talkspurt_via": a.talkspurt_via, "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": machine(), "cases": {}}
@@ -88,8 +92,8 @@ def main(argv=None) -> int:
         for _ in range(a.repeat):
             if ns and not a.skip_ns2:
                 runs["ns-2"].append(one([ns, str(NS2), *args]))
-            if a.talkspurt_via == "cli":
-                runs["talkspurt"].append(one_cli(toml))
+            if a.talkspurt_via in ("cli", "table"):
+                runs["talkspurt"].append(one_cli(toml, a.talkspurt_via))
             else:
                 runs["talkspurt"].append(one([sys.executable, "-c", _TS_CHILD, str(toml)], talkspurt_env()))
         case = {}

@@ -223,7 +223,7 @@ def _run(args: argparse.Namespace) -> int:
         m = res.manifest
         _print(_table(res.summary_columns()))
         _print(f"seed {m['seed']}, {m['voice_packets']} voice packets, {m['events']} events, "
-               f"{m['wall_time_s']:.2f} s")
+               f"{m['wall_time_s']:.3g} s")
     if out is not None:
         res.save(out, overwrite=args.force)
         if not args.quiet:
