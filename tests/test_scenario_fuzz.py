@@ -363,7 +363,7 @@ def mutated(draw) -> dict[str, Any]:
         value = get(doc, target)
         if op == "unknown" and isinstance(value, dict):
             name = draw(st.sampled_from(["zz", "colour", "rate_", "kindd", "cc", "sack", "vegas", "packet", "on"]))
-            value[name] = draw(st.sampled_from(WRONG + ["1s", "5p", "1000B"]))
+            value[name] = wrong(draw, ["1s", "5p", "1000B"])
         elif parent is None:
             continue
         elif op == "delete":
@@ -377,8 +377,16 @@ def mutated(draw) -> dict[str, Any]:
         elif op == "unit" and isinstance(value, str):
             parent[key] = mangle_unit(value, draw)
         else:
-            parent[key] = draw(st.sampled_from(WRONG))
+            parent[key] = wrong(draw)
     return doc
+
+
+def wrong(draw, extra: list | None = None) -> Any:
+    """A fresh copy of one of WRONG's values (or `extra`'s): a later
+    mutation of the same document may write into a dict or list it drew,
+    and a shared one would then change what later test cases generate
+    (hypothesis reports that as a flaky strategy)."""
+    return json.loads(json.dumps(draw(st.sampled_from(WRONG + (extra or [])))))
 
 
 # --------------------------------------------------------------------------
