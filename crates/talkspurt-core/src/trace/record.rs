@@ -647,11 +647,43 @@ impl CallRecord {
         now.0 - g
     }
 
+    /// The latest packet's row and its generation time, when `seq` is
+    /// the latest (the usual case: sent and arrived just after it was
+    /// generated): its base is `cur_base`, and its offset never escapes
+    /// (`push` rebases instead).
+    #[inline(always)]
+    fn latest(&mut self, seq: u32) -> Option<(&mut [u8; ROW], u64)> {
+        let i = seq as usize;
+        let base = self.cur_base;
+        match self.cur.as_deref_mut() {
+            Some(b) if i + 1 == self.n => {
+                let r = &mut b.rows[i % BLOCK];
+                let g = base + get32(r, GEN) as u64;
+                Some((r, g))
+            }
+            _ => None,
+        }
+    }
+
     #[inline]
     pub fn sent(&mut self, seq: u32, now: SimTime) {
         if let Some(s) = self.streaming.then(|| self.cold.sink.as_deref_mut()).flatten() {
             return s.sent(seq, now.0);
         }
+        if let Some((r, g)) = self.latest(seq) {
+            if get32(r, SENT) != Wide::NONE {
+                return;
+            }
+            assert!(now.0 >= g, "packet {seq} handled before it was generated");
+            if now.0 - g < Wide::ESC as u64 {
+                return put32(r, SENT, (now.0 - g) as u32);
+            }
+        }
+        self.sent_any(seq, now)
+    }
+
+    #[inline(never)]
+    fn sent_any(&mut self, seq: u32, now: SimTime) {
         let i = seq as usize;
         if get32(self.row_mut(i), SENT) == Wide::NONE {
             let d = self.since_gen(i, now);
@@ -665,6 +697,24 @@ impl CallRecord {
         if let Some(s) = self.streaming.then(|| self.cold.sink.as_deref_mut()).flatten() {
             return s.arrived(seq, now.0);
         }
+        if !self.full {
+            if let Some((r, g)) = self.latest(seq) {
+                if get32(r, ARR) != Wide::NONE {
+                    return;
+                }
+                assert!(now.0 >= g, "packet {seq} handled before it was generated");
+                if now.0 - g < Wide::ESC as u64 {
+                    put32(r, ARR, (now.0 - g) as u32);
+                    r[FATE] = NetFate::Arrived as u8;
+                    return;
+                }
+            }
+        }
+        self.arrived_any(seq, now)
+    }
+
+    #[inline(never)]
+    fn arrived_any(&mut self, seq: u32, now: SimTime) {
         let i = seq as usize;
         if get32(self.row_mut(i), ARR) == Wide::NONE {
             let d = self.since_gen(i, now);
@@ -818,6 +868,26 @@ mod tests {
                 assert_eq!(c.wire, (0..n).map(|i| r.wire(i)).collect::<Vec<_>>());
                 assert_eq!(c.where_, (0..n).map(|i| r.where_(i)).collect::<Vec<_>>());
             }
+    /// The latest packet's fast path (`latest`) gives way to the general
+    /// one for offsets beyond a slot, and a second send or arrival of the
+    /// same packet changes nothing.
+    #[test]
+    fn latest_packet_escapes_and_repeats() {
+        let big = 5_000_000_000u64;
+        for full in [false, true] {
+            let mut r = CallRecord::new(full, 2);
+            r.push(SimTime(7), 0, 1, 160, 200);
+            r.sent(0, SimTime(7 + big));
+            r.arrived(0, SimTime(7 + 2 * big));
+            r.sent(0, SimTime(8 + big));
+            r.arrived(0, SimTime(9 + 2 * big));
+            r.push(SimTime(100), 0, 1, 160, 200);
+            r.sent(1, SimTime(101));
+            r.arrived(1, SimTime(102));
+            r.arrived(1, SimTime(103));
+            let c = r.columns(true);
+            assert_eq!((c.t_sent, c.t_arr), (vec![7 + big, 101], vec![7 + 2 * big, 102]), "full={full}");
+            assert_eq!(c.fate, [NetFate::Arrived; 2]);
         }
     }
 
