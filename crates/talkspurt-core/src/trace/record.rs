@@ -868,6 +868,9 @@ mod tests {
                 assert_eq!(c.wire, (0..n).map(|i| r.wire(i)).collect::<Vec<_>>());
                 assert_eq!(c.where_, (0..n).map(|i| r.where_(i)).collect::<Vec<_>>());
             }
+        }
+    }
+
     /// The latest packet's fast path (`latest`) gives way to the general
     /// one for offsets beyond a slot, and a second send or arrival of the
     /// same packet changes nothing.
