@@ -350,15 +350,7 @@ fn score_all(calls: &[(Trace, Scoring)]) -> Vec<CallBounds> {
 fn score_threads(calls: &[(Trace, Scoring)], threads: usize) -> Vec<CallBounds> {
     let chunk = calls.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|sc| {
-        // Each thread owns its calls' scoring (an EModelCurve caches, so it
-        // is not shared between threads); the traces are shared.
-        let handles: Vec<_> = calls
-            .chunks(chunk)
-            .map(|c| {
-                let own: Vec<(&Trace, Scoring)> = c.iter().map(|(t, s)| (t, s.clone())).collect();
-                sc.spawn(move || own.iter().map(|(t, s)| score_call(&t.view(), s)).collect::<Vec<_>>())
-            })
-            .collect();
+        let handles: Vec<_> = calls.chunks(chunk).map(|c| sc.spawn(move || score_all(c))).collect();
         handles.into_iter().flat_map(|h| h.join().expect("worker panicked")).collect()
     })
 }

@@ -158,10 +158,22 @@ impl<'t, 'a> Prepared<'t, 'a> {
         for (k, sp) in sps.iter().enumerate() {
             by_delay.extend(sp.delays.iter().map(|&d| (d, k)));
         }
-        // Sorted runs, one per talkspurt: the merging sort uses them, and
-        // one talkspurt (or spurts in delay order) needs only the check.
-        // Equal pairs are identical, so the order is the unstable sort's.
-        if !by_delay.is_sorted() {
+        // Sorted runs, one per talkspurt, with the talkspurt index rising:
+        // the whole is sorted iff each non-empty talkspurt's largest delay
+        // is at most the next one's smallest, checked per talkspurt, not
+        // per packet. Otherwise the merging sort uses the runs; equal pairs
+        // are identical, so the order is the unstable sort's.
+        let mut ends = sps.iter().filter_map(|sp| Some((*sp.delays.first()?, *sp.delays.last()?)));
+        let in_order = match ends.next() {
+            None => true,
+            Some((_, mut hi)) => ends.all(|(lo, h)| {
+                let ok = hi <= lo;
+                hi = h;
+                ok
+            }),
+        };
+        debug_assert_eq!(in_order, by_delay.is_sorted());
+        if !in_order {
             by_delay.sort();
         }
         Prepared { trace, sps, by_delay }

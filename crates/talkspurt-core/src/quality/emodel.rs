@@ -9,7 +9,7 @@
 
 use super::mos::mos_from_r;
 use std::cell::Cell;
-use super::params::check;
+use super::params::{check, delay_loss_in_extended_range};
 pub use super::params::EModelParams;
 
 /// Output of [`emodel`]: R, MOS and every intermediate term.
@@ -67,39 +67,80 @@ pub fn emodel_extended(p: &EModelParams) -> Result<EModelResult, String> {
 /// BurstR for otherwise fixed parameters, for scoring many schedules of one
 /// call (the offline bounds). Identical, bit for bit, to
 /// [`emodel_extended`] on the same inputs; it only computes the terms that
-/// depend on neither delay nor loss once.
-///
-/// The delay terms of the last delay asked for are kept: a call's scoring
-/// asks for the same mouth-to-ear delay at several losses (issue 14). The
-/// cache makes the curve `!Sync`; make one per thread.
+/// depend on neither delay nor loss once. `Sync`; [`KeptCurve`] adds a
+/// per-thread cache of delay terms.
 #[derive(Debug, Clone)]
 pub struct EModelCurve {
     base: EModelParams,
     st: Static,
-    last: Cell<Option<(u64, DelayTerms)>>,
+    /// Every parameter but T, Ta, Tr, Ppl and BurstR in its extended range.
+    fixed_ok: bool,
 }
 
 impl EModelCurve {
     pub fn new(base: EModelParams) -> Self {
-        EModelCurve { st: static_part(&base), base, last: Cell::new(None) }
+        let neutral = EModelParams { t: 0.0, ta: 0.0, tr: 0.0, ppl: 0.0, burst_r: 1.0, ..base };
+        EModelCurve { st: static_part(&base), base, fixed_ok: check(&neutral, true).is_ok() }
     }
 
     /// [`emodel_extended`] with T = Ta = `d_ms`, Tr = 2·`d_ms`,
     /// Ppl = 100·`loss`, BurstR = `burst_r`.
     pub fn at(&self, d_ms: f64, loss: f64, burst_r: f64) -> Result<EModelResult, String> {
+        let p = self.params(d_ms, loss, burst_r)?;
+        Ok(compute_with(&p, &self.st))
+    }
+
+    /// The inputs of [`EModelCurve::at`], checked as `emodel_extended`
+    /// checks them.
+    fn params(&self, d_ms: f64, loss: f64, burst_r: f64) -> Result<EModelParams, String> {
         let p = EModelParams { t: d_ms, ta: d_ms, tr: 2.0 * d_ms, ppl: loss * 100.0, burst_r, ..self.base };
-        check(&p, true)?;
-        // The delay terms read T, Ta, Tr and the fixed parameters only:
-        // equal delay bits give equal terms.
-        let dt = match self.last.get() {
-            Some((bits, dt)) if bits == d_ms.to_bits() => dt,
-            _ => {
-                let dt = delay_terms(&p, &self.st);
-                self.last.set(Some((d_ms.to_bits(), dt)));
+        // With the fixed parameters in range, only the five that vary can
+        // fail; otherwise the full check gives the message.
+        if !(self.fixed_ok && delay_loss_in_extended_range(&p)) {
+            check(&p, true)?;
+        }
+        Ok(p)
+    }
+}
+
+/// An [`EModelCurve`] that keeps the delay terms of the last few delays
+/// asked for: a call's scoring asks for the same mouth-to-ear delays at
+/// several losses (issue 14). Bit for bit [`EModelCurve::at`]: equal delay
+/// bits give equal terms. Not `Sync` (the cache is a `Cell`): one per
+/// thread, e.g. one per call scored.
+#[derive(Debug, Clone)]
+pub struct KeptCurve {
+    curve: EModelCurve,
+    kept: Cell<[Option<(u64, DelayTerms)>; KEPT]>,
+    next: Cell<usize>,
+}
+
+/// Delays whose terms a [`KeptCurve`] keeps.
+const KEPT: usize = 4;
+
+impl KeptCurve {
+    pub fn new(base: EModelParams) -> Self {
+        KeptCurve { curve: EModelCurve::new(base), kept: Cell::new([None; KEPT]), next: Cell::new(0) }
+    }
+
+    /// [`EModelCurve::at`].
+    pub fn at(&self, d_ms: f64, loss: f64, burst_r: f64) -> Result<EModelResult, String> {
+        let p = self.curve.params(d_ms, loss, burst_r)?;
+        // The delay terms read T, Ta, Tr and the fixed parameters only.
+        let bits = d_ms.to_bits();
+        let mut kept = self.kept.get();
+        let dt = match kept.iter().flatten().find(|(b, _)| *b == bits) {
+            Some(&(_, dt)) => dt,
+            None => {
+                let dt = delay_terms(&p, &self.curve.st);
+                let k = self.next.get();
+                kept[k] = Some((bits, dt));
+                self.kept.set(kept);
+                self.next.set((k + 1) % KEPT);
                 dt
             }
         };
-        Ok(finish(&p, &self.st, &dt))
+        Ok(finish(&p, &self.curve.st, &dt))
     }
 }
 
@@ -497,11 +538,13 @@ mod tests {
                 assert_eq!(curve.at(d, loss, burst_r), emodel_extended(&p), "d {d} loss {loss}");
             }
         }
-        // Delays alternating and repeating, so the kept delay terms are
-        // both reused and replaced: every field bit for bit.
+        // Delays alternating and repeating, more of them than are kept, so
+        // the kept delay terms are both reused and replaced: every field
+        // bit for bit.
+        let curve = KeptCurve::new(base);
         let bits = |r: EModelResult| [r.no, r.ro, r.is, r.iolr, r.ist, r.iq, r.id, r.idte, r.idle, r.idd, r.ie_eff, r.r, r.mos].map(f64::to_bits);
         for (loss, burst_r) in [(0.0, 1.0), (0.2, 2.5), (0.0, 1.0)] {
-            for d in [120.0, 120.0, 37.25, 120.0, 2500.0, 37.25, 37.25] {
+            for d in [120.0, 120.0, 37.25, 120.0, 2500.0, 37.25, 37.25, 10.0, 20.0, 30.0, 40.0, 120.0, 37.25, 40.0] {
                 let p = EModelParams { t: d, ta: d, tr: 2.0 * d, ppl: loss * 100.0, burst_r, ..base };
                 match (curve.at(d, loss, burst_r), emodel_extended(&p)) {
                     (Ok(a), Ok(b)) => assert_eq!(bits(a), bits(b), "d {d} loss {loss}"),

@@ -27,7 +27,7 @@ pub mod stats;
 pub use burst::{burst_stats, burst_stats_of_runs, run_lengths, BurstStats, RunLengths, Transitions};
 pub use codec_impairments::{bpl_packet_ms, codec_impairment, CODEC_IMPAIRMENTS};
 pub use mode_mix::{ie_eff_mixed, ModeShare};
-pub use emodel::{emodel, emodel_extended, ie_eff, EModelCurve, EModelParams, EModelResult, IE_EFF_MAX};
+pub use emodel::{emodel, emodel_extended, ie_eff, EModelCurve, EModelParams, EModelResult, KeptCurve, IE_EFF_MAX};
 pub use params::in_g107_range;
 pub use mos::{mos_from_r, quality_band, quality_band_index, r_from_mos, QUALITY_BANDS, R_MOS1, USER_SATISFACTION};
 pub use simplified::{

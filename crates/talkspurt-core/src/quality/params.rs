@@ -163,6 +163,16 @@ fn in_range(p: &EModelParams, extended: bool) -> bool {
     values(p).iter().zip(&LIMITS[extended as usize]).all(|(&v, &(lo, hi))| v.is_finite() && lo <= v && v <= hi)
 }
 
+/// The values of T, Ta, Tr, Ppl and BurstR (indices 8, 9, 10, 14, 15 of
+/// [`values`]) inside the extended ranges: with every other value of `p`
+/// known in range, this is `check(p, true).is_ok()` (`EModelCurve`).
+pub(super) fn delay_loss_in_extended_range(p: &EModelParams) -> bool {
+    let l = &LIMITS[1];
+    [(p.t, l[8]), (p.ta, l[9]), (p.tr, l[10]), (p.ppl, l[14]), (p.burst_r, l[15])]
+        .iter()
+        .all(|&(v, (lo, hi))| v.is_finite() && lo <= v && v <= hi)
+}
+
 /// [`check`] without its message: true when G.107's own (not extended)
 /// ranges hold.
 pub fn in_g107_range(p: &EModelParams) -> bool {
@@ -239,6 +249,9 @@ mod tests {
                     let slow = check_named(&p, extended).is_ok();
                     assert_eq!(in_range(&p, extended), slow, "value {i} = {x} extended={extended}");
                     assert_eq!(check(&p, extended).is_ok(), slow);
+                    if extended && [8, 9, 10, 14, 15].contains(&i) {
+                        assert_eq!(delay_loss_in_extended_range(&p), slow, "value {i} = {x}");
+                    }
                 }
             }
         }

@@ -20,7 +20,7 @@ use crate::playout::{
     fixed_delay_bound_generic_prepared, fixed_delay_bound_prepared, optimal_playout_generic_prepared,
     optimal_playout_prepared, CallTrace, FixedDelayBound, OptimalPlayout, Prepared,
 };
-use crate::quality::{self, delay_impairment_simplified, EModelCurve, loss_impairment_simplified, mos_from_r, R0_SIMPLIFIED};
+use crate::quality::{self, delay_impairment_simplified, KeptCurve, loss_impairment_simplified, mos_from_r, R0_SIMPLIFIED};
 
 /// R given to a schedule the E-model cannot score; finite, so the DP's
 /// arithmetic stays exact, and far below any real R.
@@ -37,12 +37,12 @@ pub struct Bounds {
 
 /// All four bounds of one call. The trace must satisfy `CallTrace::validate`.
 pub fn bounds(trace: &CallTrace<'_>, info: &CallInfo) -> Bounds {
-    bounds_with(trace, info, &EModelCurve::new(info.g107_params(0.0, 0.0, 1.0)))
+    bounds_with(trace, info, &KeptCurve::new(info.g107_params(0.0, 0.0, 1.0)))
 }
 
 /// [`bounds`] with the call's G.107 curve already built
-/// (`EModelCurve::new(info.g107_params(0.0, 0.0, 1.0))`).
-pub fn bounds_with(trace: &CallTrace<'_>, info: &CallInfo, curve: &EModelCurve) -> Bounds {
+/// (`KeptCurve::new(info.g107_params(0.0, 0.0, 1.0))`).
+pub fn bounds_with(trace: &CallTrace<'_>, info: &CallInfo, curve: &KeptCurve) -> Bounds {
     let off = info.offset_ms();
     let id = delay_impairment_simplified;
     // The per-packet playout columns are not reported, so they are never

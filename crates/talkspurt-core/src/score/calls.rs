@@ -17,7 +17,7 @@ use crate::metrics::rtpi::real_time_performance;
 use crate::metrics::{back_to_back_of_runs, clips_by, delivered_bytes, gap_jitter, goodput_bps, loss_counts, loss_decomposition};
 use crate::metrics::{gap_jitter_over, not_played, BackToBack, LossCounts};
 use crate::playout::{self, CallTrace};
-use crate::quality::{self, burst_stats_of_runs, EModelCurve};
+use crate::quality::{self, burst_stats_of_runs, KeptCurve};
 use crate::score::{AnalysisCfg, DelayModel};
 use crate::trace::record::{CallRecord, Columns};
 
@@ -89,7 +89,7 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     (rec.frames, rec.payload) = (Vec::new(), Vec::new());
     // One G.107 curve for the call's own scores and its bounds: the fixed
     // terms are computed once (issue 14).
-    let curve = EModelCurve::new(info.g107_params(0.0, 0.0, 1.0));
+    let curve = KeptCurve::new(info.g107_params(0.0, 0.0, 1.0));
     buffer_and_quality(&mut s, &trace, &played, measured, info, a.delay, mix.as_deref(), &curve);
     drop(lost);
     let bounds = a.bounds.then(|| bounds_with(&trace, info, &curve));
@@ -207,11 +207,11 @@ fn delay_budget_ms(frames: &[u16], frame_ns: u64, t_gen: &[u64], t_arr: &[u64], 
     }
 }
 
-/// `curve`: `info.g107_params` as an [`EModelCurve`]; its `at` is
+/// `curve`: `info.g107_params` as a [`KeptCurve`]; its `at` is
 /// `emodel_extended` of the same inputs, bit for bit. `measured`: the
 /// call's BurstR estimate (`burst_stats`) over its not-played flags.
 #[allow(clippy::too_many_arguments)]
-fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], measured: Option<f64>, info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>, curve: &EModelCurve) {
+fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], measured: Option<f64>, info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>, curve: &KeptCurve) {
     let buffer_sum: u64 = played
         .iter()
         .zip(trace.t_gen)
@@ -231,9 +231,9 @@ fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64]
 /// The buffer and quality columns from the summed playout delay (ns, over
 /// played packets), the measured BurstR and the reduced-form R (None for a
 /// codec without λ); `s` already holds the counts and delay columns.
-/// `curve`: `info.g107_params` as an [`EModelCurve`].
+/// `curve`: `info.g107_params` as a [`KeptCurve`].
 #[allow(clippy::too_many_arguments)]
-pub(super) fn quality_of(s: &mut CallSummary, buffer_sum: u64, measured: Option<f64>, r_simple: Option<f64>, info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>, curve: &EModelCurve) {
+pub(super) fn quality_of(s: &mut CallSummary, buffer_sum: u64, measured: Option<f64>, r_simple: Option<f64>, info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>, curve: &KeptCurve) {
     s.buffer_ms = if s.played == 0 { NAN } else { ms(buffer_sum as f64) / s.played as f64 };
     s.mouth_to_ear_ms = match delay {
         DelayModel::Playout => info.offset_ms() + s.buffer_ms,

@@ -430,7 +430,7 @@ impl CallStream {
             quality::R0_SIMPLIFIED - mean_id - quality::loss_impairment_simplified(l, loss)
         });
         let mix = f.modes.shares();
-        let curve = quality::EModelCurve::new(info.g107_params(0.0, 0.0, 1.0));
+        let curve = quality::KeptCurve::new(info.g107_params(0.0, 0.0, 1.0));
         quality_of(&mut s, f.buffer_sum, burst.burst_r, r_simple, info, a.delay, mix.as_deref(), &curve);
         s.clear_bounds();
         Scored { summary: s, played: Vec::new(), b2b, clip_hist: f.clip_hist.clone(), bounds: None }
