@@ -19,8 +19,18 @@ from .rescore import rescore
 from .results import Results
 from .scenario import load_scenario
 from .store import SweepResults, load
-from .sweeps import derive_seed, sweep
 
+
+
+def __getattr__(name: str):
+    # `sweep` and `derive_seed` load talkspurt.sweeps (process pools, hashing,
+    # temporary files) on first use: a single run does not pay for it
+    # (issue 14 target 5).
+    if name in ("sweep", "derive_seed"):
+        from . import sweeps
+
+        return getattr(sweeps, name)
+    raise AttributeError(f"module 'talkspurt' has no attribute {name!r}")
 
 
 def score_audio(results, config=None, *, calls=None, wav_dir=None):
