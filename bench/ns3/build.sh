@@ -4,8 +4,8 @@
 #   sh bench/ns3/build.sh          # builds bench/ns3/build/tcp_mix if needed
 #   sh bench/ns3/build.sh --force  # rebuilds
 #
-# Idempotent: a program is rebuilt only when its source (or this script) is
-# newer than the binary. Output goes to bench/ns3/build/ (gitignored).
+# Idempotent: a program is rebuilt only when its source, this script or the
+# shared dumbbell.h is newer than the binary. Output goes to bench/ns3/build/ (gitignored).
 #
 # Optimised: -O2 -DNDEBUG, and NS3_LOG_ENABLE / NS3_ASSERT_ENABLE are left
 # undefined, so the NS_LOG_* and NS_ASSERT macros inlined from ns-3 headers
@@ -42,7 +42,8 @@ mkdir -p "$out"
 for src in "$here"/*.cc; do
     name=$(basename "$src" .cc)
     bin="$out/$name"
-    if [ "$force" = 0 ] && [ -x "$bin" ] && [ "$bin" -nt "$src" ] && [ "$bin" -nt "$0" ]; then
+    if [ "$force" = 0 ] && [ -x "$bin" ] && [ "$bin" -nt "$src" ] && [ "$bin" -nt "$0" ] \
+        && [ "$bin" -nt "$here/dumbbell.h" ]; then
         echo "up to date: $bin"
         continue
     fi

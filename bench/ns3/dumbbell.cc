@@ -29,6 +29,7 @@
 // static global routing; one JSON line on stdout. run_wall_s is
 // std::chrono::steady_clock around Simulator::Run().
 
+#include "dumbbell.h"
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -66,39 +67,11 @@ main(int argc, char* argv[])
     const Time stagger = MicroSeconds(20);
 
     // --- topology --------------------------------------------------------------
-    NodeContainer nodes;
-    nodes.Create(4);
-    Ptr<Node> a = nodes.Get(0), r1 = nodes.Get(1), r2 = nodes.Get(2), b = nodes.Get(3);
-
-    PointToPointHelper access;
-    access.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
-    access.SetChannelAttribute("Delay", StringValue("1ms"));
-    access.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("1000p")));
-    PointToPointHelper bneck;
-    bneck.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
-    bneck.SetChannelAttribute("Delay", StringValue("30ms"));
-    bneck.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("50p")));
-
-    NetDeviceContainer dA = access.Install(a, r1);
-    NetDeviceContainer dB = bneck.Install(r1, r2);
-    NetDeviceContainer dC = access.Install(r2, b);
-
-    InternetStackHelper stack;
-    stack.Install(nodes);
-    Ipv4AddressHelper addr;
-    addr.SetBase("10.0.1.0", "255.255.255.0");
-    addr.Assign(dA);
-    addr.SetBase("10.0.2.0", "255.255.255.0");
-    addr.Assign(dB);
-    addr.SetBase("10.0.3.0", "255.255.255.0");
-    Ipv4InterfaceContainer iC = addr.Assign(dC);
-    TrafficControlHelper tch;
-    for (NetDeviceContainer* c : {&dA, &dB, &dC})
-    {
-        tch.Uninstall(*c);
-    }
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-    const Ipv4Address bAddr = iC.GetAddress(1);
+    Dumbbell net = BuildDumbbell("100Mbps", "30ms", "50p");
+    NodeContainer& nodes = net.nodes;
+    Ptr<Node> a = net.a, r1 = net.r1, r2 = net.r2, b = net.b;
+    NetDeviceContainer &dA = net.dA, &dB = net.dB, &dC = net.dC;
+    const Ipv4Address bAddr = net.bAddr;
 
     // Drops anywhere: device queues ("Drop") and the traffic-control layer
     // ("TcDrop": with no queue disc, a packet that finds the device queue

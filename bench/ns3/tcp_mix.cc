@@ -58,6 +58,7 @@
 //    serialisation time than ns-2 / talkspurt. There is no attribute to turn
 //    that off.
 
+#include "dumbbell.h"
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -118,41 +119,11 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MilliSeconds(10)));
 
     // --- topology ---------------------------------------------------------------
-    NodeContainer nodes;
-    nodes.Create(4);
-    Ptr<Node> a = nodes.Get(0), r1 = nodes.Get(1), r2 = nodes.Get(2), b = nodes.Get(3);
-
-    PointToPointHelper access;
-    access.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
-    access.SetChannelAttribute("Delay", StringValue("1ms"));
-    access.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("1000p")));
-    PointToPointHelper bneck;
-    bneck.SetDeviceAttribute("DataRate", StringValue("20Mbps"));
-    bneck.SetChannelAttribute("Delay", StringValue("20ms"));
-    bneck.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("100p")));
-
-    NetDeviceContainer dA = access.Install(a, r1);
-    NetDeviceContainer dB = bneck.Install(r1, r2);
-    NetDeviceContainer dC = access.Install(r2, b);
-
-    InternetStackHelper stack;
-    stack.Install(nodes);
-    Ipv4AddressHelper addr;
-    addr.SetBase("10.0.1.0", "255.255.255.0");
-    addr.Assign(dA);
-    addr.SetBase("10.0.2.0", "255.255.255.0");
-    addr.Assign(dB);
-    addr.SetBase("10.0.3.0", "255.255.255.0");
-    Ipv4InterfaceContainer iC = addr.Assign(dC);
-    // Assign() installed the default queue disc on every device: remove it so
-    // the device's DropTail queue is the only queue (see the header).
-    TrafficControlHelper tch;
-    for (NetDeviceContainer* c : {&dA, &dB, &dC})
-    {
-        tch.Uninstall(*c);
-    }
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-    const Ipv4Address bAddr = iC.GetAddress(1);
+    Dumbbell net = BuildDumbbell("20Mbps", "20ms", "100p");
+    NodeContainer& nodes = net.nodes;
+    Ptr<Node> a = net.a, r1 = net.r1, r2 = net.r2, b = net.b;
+    NetDeviceContainer &dA = net.dA, &dB = net.dB, &dC = net.dC;
+    const Ipv4Address bAddr = net.bAddr;
 
     // Drops, per sending node: the device queue's "Drop" trace, plus the
     // traffic-control layer's "TcDrop" -- with no queue disc, a packet that

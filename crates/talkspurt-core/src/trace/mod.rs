@@ -6,6 +6,7 @@
 
 pub mod packets;
 pub mod record;
+mod slots;
 pub mod table;
 
 pub use record::{CallRecord, Columns, NetFate};

@@ -17,6 +17,8 @@
 //! trace's two columns are kept apart. `columns` expands a call into plain
 //! vectors for scoring, one call at a time.
 
+use super::slots::{Narrow, Slot};
+pub use super::slots::Wide;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 
@@ -46,164 +48,6 @@ pub const NO_WHERE: u32 = u32::MAX;
 const BLOCK: usize = 64;
 /// Flag on a block's base time (times stay below 2^63 ns, 292 years).
 const REBASED: u64 = 1 << 63;
-
-/// A u64 column (times, or `NEVER`) as u32 slots; values from `ESC` up
-/// live in `wide`. Exact for every u64.
-#[derive(Clone, Debug, Default)]
-pub struct Wide {
-    v: Vec<u32>,
-    wide: BTreeMap<u32, u64>,
-}
-
-impl Wide {
-    const NONE: u32 = u32::MAX;
-    const ESC: u32 = u32::MAX - 1;
-
-    pub fn with_capacity(n: usize) -> Self {
-        Wide { v: Vec::with_capacity(n), wide: BTreeMap::new() }
-    }
-    pub fn len(&self) -> usize {
-        self.v.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.v.is_empty()
-    }
-    /// The slot code of `x` at index `i` (side entry if it does not fit).
-    #[inline]
-    fn code(&mut self, i: usize, x: u64) -> u32 {
-        if x < Self::ESC as u64 {
-            x as u32
-        } else {
-            self.code_cold(i, x)
-        }
-    }
-    #[cold]
-    #[inline(never)]
-    fn code_cold(&mut self, i: usize, x: u64) -> u32 {
-        if x == NEVER {
-            Self::NONE
-        } else {
-            self.wide.insert(i as u32, x);
-            Self::ESC
-        }
-    }
-    #[inline]
-    pub fn push(&mut self, x: u64) {
-        let c = self.code(self.v.len(), x);
-        self.v.push(c);
-    }
-    #[inline]
-    pub fn set(&mut self, i: usize, x: u64) {
-        self.v[i] = self.code(i, x);
-    }
-    #[inline]
-    pub fn is_never(&self, i: usize) -> bool {
-        self.v[i] == Self::NONE
-    }
-    #[inline]
-    pub fn get(&self, i: usize) -> u64 {
-        let x = self.v[i];
-        if x < Self::ESC {
-            x as u64
-        } else {
-            self.get_cold(i, x)
-        }
-    }
-    #[cold]
-    #[inline(never)]
-    fn get_cold(&self, i: usize, x: u32) -> u64 {
-        if x == Self::NONE {
-            NEVER
-        } else {
-            self.wide[&(i as u32)]
-        }
-    }
-    /// Heap bytes held (side map entries counted at 32 bytes each).
-    pub fn heap_bytes(&self) -> usize {
-        self.v.capacity() * 4 + self.wide.len() * 32
-    }
-}
-
-/// A narrow slot type: its escape code is its largest value.
-trait Slot: Copy {
-    const ESC: u32;
-    fn from32(x: u32) -> Self;
-    fn to32(self) -> u32;
-}
-
-macro_rules! slot {
-    ($($t:ty),*) => {$(
-        impl Slot for $t {
-            const ESC: u32 = <$t>::MAX as u32;
-            fn from32(x: u32) -> Self {
-                x as $t
-            }
-            fn to32(self) -> u32 {
-                self as u32
-            }
-        }
-    )*};
-}
-
-slot!(u8, u16);
-
-/// A u32 column in one or two bytes a value; larger values live in `wide`.
-#[derive(Clone, Debug, Default)]
-struct Narrow<T> {
-    v: Vec<T>,
-    wide: BTreeMap<u32, u32>,
-}
-
-impl<T: Slot> Narrow<T> {
-    fn with_capacity(n: usize) -> Self {
-        Narrow { v: Vec::with_capacity(n), wide: BTreeMap::new() }
-    }
-    #[inline]
-    fn code(&mut self, i: usize, x: u32) -> T {
-        if x < T::ESC {
-            T::from32(x)
-        } else {
-            self.wide.insert(i as u32, x);
-            T::from32(T::ESC)
-        }
-    }
-    #[inline]
-    fn push(&mut self, x: u32) {
-        let c = self.code(self.v.len(), x);
-        self.v.push(c);
-    }
-    #[inline]
-    fn set(&mut self, i: usize, x: u32) {
-        self.v[i] = self.code(i, x);
-    }
-    #[inline]
-    fn get(&self, i: usize) -> u32 {
-        let c = self.v[i].to32();
-        if c < T::ESC {
-            c
-        } else {
-            self.wide[&(i as u32)]
-        }
-    }
-    fn heap_bytes(&self) -> usize {
-        self.v.capacity() * std::mem::size_of::<T>() + self.wide.len() * 32
-    }
-    /// Every value, in one pass over the slots.
-    fn all<U>(&self, to: impl Fn(u32) -> U) -> Vec<U> {
-        if self.wide.is_empty() {
-            // No escapes: a plain widening the compiler vectorises.
-            return self.v.iter().map(|&c| to(c.to32())).collect();
-        }
-        self.v
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| {
-                let c = c.to32();
-                to(if c < T::ESC { c } else { self.wide[&(i as u32)] })
-            })
-            .collect()
-    }
-}
 
 /// Bytes of one packet's row: generation, send and arrival offsets (u32
 /// slots as in `Wide`), fate, talkspurt step, frames (one byte each),
@@ -365,6 +209,17 @@ impl CallRecord {
         self.cold.sink.as_deref_mut()
     }
 
+    /// The consumer when streaming: the flag sits in the record's hot line,
+    /// so an exact run's per-packet test does not touch the cold part.
+    #[inline(always)]
+    fn streaming_sink(&mut self) -> Option<&mut (dyn RecordSink + 'static)> {
+        if self.streaming {
+            self.cold.sink.as_deref_mut()
+        } else {
+            None
+        }
+    }
+
     pub fn take_sink(&mut self) -> Option<Box<dyn RecordSink>> {
         self.streaming = false;
         self.cold.sink.take()
@@ -469,7 +324,7 @@ impl CallRecord {
     /// Generation times must not decrease within a call.
     #[inline]
     pub fn push(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32) -> u32 {
-        if let Some(s) = self.streaming.then(|| self.cold.sink.as_deref_mut()).flatten() {
+        if let Some(s) = self.streaming_sink() {
             return s.push(t_gen.0, talkspurt, frames, payload);
         }
         let seq = self.n;
@@ -624,7 +479,7 @@ impl CallRecord {
 
     #[inline]
     pub fn set_fate(&mut self, seq: u32, fate: NetFate, where_: u32) {
-        if let Some(s) = self.streaming.then(|| self.cold.sink.as_deref_mut()).flatten() {
+        if let Some(s) = self.streaming_sink() {
             return s.set_fate(seq, fate);
         }
         let i = seq as usize;
@@ -667,7 +522,7 @@ impl CallRecord {
 
     #[inline]
     pub fn sent(&mut self, seq: u32, now: SimTime) {
-        if let Some(s) = self.streaming.then(|| self.cold.sink.as_deref_mut()).flatten() {
+        if let Some(s) = self.streaming_sink() {
             return s.sent(seq, now.0);
         }
         if let Some((r, g)) = self.latest(seq) {
@@ -694,7 +549,7 @@ impl CallRecord {
 
     #[inline]
     pub fn arrived(&mut self, seq: u32, now: SimTime) {
-        if let Some(s) = self.streaming.then(|| self.cold.sink.as_deref_mut()).flatten() {
+        if let Some(s) = self.streaming_sink() {
             return s.arrived(seq, now.0);
         }
         if !self.full {
@@ -804,129 +659,5 @@ fn fate_of(b: u8) -> NetFate {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Values at and beyond every narrow slot's reach decode exactly.
-    #[test]
-    fn escapes_decode_exactly() {
-        let mut r = CallRecord::new(true, 4);
-        let big = 5_000_000_000u64; // beyond a u32 of ns
-        let gens = [0u64, 20_000_000, 20_000_000 + big, 20_000_000 + 2 * big];
-        let spurts = [0u32, 300, 2, 2];
-        for (k, (&g, &s)) in gens.iter().zip(&spurts).enumerate() {
-            let seq = r.push(SimTime(g), s, [1, 70_000, 255, 254][k], [160, 65_535, 70_000, 0][k], [200, 65_534, 1 << 20, 40][k]);
-            assert_eq!(seq as usize, k);
-        }
-        r.sent(0, SimTime(5));
-        r.sent(1, SimTime(gens[1] + big));
-        r.arrived(1, SimTime(gens[1] + 2 * big));
-        r.set_fate(2, NetFate::QueueDrop, 70_000);
-        r.set_fate(3, NetFate::LinkLoss, 3);
-        r.set_fate(1, NetFate::LinkLoss, 9); // delivered: keeps its fate
-        let c = r.columns(true);
-        assert_eq!(c.t_gen, gens);
-        assert_eq!(c.talkspurt, spurts);
-        assert_eq!(c.frames, [1, u16::MAX, 255, 254]);
-        assert_eq!(c.payload, [160, 65_535, 70_000, 0]);
-        assert_eq!(c.wire, [200, 65_534, 1 << 20, 40]);
-        assert_eq!(c.t_sent, [5, gens[1] + big, NEVER, NEVER]);
-        assert_eq!(c.t_arr, [NEVER, gens[1] + 2 * big, NEVER, NEVER]);
-        assert_eq!(c.fate, [NetFate::InFlight, NetFate::Arrived, NetFate::QueueDrop, NetFate::LinkLoss]);
-        assert_eq!(c.where_, [NO_WHERE, NO_WHERE, 70_000, 3]);
-        assert_eq!(r.t_arr(1), gens[1] + 2 * big);
-    }
-
-    /// A call without escapes (the columns' fast paths) decodes as the
-    /// per-index accessors do, lost, unsent and in-flight packets included.
-    #[test]
-    fn plain_calls_decode_as_the_accessors() {
-        for full in [false, true] {
-            let mut r = CallRecord::new(full, 300);
-            for i in 0..300u64 {
-                let g = i * 20_000_000 + (i / 7) * 1_000;
-                let seq = r.push(SimTime(g), (i / 40) as u32 * 3, 1 + (i % 3) as u32, 160 + i as u32, 200 + i as u32);
-                if i % 5 != 0 {
-                    r.sent(seq, SimTime(g + i * 10));
-                }
-                match i % 11 {
-                    0 => r.set_fate(seq, NetFate::QueueDrop, 2),
-                    1 => {}
-                    _ => r.arrived(seq, SimTime(g + 30_000_000 + i * 1_000)),
-                }
-            }
-            let c = r.columns(true);
-            let n = r.len();
-            assert_eq!(c.t_gen, (0..n).map(|i| r.t_gen(i)).collect::<Vec<_>>());
-            assert_eq!(c.t_sent, (0..n).map(|i| r.t_sent(i)).collect::<Vec<_>>());
-            assert_eq!(c.t_arr, (0..n).map(|i| r.t_arr(i)).collect::<Vec<_>>());
-            assert_eq!(c.talkspurt, r.talkspurts().collect::<Vec<_>>());
-            assert_eq!(c.talkspurt, (0..n).map(|i| (i / 40) as u32 * 3).collect::<Vec<_>>());
-            assert_eq!(c.frames, (0..n).map(|i| r.frames(i) as u16).collect::<Vec<_>>());
-            assert_eq!(c.payload, (0..n).map(|i| r.payload(i)).collect::<Vec<_>>());
-            if full {
-                assert_eq!(c.wire, (0..n).map(|i| r.wire(i)).collect::<Vec<_>>());
-                assert_eq!(c.where_, (0..n).map(|i| r.where_(i)).collect::<Vec<_>>());
-            }
-        }
-    }
-
-    /// The latest packet's fast path (`latest`) gives way to the general
-    /// one for offsets beyond a slot, and a second send or arrival of the
-    /// same packet changes nothing.
-    #[test]
-    fn latest_packet_escapes_and_repeats() {
-        let big = 5_000_000_000u64;
-        for full in [false, true] {
-            let mut r = CallRecord::new(full, 2);
-            r.push(SimTime(7), 0, 1, 160, 200);
-            r.sent(0, SimTime(7 + big));
-            r.arrived(0, SimTime(7 + 2 * big));
-            r.sent(0, SimTime(8 + big));
-            r.arrived(0, SimTime(9 + 2 * big));
-            r.push(SimTime(100), 0, 1, 160, 200);
-            r.sent(1, SimTime(101));
-            r.arrived(1, SimTime(102));
-            r.arrived(1, SimTime(103));
-            let c = r.columns(true);
-            assert_eq!((c.t_sent, c.t_arr), (vec![7 + big, 101], vec![7 + 2 * big, 102]), "full={full}");
-            assert_eq!(c.fate, [NetFate::Arrived; 2]);
-        }
-    }
-
-    /// Long silences inside a block rebase it: one side entry per gap,
-    /// exact times before and after.
-    #[test]
-    fn long_gaps_rebase_the_block() {
-        let mut r = CallRecord::new(false, 200);
-        let mut t = Vec::new();
-        for i in 0..200u64 {
-            let g = i * 20_000_000 + (i / 10) * 6_000_000_000; // a 6 s silence every 10 packets
-            t.push(g);
-            r.push(SimTime(g), (i / 10) as u32, 1, 160, 0);
-            r.arrived(i as u32, SimTime(g + 1));
-        }
-        assert_eq!(r.columns(false).t_gen, t);
-        assert!((0..200).all(|i| r.t_gen(i) == t[i] && r.t_arr(i) == t[i] + 1));
-        assert_eq!(r.cold.rebase.len(), 19, "one per silence (none at a block start here)");
-    }
-
-    /// Scoring records cost 17 bytes a packet (plus a block's base time
-    /// and pointer per 64), the trace's 21: the bound the memory targets
-    /// rest on.
-    #[test]
-    fn bytes_per_packet() {
-        for (full, bytes) in [(false, 17.0), (true, 21.0)] {
-            let n = 64_000;
-            let mut r = CallRecord::new(full, n);
-            for i in 0..n as u64 {
-                let seq = r.push(SimTime(i * 20_000_000), (i / 50) as u32, 1, 160, 200);
-                r.sent(seq, SimTime(i * 20_000_000));
-                r.arrived(seq, SimTime(i * 20_000_000 + 32_019_200));
-            }
-            // The call's constant part (its side maps' headers) apart.
-            let per = (r.heap_bytes() - std::mem::size_of::<RecordCold>()) as f64 / n as f64;
-            assert!((per - bytes - 16.0 / BLOCK as f64).abs() < 1e-9, "full={full}: {per} bytes a packet");
-        }
-    }
-}
+#[path = "record_tests.rs"]
+mod tests;

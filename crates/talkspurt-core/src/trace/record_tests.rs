@@ -1,0 +1,127 @@
+//! Unit tests of `trace::record` (its own file to keep record.rs to its
+//! concern).
+
+use super::*;
+
+/// Values at and beyond every narrow slot's reach decode exactly.
+#[test]
+fn escapes_decode_exactly() {
+    let mut r = CallRecord::new(true, 4);
+    let big = 5_000_000_000u64; // beyond a u32 of ns
+    let gens = [0u64, 20_000_000, 20_000_000 + big, 20_000_000 + 2 * big];
+    let spurts = [0u32, 300, 2, 2];
+    for (k, (&g, &s)) in gens.iter().zip(&spurts).enumerate() {
+        let seq = r.push(SimTime(g), s, [1, 70_000, 255, 254][k], [160, 65_535, 70_000, 0][k], [200, 65_534, 1 << 20, 40][k]);
+        assert_eq!(seq as usize, k);
+    }
+    r.sent(0, SimTime(5));
+    r.sent(1, SimTime(gens[1] + big));
+    r.arrived(1, SimTime(gens[1] + 2 * big));
+    r.set_fate(2, NetFate::QueueDrop, 70_000);
+    r.set_fate(3, NetFate::LinkLoss, 3);
+    r.set_fate(1, NetFate::LinkLoss, 9); // delivered: keeps its fate
+    let c = r.columns(true);
+    assert_eq!(c.t_gen, gens);
+    assert_eq!(c.talkspurt, spurts);
+    assert_eq!(c.frames, [1, u16::MAX, 255, 254]);
+    assert_eq!(c.payload, [160, 65_535, 70_000, 0]);
+    assert_eq!(c.wire, [200, 65_534, 1 << 20, 40]);
+    assert_eq!(c.t_sent, [5, gens[1] + big, NEVER, NEVER]);
+    assert_eq!(c.t_arr, [NEVER, gens[1] + 2 * big, NEVER, NEVER]);
+    assert_eq!(c.fate, [NetFate::InFlight, NetFate::Arrived, NetFate::QueueDrop, NetFate::LinkLoss]);
+    assert_eq!(c.where_, [NO_WHERE, NO_WHERE, 70_000, 3]);
+    assert_eq!(r.t_arr(1), gens[1] + 2 * big);
+}
+
+/// A call without escapes (the columns' fast paths) decodes as the
+/// per-index accessors do, lost, unsent and in-flight packets included.
+#[test]
+fn plain_calls_decode_as_the_accessors() {
+    for full in [false, true] {
+        let mut r = CallRecord::new(full, 300);
+        for i in 0..300u64 {
+            let g = i * 20_000_000 + (i / 7) * 1_000;
+            let seq = r.push(SimTime(g), (i / 40) as u32 * 3, 1 + (i % 3) as u32, 160 + i as u32, 200 + i as u32);
+            if i % 5 != 0 {
+                r.sent(seq, SimTime(g + i * 10));
+            }
+            match i % 11 {
+                0 => r.set_fate(seq, NetFate::QueueDrop, 2),
+                1 => {}
+                _ => r.arrived(seq, SimTime(g + 30_000_000 + i * 1_000)),
+            }
+        }
+        let c = r.columns(true);
+        let n = r.len();
+        assert_eq!(c.t_gen, (0..n).map(|i| r.t_gen(i)).collect::<Vec<_>>());
+        assert_eq!(c.t_sent, (0..n).map(|i| r.t_sent(i)).collect::<Vec<_>>());
+        assert_eq!(c.t_arr, (0..n).map(|i| r.t_arr(i)).collect::<Vec<_>>());
+        assert_eq!(c.talkspurt, r.talkspurts().collect::<Vec<_>>());
+        assert_eq!(c.talkspurt, (0..n).map(|i| (i / 40) as u32 * 3).collect::<Vec<_>>());
+        assert_eq!(c.frames, (0..n).map(|i| r.frames(i) as u16).collect::<Vec<_>>());
+        assert_eq!(c.payload, (0..n).map(|i| r.payload(i)).collect::<Vec<_>>());
+        if full {
+            assert_eq!(c.wire, (0..n).map(|i| r.wire(i)).collect::<Vec<_>>());
+            assert_eq!(c.where_, (0..n).map(|i| r.where_(i)).collect::<Vec<_>>());
+        }
+    }
+}
+
+/// The latest packet's fast path (`latest`) gives way to the general
+/// one for offsets beyond a slot, and a second send or arrival of the
+/// same packet changes nothing.
+#[test]
+fn latest_packet_escapes_and_repeats() {
+    let big = 5_000_000_000u64;
+    for full in [false, true] {
+        let mut r = CallRecord::new(full, 2);
+        r.push(SimTime(7), 0, 1, 160, 200);
+        r.sent(0, SimTime(7 + big));
+        r.arrived(0, SimTime(7 + 2 * big));
+        r.sent(0, SimTime(8 + big));
+        r.arrived(0, SimTime(9 + 2 * big));
+        r.push(SimTime(100), 0, 1, 160, 200);
+        r.sent(1, SimTime(101));
+        r.arrived(1, SimTime(102));
+        r.arrived(1, SimTime(103));
+        let c = r.columns(true);
+        assert_eq!((c.t_sent, c.t_arr), (vec![7 + big, 101], vec![7 + 2 * big, 102]), "full={full}");
+        assert_eq!(c.fate, [NetFate::Arrived; 2]);
+    }
+}
+
+/// Long silences inside a block rebase it: one side entry per gap,
+/// exact times before and after.
+#[test]
+fn long_gaps_rebase_the_block() {
+    let mut r = CallRecord::new(false, 200);
+    let mut t = Vec::new();
+    for i in 0..200u64 {
+        let g = i * 20_000_000 + (i / 10) * 6_000_000_000; // a 6 s silence every 10 packets
+        t.push(g);
+        r.push(SimTime(g), (i / 10) as u32, 1, 160, 0);
+        r.arrived(i as u32, SimTime(g + 1));
+    }
+    assert_eq!(r.columns(false).t_gen, t);
+    assert!((0..200).all(|i| r.t_gen(i) == t[i] && r.t_arr(i) == t[i] + 1));
+    assert_eq!(r.cold.rebase.len(), 19, "one per silence (none at a block start here)");
+}
+
+/// Scoring records cost 17 bytes a packet (plus a block's base time
+/// and pointer per 64), the trace's 21: the bound the memory targets
+/// rest on.
+#[test]
+fn bytes_per_packet() {
+    for (full, bytes) in [(false, 17.0), (true, 21.0)] {
+        let n = 64_000;
+        let mut r = CallRecord::new(full, n);
+        for i in 0..n as u64 {
+            let seq = r.push(SimTime(i * 20_000_000), (i / 50) as u32, 1, 160, 200);
+            r.sent(seq, SimTime(i * 20_000_000));
+            r.arrived(seq, SimTime(i * 20_000_000 + 32_019_200));
+        }
+        // The call's constant part (its side maps' headers) apart.
+        let per = (r.heap_bytes() - std::mem::size_of::<RecordCold>()) as f64 / n as f64;
+        assert!((per - bytes - 16.0 / BLOCK as f64).abs() < 1e-9, "full={full}: {per} bytes a packet");
+    }
+}
