@@ -456,12 +456,12 @@ pub fn label<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error
     d.deserialize_str(Name("a non-empty string")).map(Some)
 }
 
-/// A node name (its existence is checked in validate.rs).
+/// A node name (its existence is checked in validate/).
 pub fn node<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     d.deserialize_str(Name("a node name (a non-empty string)"))
 }
 
-/// A file path (its existence and contents are checked in validate.rs;
+/// A file path (its existence and contents are checked in validate/;
 /// the core takes a relative path from the working directory; the Python
 /// loader first makes a scenario file's paths start at its folder).
 pub fn file<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -477,7 +477,7 @@ pub fn codecs_text() -> String {
     format!("one of the codecs {}", crate::voice::codec::names().join(", "))
 }
 
-/// A codec name (looked up, with a did-you-mean, in validate.rs).
+/// A codec name (looked up, with a did-you-mean, in validate/).
 pub fn codec<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     struct Codec;
     impl<'de> Visitor<'de> for Codec {

@@ -1,7 +1,7 @@
 //! Checks of a link direction's models that no single value can make:
 //! a Gilbert–Elliott table's two parameterisations, a Markov chain's
 //! matrix, trace files (read here, errors with their line number). Called
-//! by validate.rs with the key path of the table as written.
+//! by validate/ with the key path of the table as written.
 
 use std::sync::Arc;
 

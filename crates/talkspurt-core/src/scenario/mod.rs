@@ -4,15 +4,15 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `model.rs` | the scenario types and their defaults |
-//! | `doc.rs` | tables whose file shape differs from the model; serde shapes of other layers' configs |
+//! | `model/` | the scenario types and their defaults (`link.rs`: links; `traffic.rs`: cross traffic) |
+//! | `doc/` | tables whose file shape differs from the model; serde shapes of other layers' configs (`defs.rs`) |
 //! | `tcp.rs` | the TCP transport table |
 //! | `tfrc.rs` | the DCCP (CCID 3/4) and TFRC transport tables |
 //! | `queue.rs` | the AQM queue tables (RED, CoDel, FQ-CoDel, PIE) |
 //! | `fields.rs` | single values: units, ranges, names |
 //! | `units.rs` | quantities with units (parse and format) |
 //! | `de.rs`, `ser.rs` | the document reader (paths, tagged tables) and writer |
-//! | `validate.rs` | checks across keys; defaults that depend on other keys |
+//! | `validate/` | checks across keys; defaults that depend on other keys (`call.rs`, `traffic.rs`, `transport.rs`) |
 //! | `topology.rs` | `[topology]` and `both_ways`, expanded into links and groups before reading |
 //! | `links.rs` | link models' checks: loss, jitter, schedules, trace files |
 //! | `parse.rs` | `from_toml_str`, `from_json_str`, `from_value`, `to_json` |

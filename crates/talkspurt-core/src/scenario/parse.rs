@@ -3,7 +3,7 @@
 //!
 //! Reading is two steps: the document is deserialized into the scenario
 //! types (serde derives, read by de.rs, which keeps the key path of every
-//! error), then validate.rs runs the checks that span keys. An error names
+//! error), then validate/ runs the checks that span keys. An error names
 //! the key path, the value as written (looked up in the document by that
 //! path) and what is allowed. `to_json` writes the normalized scenario
 //! back in the same format (ser.rs); `from_value(&to_json(s)) == s`.

@@ -401,7 +401,7 @@ impl Gen {
             stop: g.coin().then(|| g.dur(1)),
             label: None,
         }];
-        // Every source must start before it stops (validate.rs rejects a
+        // Every source must start before it stops (validate/ rejects a
         // silently empty group): pull starts and staggers into range.
         let mut calls = calls;
         let mut traffic = traffic;

@@ -2,7 +2,7 @@
 //! `transport::tcp::TcpConfig` (defaults and sources there and in
 //! cc/mod.rs), plus one table per controller's parameters (`vegas`,
 //! `cubic`, `westwood`, `real`) of which only the chosen `cc`'s may be
-//! given. Read here as `TcpDoc`; validate.rs checks what spans keys
+//! given. Read here as `TcpDoc`; validate/ checks what spans keys
 //! (rto ordering, window ≥ one segment, SACK, controller tables) and fills
 //! in `recovery` and `sack`. This module is the `with` of the model's
 //! `TransportCfg::Tcp` field.

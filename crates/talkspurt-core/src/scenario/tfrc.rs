@@ -2,7 +2,7 @@
 //! tables: one key per field of `transport::tfrc::RateConfig` and
 //! `cc::tfrc::TfrcConfig` (defaults and sources there). Read as `RateDoc`;
 //! the kind-specific keys (`ccid`, `handshake`, `loss_intervals` for DCCP,
-//! `header`, `ack`, `small_packets` for TFRC) are checked by validate.rs,
+//! `header`, `ack`, `small_packets` for TFRC) are checked by validate/,
 //! which also rejects a variant that does not apply. This module is the
 //! `with` of the model's `TransportCfg::Dccp` and `TransportCfg::Tfrc`.
 

@@ -1,14 +1,14 @@
 //! The typed scenario: what a validated scenario file means. Most types
 //! derive their parsing (serde, read by de.rs with key-path errors); tables
 //! whose file shape differs from their meaning (links, speech, traffic, the
-//! TCP table) are read as the document types of doc.rs and tcp.rs and
-//! converted by validate.rs, which also runs every cross-field check. The
+//! TCP table) are read as the document types of doc/ and tcp.rs and
+//! converted by validate/, which also runs every cross-field check. The
 //! builder (`scenario::build`) turns a `Scenario` into a `World`. Every
 //! default is documented here (`defaults`) and in docs/scenario.md.
 
 use serde::{Deserialize, Serialize};
 
-use super::doc::{DelayDef, MissingDef, PlayoutDef, ScoringDef, SpeechDoc};
+use crate::scenario::doc::{DelayDef, MissingDef, PlayoutDef, ScoringDef, SpeechDoc};
 use super::fields::{self, Bytes, Int, Packets};
 use crate::time::SimDuration;
 
@@ -22,6 +22,11 @@ pub use crate::playout::PlayoutKind as PlayoutCfg;
 pub use crate::rng::DurationDist;
 pub use crate::traffic::SizeDist;
 pub use crate::transport::tcp::TcpConfig;
+
+mod link;
+mod traffic;
+pub use link::*;
+pub use traffic::*;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
@@ -215,300 +220,6 @@ pub struct RunCfg {
     pub name: Option<String>,
 }
 
-/// A bidirectional link between two nodes; `forward` is `between[0] ->
-/// between[1]`. Keys given at the link level apply to both directions;
-/// `forward = {…}` / `reverse = {…}` override per direction (doc::LinkDoc).
-#[derive(Clone, Debug, PartialEq)]
-pub struct LinkCfg {
-    pub a: String,
-    pub b: String,
-    pub forward: ChannelCfg,
-    pub reverse: ChannelCfg,
-    /// Routing cost (default 1 = hop count, as ns-2's static routing).
-    pub cost: u32,
-}
-
-/// One direction of a link.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ChannelCfg {
-    /// Bits per second, > 0. Required.
-    pub rate_bps: u64,
-    /// One-way propagation delay (default 0).
-    pub delay: SimDuration,
-    pub queue: QueueCfg,
-    pub loss: LossCfg,
-    /// Extra per-packet delay (default none).
-    pub jitter: JitterCfg,
-    /// Rate and delay changing over time (default none: constant).
-    pub schedule: Option<ScheduleCfg>,
-}
-
-/// Extra per-packet delay after propagation (net::jitter; equations and
-/// sources in docs/models/network.md).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
-#[serde(
-    rename = "@kind",
-    deny_unknown_fields,
-    expecting = "a jitter table, e.g. { kind = \"uniform\", max = \"40ms\" }"
-)]
-pub enum JitterCfg {
-    #[default]
-    #[serde(rename = "none")]
-    None,
-    /// Uniform on [min, max] (default min 0). RFC 8868's bounded PDV.
-    #[serde(rename = "uniform")]
-    Uniform {
-        #[serde(default)]
-        min: SimDuration,
-        max: SimDuration,
-        /// Let packets overtake each other (RBPDV); default false (NR-BPDV).
-        #[serde(default)]
-        reorder: bool,
-    },
-    /// Normal(mean, sd) truncated to [min, max] (defaults mean ∓ 3 sd,
-    /// min at least 0).
-    #[serde(rename = "normal")]
-    Normal {
-        mean: SimDuration,
-        #[serde(deserialize_with = "fields::positive")]
-        sd: SimDuration,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        min: Option<SimDuration>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        max: Option<SimDuration>,
-        #[serde(default)]
-        reorder: bool,
-    },
-    /// Bursty delivery (seed 003's satellite link): the far end releases
-    /// packets at epochs with exponential gaps of mean `interval`, one
-    /// `stall` long gap per `stall_every` on average (none if absent).
-    #[serde(rename = "bursty")]
-    Bursty {
-        #[serde(deserialize_with = "fields::positive")]
-        interval: SimDuration,
-        #[serde(default = "defaults::stall", deserialize_with = "fields::positive")]
-        stall: SimDuration,
-        #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
-        stall_every: Option<SimDuration>,
-    },
-}
-
-/// A link direction's rate and delay over time: `steps` written in the
-/// scenario, or a trace `file` (`format = "mahimahi"`, the default, or
-/// `"steps"`); with `repeat`, the schedule starts over every `repeat`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, expecting = "a schedule table, e.g. { steps = [{ at = \"40s\", rate = \"2.5Mbps\" }] }")]
-pub struct ScheduleCfg {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub steps: Vec<StepCfg>,
-    #[serde(default, deserialize_with = "fields::positive_opt", skip_serializing_if = "Option::is_none")]
-    pub repeat: Option<SimDuration>,
-    #[serde(default, deserialize_with = "fields::file_opt", skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-    #[serde(default)]
-    pub format: ScheduleFormat,
-    /// A file's contents, read by validation.
-    #[serde(skip)]
-    pub data: std::sync::Arc<ScheduleData>,
-}
-
-/// From `at` on, the rate and/or the delay change.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, expecting = "a step table, e.g. { at = \"40s\", rate = \"2.5Mbps\" }")]
-pub struct StepCfg {
-    pub at: SimDuration,
-    /// From `at` on; 0 is an outage (a positive rate must follow).
-    #[serde(default, with = "fields::step_rate_opt", skip_serializing_if = "Option::is_none")]
-    pub rate: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub delay: Option<SimDuration>,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-pub enum ScheduleFormat {
-    /// One delivery opportunity (1504 B) per line, in ms; loops.
-    #[default]
-    #[serde(rename = "mahimahi")]
-    Mahimahi,
-    /// `<at> [<rate>] [<delay>]` per line, with units.
-    #[serde(rename = "steps")]
-    Steps,
-}
-
-/// A schedule file as read.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub enum ScheduleData {
-    #[default]
-    None,
-    /// Opportunity times (ns) and the loop period (ns).
-    Mahimahi(Vec<u64>, u64),
-    Steps(Vec<StepCfg>),
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[serde(
-    rename = "@kind default=droptail",
-    deny_unknown_fields,
-    expecting = "a queue table, e.g. { kind = \"droptail\", limit = \"50p\" } or { kind = \"red\" }"
-)]
-pub enum QueueCfg {
-    /// FIFO with tail drop. The limit counts packets (or bytes) waiting,
-    /// excluding the one being serialized, as in ns-2's DropTail.
-    /// Default: 50 packets (seed 000's router buffer).
-    #[serde(rename = "droptail")]
-    DropTail {
-        #[serde(default = "defaults::queue_limit")]
-        limit: QueueLimit,
-        /// Record the queue's length and sojourn series (default false).
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        series: bool,
-    },
-    /// RED (Floyd–Jacobson 1993, gentle, ns-2.35 defaults); keys in queue.rs.
-    #[serde(rename = "red")]
-    Red(super::queue::RedCfg),
-    /// CoDel (RFC 8289).
-    #[serde(rename = "codel")]
-    CoDel(super::queue::CoDelCfg),
-    /// FQ-CoDel (RFC 8290).
-    #[serde(rename = "fq_codel")]
-    FqCoDel(super::queue::FqCoDelCfg),
-    /// PIE (RFC 8033).
-    #[serde(rename = "pie")]
-    Pie(super::queue::PieCfg),
-}
-
-impl Default for QueueCfg {
-    fn default() -> Self {
-        QueueCfg::DropTail { limit: defaults::queue_limit(), series: false }
-    }
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
-#[serde(
-    rename = "@kind",
-    deny_unknown_fields,
-    expecting = "a loss table, e.g. { kind = \"bernoulli\", p = 0.01 }"
-)]
-pub enum LossCfg {
-    #[default]
-    #[serde(rename = "none")]
-    None,
-    /// Independent loss with probability `p` per packet (ns-2's Bernoulli
-    /// error model, dummynet's `plr`).
-    #[serde(rename = "bernoulli")]
-    Bernoulli {
-        #[serde(deserialize_with = "fields::probability")]
-        p: f64,
-        #[serde(default)]
-        at: LossAt,
-    },
-    /// Independent bit errors: a packet of b bits is lost with probability
-    /// 1 − (1 − ber)^b (ns-2's error model with unit "bit").
-    #[serde(rename = "ber")]
-    Ber {
-        #[serde(deserialize_with = "fields::probability")]
-        ber: f64,
-        #[serde(default)]
-        at: LossAt,
-    },
-    /// Gilbert–Elliott two-state loss (net::loss::GilbertElliott). Either
-    /// `p` (Good → Bad) and `r` (Bad → Good) per packet, with loss
-    /// probabilities `loss_good` (default 0) and `loss_bad` (default 1); or
-    /// Gilbert's simple model from `mean_loss` and `mean_burst` (packets):
-    /// r = 1/mean_burst, p = mean_loss·r/(1 − mean_loss).
-    #[serde(rename = "gilbert-elliott")]
-    GilbertElliott {
-        #[serde(default, deserialize_with = "some_unit", skip_serializing_if = "Option::is_none")]
-        p: Option<f64>,
-        #[serde(default, deserialize_with = "some_unit", skip_serializing_if = "Option::is_none")]
-        r: Option<f64>,
-        #[serde(default, deserialize_with = "fields::unit_interval")]
-        loss_good: f64,
-        #[serde(default = "one", deserialize_with = "fields::unit_interval")]
-        loss_bad: f64,
-        #[serde(default, deserialize_with = "some_probability", skip_serializing_if = "Option::is_none")]
-        mean_loss: Option<f64>,
-        #[serde(default, deserialize_with = "some_burst", skip_serializing_if = "Option::is_none")]
-        mean_burst: Option<f64>,
-        #[serde(default)]
-        at: LossAt,
-    },
-    /// A k-state Markov chain: `transition[i][j]` from state i to j (rows
-    /// sum to 1), `loss[i]` the loss probability in state i; starts in
-    /// state 0.
-    #[serde(rename = "markov")]
-    Markov {
-        transition: Vec<Vec<f64>>,
-        loss: Vec<f64>,
-        #[serde(default)]
-        at: LossAt,
-    },
-    /// Replay of a loss trace file (net::loss::LossTrace): `format =
-    /// "packets"` (default; a 0/1 per packet, cycled) or `"times"` (loss
-    /// instants and periods). Read and checked when the scenario is.
-    #[serde(rename = "trace")]
-    Trace {
-        #[serde(deserialize_with = "fields::file")]
-        file: String,
-        #[serde(default)]
-        format: TraceFormatCfg,
-        #[serde(default)]
-        at: LossAt,
-        /// The file's contents, read by validation.
-        #[serde(skip)]
-        data: std::sync::Arc<crate::net::loss::LossTrace>,
-    },
-}
-
-impl LossCfg {
-    /// Where the loss applies (`at`); `Wire` for `none`.
-    pub fn at(&self) -> LossAt {
-        match self {
-            LossCfg::None => LossAt::Wire,
-            LossCfg::Bernoulli { at, .. }
-            | LossCfg::Ber { at, .. }
-            | LossCfg::GilbertElliott { at, .. }
-            | LossCfg::Markov { at, .. }
-            | LossCfg::Trace { at, .. } => *at,
-        }
-    }
-}
-
-fn one() -> f64 {
-    1.0
-}
-fn some_unit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    fields::unit_interval(d).map(Some)
-}
-fn some_probability<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    fields::probability(d).map(Some)
-}
-fn some_burst<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    fields::burst_length(d).map(Some)
-}
-
-/// Where a link direction applies its loss model: `"wire"` (default: as
-/// the packet leaves the wire, after using the link) or `"enqueue"` (on
-/// arrival, before the queue, as ns-2's `lossmodel`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-pub enum LossAt {
-    #[serde(rename = "enqueue")]
-    Enqueue,
-    #[default]
-    #[serde(rename = "wire")]
-    Wire,
-}
-
-/// A loss trace file's format.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-pub enum TraceFormatCfg {
-    #[default]
-    #[serde(rename = "packets")]
-    Packets,
-    #[serde(rename = "times")]
-    Times,
-}
-
 /// `count` identical one-way voice calls from `from` to `to`.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(
@@ -553,13 +264,13 @@ pub struct CallGroupCfg {
     /// RTCP reports (RFC 3550) on the reverse path (default: none; every
     /// call still carries RTP headers). Keys: scenario/rtp.rs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rtcp: Option<super::rtp::RtcpCfg>,
+    pub rtcp: Option<crate::scenario::rtp::RtcpCfg>,
     /// RTCP feedback (RFC 4585 AVPF Generic NACKs); needs `rtcp`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub feedback: Option<super::rtp::FeedbackCfg>,
+    pub feedback: Option<crate::scenario::rtp::FeedbackCfg>,
     /// Sender adaptation driven by RTCP (default none); needs `rtcp`.
     #[serde(default)]
-    pub adapt: super::rtp::AdaptCfg,
+    pub adapt: crate::scenario::rtp::AdaptCfg,
     /// E-model advantage factor A (ITU-T G.107 §7.6; Table 3 allows 0–20,
     /// e.g. 10 for cellular, 20 for satellite hops). Default 0. Values up
     /// to 40 are accepted (seed 003) and flagged as extrapolated.
@@ -690,16 +401,16 @@ pub enum TransportCfg {
         ack_bytes: u32,
     },
     /// TCP (RFC 9293) with its options; read as tcp::TcpDoc, checked and
-    /// completed (recovery, sack) by validate.rs. Defaults: `TcpConfig`.
+    /// completed (recovery, sack) by validate/. Defaults: `TcpConfig`.
     #[serde(rename = "tcp")]
     Tcp(#[serde(with = "super::tcp")] TcpConfig),
     /// DCCP (RFC 4340) with CCID 3 (RFC 4342) or CCID 4 (RFC 5622); keys
-    /// and defaults in tfrc.rs, resolved by validate.rs.
+    /// and defaults in tfrc.rs, resolved by validate/.
     #[serde(rename = "dccp")]
-    Dccp(super::tfrc::RateDoc),
+    Dccp(crate::scenario::tfrc::RateDoc),
     /// Plain TFRC over a datagram header (RFC 5348 §3.2, ns-2's Agent/TFRC).
     #[serde(rename = "tfrc")]
-    Tfrc(super::tfrc::RateDoc),
+    Tfrc(crate::scenario::tfrc::RateDoc),
 }
 
 impl TransportCfg {
@@ -754,84 +465,5 @@ pub enum StartCfg {
 impl Default for StartCfg {
     fn default() -> Self {
         StartCfg::Fixed(SimDuration::ZERO)
-    }
-}
-
-/// Traffic sources (cross traffic), over UDP or TCP. Read as doc::TrafficDoc.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TrafficCfg {
-    /// Number of identical sources (default 1).
-    pub count: u32,
-    pub from: String,
-    pub to: String,
-    pub kind: TrafficKind,
-    /// `udp` (default) or `tcp`; `bulk` and `transfer` need `tcp`.
-    pub transport: TransportCfg,
-    pub start: StartCfg,
-    pub stagger: SimDuration,
-    /// Stop time (default: end of run).
-    pub stop: Option<SimDuration>,
-    pub label: Option<String>,
-    /// Activation schedule: the source is on only within these windows
-    /// (absolute times, source i's shifted by i·stagger); empty = from
-    /// start to stop. Each activation starts the source afresh.
-    pub active: Vec<ActiveCfg>,
-    /// `cbr`: ns-2's `random_`: each gap is the interval times 1 + U(−½, ½).
-    pub random: bool,
-    /// `onoff` and on/off `bulk`: begin with an off period (`first = "off"`).
-    pub idle_first: bool,
-}
-
-/// An activation window `{ from = "50s", to = "170s" }`; without `to`,
-/// until the source's stop.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, expecting = "an activation window, e.g. { from = \"50s\", to = \"170s\" }")]
-pub struct ActiveCfg {
-    pub from: SimDuration,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<SimDuration>,
-}
-
-/// Which period an on/off source begins with (default `on`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-pub enum FirstPeriod {
-    #[default]
-    #[serde(rename = "on")]
-    On,
-    #[serde(rename = "off")]
-    Off,
-}
-
-impl FirstPeriod {
-    pub fn is_on(&self) -> bool {
-        *self == FirstPeriod::On
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum TrafficKind {
-    /// Constant bit rate, IP packets of `packet` bytes.
-    Cbr { rate_bps: u64, packet: SizeDist },
-    /// Poisson packet arrivals with mean bit rate `rate_bps`.
-    Poisson { rate_bps: u64, packet: SizeDist },
-    /// Sends at `rate_bps` (CBR) during on periods, nothing during off
-    /// periods (seed 004: on 2 s, off 2 s, 128 kb/s, 1 kB packets).
-    OnOff { rate_bps: u64, packet: SizeDist, on: DurationDist, off: DurationDist },
-    /// A greedy (FTP-like) TCP sender: always has data (seeds 002, 004).
-    /// With `on_off`, greedy during on periods, silent during off periods.
-    Bulk { on_off: Option<(DurationDist, DurationDist)> },
-    /// A finite TCP transfer of `size_bytes` bytes.
-    Transfer { size_bytes: u64 },
-}
-
-impl TrafficKind {
-    pub fn name(&self) -> &'static str {
-        match self {
-            TrafficKind::Cbr { .. } => "cbr",
-            TrafficKind::Poisson { .. } => "poisson",
-            TrafficKind::OnOff { .. } => "onoff",
-            TrafficKind::Bulk { .. } => "bulk",
-            TrafficKind::Transfer { .. } => "transfer",
-        }
     }
 }

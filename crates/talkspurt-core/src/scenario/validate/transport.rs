@@ -1,0 +1,118 @@
+//! Transport tables shared by calls and traffic: DCCP/TFRC (`rate`) and
+//! TCP (`tcp`).
+
+use super::*;
+
+// ---------------------------------------------------------------------------
+// DCCP and TFRC
+
+/// Checks keys that span the table and resolves it (every key written).
+pub(super) fn rate(cx: &Ctx, p: &str, d: &mut RateDoc, dccp: bool) -> R<()> {
+    let (kind, other) = if dccp { ("dccp", "tfrc") } else { ("tfrc", "dccp") };
+    let foreign: &[&str] = if dccp { &TFRC_ONLY } else { &DCCP_ONLY };
+    for key in foreign {
+        if cx.given(&format!("{p}.{key}")) {
+            return Err(cx.err(&format!("{p}.{key}"), format!("no {key} key: it is a kind = \"{other}\" option, and kind is \"{kind}\"")));
+        }
+    }
+    if d.ccid.is_some_and(|c| !matches!(c, 2..=4)) {
+        return Err(cx.err(
+            &format!("{p}.ccid"),
+            "2 (CCID 2, TCP-like, RFC 4341), 3 (CCID 3, TFRC, RFC 4342) or 4 (CCID 4, TFRC-SP, RFC 5622)",
+        ));
+    }
+    if dccp && d.ccid == Some(2) {
+        for key in cx.keys_of(p) {
+            if !CCID2_KEYS.contains(&key.as_str()) {
+                return Err(cx.err(&format!("{p}.{key}"), format!("no {key} key with ccid = 2: it is a CCID 3/4 (TFRC) option; CCID 2 takes {}", CCID2_KEYS[1..].join(", "))));
+            }
+        }
+        *d = RateDoc::from_ccid2(&d.ccid2_config());
+        return Ok(());
+    }
+    for key in CCID2_ONLY {
+        if cx.given(&format!("{p}.{key}")) {
+            return Err(cx.err(&format!("{p}.{key}"), format!("no {key} key: it is a CCID 2 option (ccid = 2)")));
+        }
+    }
+    let c = d.config(dccp);
+    let sp = c.tfrc.small_packets;
+    let sp_what = if dccp { "ccid = 4" } else { "small_packets = true" };
+    if matches!(c.tfrc.variant, Variant::N | Variant::N100) && !sp {
+        return Err(cx.err(
+            &format!("{p}.variant"),
+            format!(
+                "\"standard\" or \"fr-md\" here: \"{}\" is seed 003's CCID 4 variant (TFRC-SP), which needs {sp_what}",
+                c.tfrc.variant.name()
+            ),
+        ));
+    }
+    if c.tfrc.variant == Variant::FrMd && c.tfrc.faster_restart == FasterRestart::Off {
+        return Err(cx.err(
+            &format!("{p}.variant"),
+            "\"fr-md\" only with Faster Restart: seed 000's FR-MD is Faster Restart with an 8-packet floor; set faster_restart = \"emulated\" (as seed 000) or true, or choose another variant",
+        ));
+    }
+    for key in ["sp_header", "min_interval", "short_intervals"] {
+        if !sp && cx.given(&format!("{p}.{key}")) {
+            return Err(cx.err(&format!("{p}.{key}"), format!("no {key} key without TFRC-SP ({sp_what})")));
+        }
+    }
+    *d = RateDoc::from_config(&c);
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// TCP
+
+pub(super) fn tcp(cx: &Ctx, p: &str, t: &mut TcpConfig) -> R<()> {
+    let cc = t.cc.name();
+    for key in CC_TABLES {
+        let owner = table_owner(key).map_or("", |o| o.name());
+        if cx.given(&format!("{p}.{key}")) && table_owner(key) != Some(t.cc) {
+            return Err(cx.err(
+                &format!("{p}.{key}"),
+                format!("no {key} table: it configures cc = \"{owner}\", and cc is \"{cc}\""),
+            ));
+        }
+    }
+    let recovery = t.recovery();
+    if recovery == Recovery::Sack && t.sack == Some(false) {
+        let why =
+            if t.recovery.is_some() { String::new() } else { format!(", the default for cc = \"{cc}\"") };
+        return Err(cx.err(
+            &format!("{p}.sack"),
+            format!("true: recovery is \"sack\"{why}, which needs SACK blocks (RFC 6675)"),
+        ));
+    }
+    t.recovery = Some(recovery);
+    t.sack = Some(t.sack());
+    // RFC 6298 §2: the RTO starts at initial_rto and stays within [min_rto, max_rto].
+    cx.order(p, ("min_rto", t.min_rto), ("max_rto", t.max_rto), true, ("a duration", dur))?;
+    cx.order(p, ("min_rto", t.min_rto), ("initial_rto", t.initial_rto), true, ("a duration", dur))?;
+    cx.order(p, ("initial_rto", t.initial_rto), ("max_rto", t.max_rto), false, ("a duration", dur))?;
+    // A window below one segment could never send a full segment.
+    if t.rcv_window < t.mss as u64 {
+        let mss = format!("{}B", t.mss);
+        return Err(if cx.given(&format!("{p}.rcv_window")) {
+            cx.err(&format!("{p}.rcv_window"), format!("a window of at least one segment (mss = {mss}); a window below one segment cannot carry a full segment"))
+        } else {
+            cx.err(
+                &format!("{p}.mss"),
+                format!("an mss of at most rcv_window ({}B, the default)", t.rcv_window),
+            )
+        });
+    }
+    if t.cc == crate::cc::CcAlgorithm::Vegas {
+        let v = t.params.vegas;
+        // Brakmo & Peterson: grow below α, shrink above β, so α ≤ β.
+        cx.order(
+            &format!("{p}.vegas"),
+            ("alpha", v.alpha),
+            ("beta", v.beta),
+            true,
+            ("a number", |x: f64| x.to_string()),
+        )?;
+    }
+    Ok(())
+}
