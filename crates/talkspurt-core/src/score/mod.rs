@@ -17,7 +17,7 @@ pub mod row;
 pub mod stream;
 pub mod summary;
 
-pub use calls::{score_call, Scored};
+pub use calls::{score_call, Bin, Scored};
 pub use config::{AnalysisCfg, DelayModel, Scoring};
 pub use row::{CallInfo, CallSummary};
 
@@ -96,6 +96,11 @@ pub fn call_tables(mut records: Vec<CallRecord>, infos: &[CallInfo], a: &Analysi
     let refs: Vec<&CallRecord> = records.iter().collect();
     let (scored, played) = score_all(&refs, infos, a, trace);
     drop(refs);
+    // Without the packets table the records are done with: freed before
+    // the tables are built, not after (peak memory, issue 14).
+    if !trace {
+        records = Vec::new();
+    }
     tables(records, played, infos, a, trace, where_cats, scored)
 }
 
