@@ -39,6 +39,20 @@ pub struct Scored {
     pub bounds: Option<Bounds>,
 }
 
+impl Scored {
+    /// A placeholder that scoring overwrites (`score_all`).
+    pub(super) fn empty() -> Self {
+        let none = run_moments(&[]);
+        Scored {
+            summary: CallSummary::default(),
+            played: Vec::new(),
+            b2b: BackToBack { lost: none.clone(), received: none },
+            bins: Box::default(),
+            bounds: None,
+        }
+    }
+}
+
 /// One non-empty histogram bin of a call: a row of the bursts table.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bin {

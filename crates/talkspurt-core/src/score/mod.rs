@@ -22,7 +22,7 @@ pub use config::{AnalysisCfg, DelayModel, Scoring};
 pub use row::{CallInfo, CallSummary};
 
 use crate::trace::record::Wide;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use crate::trace::{CallRecord, Table};
 use packets::{played_offsets, Packets};
 use summary::{bursts_table, calls_table, groups_table, talkspurts_table};
@@ -45,6 +45,10 @@ pub struct CallTables {
 /// others up (issue 14). With `keep_played` each call's playout times are
 /// kept as offsets from generation (the packets table reads them), else
 /// dropped as soon as the call is scored.
+///
+/// Results are written in place into the returned vectors (sized once):
+/// collecting them per thread and then moving them into call order held
+/// every `Scored` two or three times over at 100 000 calls (issue 14).
 pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool) -> (Vec<Scored>, Vec<Wide>) {
     let score = |r: &CallRecord, i: &CallInfo| {
         let mut s = score_call(r, i, a);
@@ -57,29 +61,22 @@ pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, k
     if threads == 1 {
         return records.iter().zip(infos).map(|(r, i)| score(r, i)).unzip();
     }
-    let next = AtomicUsize::new(0);
-    let mut out: Vec<Option<(Scored, Wide)>> = (0..n).map(|_| None).collect();
+    let mut scored: Vec<Scored> = (0..n).map(|_| Scored::empty()).collect();
+    let mut played: Vec<Wide> = (0..n).map(|_| Wide::default()).collect();
+    let blocks = scored.chunks_mut(BLOCK).zip(played.chunks_mut(BLOCK)).zip(records.chunks(BLOCK).zip(infos.chunks(BLOCK)));
+    let next = Mutex::new(blocks);
     std::thread::scope(|sc| {
-        let work = || {
-            let mut done = Vec::new();
-            loop {
-                let start = next.fetch_add(BLOCK, Ordering::Relaxed);
-                if start >= n {
-                    return done;
-                }
-                for k in start..(start + BLOCK).min(n) {
-                    done.push((k, score(records[k], &infos[k])));
-                }
+        let work = || loop {
+            let Some(((s, p), (r, i))) = next.lock().expect("a scoring thread panicked").next() else { return };
+            for k in 0..s.len() {
+                (s[k], p[k]) = score(r[k], &i[k]);
             }
         };
-        let handles: Vec<_> = (0..threads).map(|_| sc.spawn(work)).collect();
-        for h in handles {
-            for (k, x) in h.join().expect("scoring thread panicked") {
-                out[k] = Some(x);
-            }
+        for h in (0..threads).map(|_| sc.spawn(work)).collect::<Vec<_>>() {
+            h.join().expect("scoring thread panicked");
         }
     });
-    out.into_iter().map(|x| x.expect("every call is scored")).unzip()
+    (scored, played)
 }
 
 /// Calls a scoring thread claims at a time.
