@@ -28,11 +28,18 @@ fn main() {
     let t0 = Instant::now();
     let out = talkspurt_core::run::run(&s, &mut |_| true).unwrap_or_else(|e| panic!("{e}"));
     let dt = t0.elapsed().as_secs_f64();
+    let p = out.phases;
+    let (events, voice_packets) = (out.events, out.voice_packets);
+    // Freeing the world's and the report's memory is part of a run's cost.
+    let t1 = Instant::now();
+    drop(out);
+    let free_s = t1.elapsed().as_secs_f64();
     println!(
-        "{{\"wall_s\": {dt:.4}, \"events\": {}, \"voice_packets\": {}, \"events_per_s\": {:.0}}}",
-        out.events,
-        out.voice_packets,
-        out.events as f64 / dt
+        "{{\"wall_s\": {dt:.4}, \"events\": {events}, \"voice_packets\": {voice_packets}, \"events_per_s\": {:.0}, \"build_s\": {:.4}, \"loop_s\": {:.4}, \"report_s\": {:.4}, \"free_s\": {free_s:.4}}}",
+        events as f64 / dt,
+        p.build_s,
+        p.loop_s,
+        p.report_s
     );
 }
 

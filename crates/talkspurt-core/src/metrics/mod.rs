@@ -45,7 +45,7 @@ pub use oscillation::{oscillations, Oscillations};
 pub use rtpi::{
     real_time_performance, MissingPredecessor, RealTimePerformance, DEFAULT_RTPI_THRESHOLD_NS,
 };
-pub use runs::{back_to_back, back_to_back_of_runs, not_played, run_stats, BackToBack, RunStats, DEFAULT_RUN_CAP};
+pub use runs::{back_to_back, back_to_back_of_runs, histogram_bins, nonzero_bins, not_played, run_moments, run_stats, BackToBack, RunStats, DEFAULT_RUN_CAP};
 pub use window::{windowed_impairments, WindowedPoint, DEFAULT_WINDOW_PACKETS};
 
 /// `x / n` as f64, `None` when `n == 0`.

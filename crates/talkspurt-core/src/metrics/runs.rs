@@ -54,12 +54,20 @@ impl RunStats {
 /// (a cap of 0 is taken as 1).
 pub fn run_stats(lengths: &[usize], cap: usize) -> RunStats {
     let cap = cap.max(1);
+    let mut s = run_moments(lengths);
+    s.histogram = vec![0u64; cap + 1];
+    for &l in lengths {
+        s.histogram[l.min(cap)] += 1;
+    }
+    s
+}
+
+/// [`run_stats`] without the histogram (left empty): a scorer that keeps
+/// many calls' statistics keeps their non-empty bins ([`histogram_bins`])
+/// rather than `cap + 1` counts each (issue 14).
+pub fn run_moments(lengths: &[usize]) -> RunStats {
     let n = lengths.len();
     let packets: usize = lengths.iter().sum();
-    let mut histogram = vec![0u64; cap + 1];
-    for &l in lengths {
-        histogram[l.min(cap)] += 1;
-    }
     let mean = if n == 0 {
         None
     } else {
@@ -73,8 +81,30 @@ pub fn run_stats(lengths: &[usize], cap: usize) -> RunStats {
         variance: ss.map(|s| s / n as f64),
         sample_variance: ss.filter(|_| n >= 2).map(|s| s / (n - 1) as f64),
         max: lengths.iter().copied().max(),
-        histogram,
+        histogram: Vec::new(),
     }
+}
+
+/// The non-empty bins of [`run_stats`]'s histogram of `lengths` folded at
+/// `cap` (0 taken as 1), as (bin, count) in ascending bin order: the
+/// histogram without its zeros.
+pub fn histogram_bins(lengths: impl Iterator<Item = usize>, cap: usize) -> Vec<(u32, u64)> {
+    let cap = cap.max(1);
+    let mut bins: Vec<u32> = lengths.map(|l| l.min(cap) as u32).collect();
+    bins.sort_unstable();
+    let mut out: Vec<(u32, u64)> = Vec::new();
+    for b in bins {
+        match out.last_mut() {
+            Some((k, n)) if *k == b => *n += 1,
+            _ => out.push((b, 1)),
+        }
+    }
+    out
+}
+
+/// The non-empty bins of a dense histogram, as [`histogram_bins`] gives them.
+pub fn nonzero_bins(histogram: &[u64]) -> Vec<(u32, u64)> {
+    histogram.iter().enumerate().filter(|(_, &n)| n > 0).map(|(k, &n)| (k as u32, n)).collect()
 }
 
 /// Lost-run and received-run statistics of one call.
@@ -178,6 +208,20 @@ mod tests {
             (a.lost.runs, a.lost.histogram.clone(), a.received.runs),
             (1, vec![0, 0, 1], 0)
         );
+    }
+
+    #[test]
+    fn sparse_bins_are_the_histograms_non_zero_bins() {
+        // Seeded lengths 1..=300 around cap 200 (and the cap-0 case): the
+        // sparse bins equal the dense histogram without its zeros, and the
+        // moments equal run_stats's.
+        let mut rng = crate::rng::Rng::stream(14, 0, crate::rng::StreamId::new(0, 0));
+        for (cap, n) in [(200, 0), (200, 1), (200, 57), (4, 30), (0, 9), (1, 5)] {
+            let lengths: Vec<usize> = (0..n).map(|_| 1 + rng.below(300) as usize).collect();
+            let dense = run_stats(&lengths, cap);
+            assert_eq!(histogram_bins(lengths.iter().copied(), cap), nonzero_bins(&dense.histogram), "cap {cap}, {n} runs");
+            assert_eq!(RunStats { histogram: dense.histogram.clone(), ..run_moments(&lengths) }, dense, "cap {cap}, {n} runs");
+        }
     }
 
     #[test]

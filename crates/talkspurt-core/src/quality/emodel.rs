@@ -8,7 +8,7 @@
 //! R = Ro − Is − Id − Ie,eff + A                                   (§7.1)
 
 use super::mos::mos_from_r;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use super::params::{check, delay_loss_in_extended_range};
 pub use super::params::EModelParams;
 
@@ -77,8 +77,41 @@ pub struct EModelCurve {
     fixed_ok: bool,
 }
 
+thread_local! {
+    /// The last curve built on this thread: every call of a group has the
+    /// same parameters, so scoring 100 000 calls built the same curve
+    /// 100 000 times (issue 14).
+    static LAST_CURVE: RefCell<Option<EModelCurve>> = const { RefCell::new(None) };
+}
+
+/// Every parameter's bits: equal bits, equal curve (`==` would take −0
+/// for +0).
+fn param_bits(p: &EModelParams) -> [u64; 21] {
+    [
+        p.slr, p.rlr, p.stmr, p.lstr, p.ds, p.dr, p.telr, p.wepl, p.t, p.ta, p.tr, p.qdu, p.ie, p.bpl, p.ppl, p.burst_r, p.nc, p.nfor,
+        p.ps, p.pr, p.a,
+    ]
+    .map(f64::to_bits)
+}
+
 impl EModelCurve {
+    /// The curve of `base`; a copy of the last one built on this thread
+    /// when `base` is the same, bit for bit.
     pub fn new(base: EModelParams) -> Self {
+        LAST_CURVE.with(|last| {
+            let mut last = last.borrow_mut();
+            match &*last {
+                Some(c) if param_bits(&c.base) == param_bits(&base) => c.clone(),
+                _ => {
+                    let c = Self::build(base);
+                    *last = Some(c.clone());
+                    c
+                }
+            }
+        })
+    }
+
+    fn build(base: EModelParams) -> Self {
         let neutral = EModelParams { t: 0.0, ta: 0.0, tr: 0.0, ppl: 0.0, burst_r: 1.0, ..base };
         EModelCurve { st: static_part(&base), base, fixed_ok: check(&neutral, true).is_ok() }
     }
@@ -550,6 +583,29 @@ mod tests {
                     (Ok(a), Ok(b)) => assert_eq!(bits(a), bits(b), "d {d} loss {loss}"),
                     (a, b) => assert_eq!(a, b, "d {d} loss {loss}"),
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn curve_of_the_last_parameters_is_reused_only_for_the_same_bits() {
+        // Curves built in turn for parameter sets that differ in one field
+        // (A, Ie, SLR, +0 vs −0 in T): each scores as emodel_extended of
+        // its own parameters, whether built or copied from the last.
+        let sets = [
+            EModelParams { ie: 11.0, bpl: 19.0, a: 5.0, ..Default::default() },
+            EModelParams { ie: 11.0, bpl: 19.0, a: 5.0, ..Default::default() },
+            EModelParams { ie: 11.0, bpl: 19.0, a: 0.0, ..Default::default() },
+            EModelParams { ie: 0.0, bpl: 25.1, ..Default::default() },
+            EModelParams { ie: 0.0, bpl: 25.1, slr: 12.0, ..Default::default() },
+            EModelParams { ie: 0.0, bpl: 25.1, slr: 12.0, t: -0.0, ..Default::default() },
+            EModelParams { ie: 11.0, bpl: 19.0, a: 5.0, ..Default::default() },
+        ];
+        for base in sets {
+            let curve = EModelCurve::new(base);
+            for (d, loss, burst_r) in [(0.0, 0.0, 1.0), (150.0, 0.02, 1.0), (420.0, 0.2, 2.5)] {
+                let p = EModelParams { t: d, ta: d, tr: 2.0 * d, ppl: loss * 100.0, burst_r, ..base };
+                assert_eq!(curve.at(d, loss, burst_r), emodel_extended(&p), "{base:?} d {d}");
             }
         }
     }

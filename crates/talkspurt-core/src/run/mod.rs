@@ -24,6 +24,17 @@ pub struct RunOutput {
     pub completed: bool,
     /// Capture files (name, libpcap bytes), empty unless asked for.
     pub captures: Vec<(String, Vec<u8>)>,
+    /// Wall time of each phase (bench/scale.sh prints them).
+    pub phases: Phases,
+}
+
+/// Wall seconds of a run's phases: building the world, its event loop,
+/// and scoring with every report table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Phases {
+    pub build_s: f64,
+    pub loop_s: f64,
+    pub report_s: f64,
 }
 
 /// Options of a run that are not part of the scenario.
@@ -42,6 +53,7 @@ pub fn run(s: &Scenario, progress: &mut dyn FnMut(f64) -> bool) -> Result<RunOut
 
 /// `run` with options beyond the scenario (packet capture).
 pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -> bool) -> Result<RunOutput, ScenarioError> {
+    let t0 = std::time::Instant::now();
     let mut w = build(s)?;
     if !opts.capture.is_empty() {
         let key = if opts.capture_key.is_empty() { "capture" } else { &opts.capture_key };
@@ -71,15 +83,21 @@ pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -
     }
     let traffic_labels: Vec<String> =
         s.traffic.iter().enumerate().map(|(g, t)| group_label(&t.label, "traffic", g)).collect();
+    let t1 = std::time::Instant::now();
     let completed = w.run(progress);
+    let t2 = std::time::Instant::now();
     let voice_packets = w.calls.iter().map(|c| c.rec.len() as u64).sum();
     let captures = w.capture.take().map_or_else(Vec::new, |c| c.files.into_iter().map(|f| (f.name, f.bytes)).collect());
+    let report = report(&mut w, &infos, &traffic_labels, &s.analysis.score(), s.run.trace);
+    let secs = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64();
+    let phases = Phases { build_s: secs(t0, t1), loop_s: secs(t1, t2), report_s: secs(t2, std::time::Instant::now()) };
     Ok(RunOutput {
-        report: report(&mut w, &infos, &traffic_labels, &s.analysis.score(), s.run.trace),
+        report,
         events: w.q.events_processed(),
         voice_packets,
         sim_end_s: w.q.now().as_secs_f64(),
         completed,
         captures,
+        phases,
     })
 }

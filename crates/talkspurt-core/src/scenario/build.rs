@@ -333,8 +333,13 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
     topo.compute_routes();
 
     let gen_end = SimTime::ZERO + s.run.duration;
-    let mut flows = Vec::new();
-    let mut calls = Vec::new();
+    // Sized once: growing a vector of 100 000 calls by doubling copied
+    // them ~17 times and held up to 1.5x their size (issue 14).
+    let n_calls: usize = s.calls.iter().map(|g| g.count as usize).sum();
+    let n_flows = s.calls.iter().map(|g| g.count as usize * if g.rtcp.is_some() { 2 } else { 1 }).sum::<usize>()
+        + s.traffic.iter().map(|t| t.count as usize).sum::<usize>();
+    let mut flows = Vec::with_capacity(n_flows);
+    let mut calls = Vec::with_capacity(n_calls);
     for (g, grp) in s.calls.iter().enumerate() {
         let src = node(&topo, &grp.from, format!("calls[{g}].from"))?;
         let dst = node(&topo, &grp.to, format!("calls[{g}].to"))?;
@@ -358,6 +363,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 (c.frame, c.frame_bytes, k, ptime)
             }
         };
+        let transport_key = format!("calls[{g}].transport");
         for i in 0..grp.count {
             let model = match &grp.speech {
                 SpeechCfg::Continuous => SpeechModel::Continuous,
@@ -378,7 +384,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 source = source.with_send_jitter(Rng::stream(seed, run, StreamId::new(kind::SEND_JITTER, ci)));
             }
             let flow = flows.len() as u32;
-            let (snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series, &format!("calls[{g}].transport"))?;
+            let (snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series, &transport_key)?;
             let framer = matches!(grp.transport, TransportCfg::Tcp(_)).then(StreamFramer::default);
             flows.push(Flow::new(src, dst, snd, rcv, Owner::Call(ci)));
             let rtcp_cfg = rtcp_config(grp, k as u64 * frame_bytes as u64, ptime);
@@ -424,6 +430,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             TrafficKind::OnOff { rate_bps, packet, on, off } => Some((Pattern::OnOff { on, off }, rate_bps, packet)),
             TrafficKind::Bulk { .. } | TrafficKind::Transfer { .. } => None,
         };
+        let transport_key = format!("traffic[{g}].transport");
         for i in 0..t.count {
             let ti = traffic.len() as u32;
             let mut rng = Rng::stream(seed, run, StreamId::new(kind::TRAFFIC, ti));
@@ -443,7 +450,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             };
             let opts = Options { random: t.random, idle_first: t.idle_first };
             let flow = flows.len() as u32;
-            let (snd, rcv) = endpoints(&t.transport, flow, src, dst, s.run.series, &format!("traffic[{g}].transport"))?;
+            let (snd, rcv) = endpoints(&t.transport, flow, src, dst, s.run.series, &transport_key)?;
             flows.push(Flow::new(src, dst, snd, rcv, Owner::Traffic(ti)));
             let source = match (packets, t.kind.clone()) {
                 (Some((pattern, rate, packet)), _) => {

@@ -17,12 +17,13 @@ pub mod row;
 pub mod stream;
 pub mod summary;
 
-pub use calls::{score_call, Scored};
+pub use calls::{score_call, Bin, Scored};
 pub use config::{AnalysisCfg, DelayModel, Scoring};
 pub use row::{CallInfo, CallSummary};
 
 use crate::trace::record::Wide;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::borrow::Borrow;
+use std::sync::Mutex;
 use crate::trace::{CallRecord, Table};
 use packets::{played_offsets, Packets};
 use summary::{bursts_table, calls_table, groups_table, talkspurts_table};
@@ -45,8 +46,20 @@ pub struct CallTables {
 /// others up (issue 14). With `keep_played` each call's playout times are
 /// kept as offsets from generation (the packets table reads them), else
 /// dropped as soon as the call is scored.
+///
+/// Results are written in place into the returned vectors (sized once):
+/// collecting them per thread and then moving them into call order held
+/// every `Scored` two or three times over at 100 000 calls (issue 14).
 pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool) -> (Vec<Scored>, Vec<Wide>) {
-    let score = |r: &CallRecord, i: &CallInfo| {
+    score_each(records.iter().copied(), infos, a, keep_played)
+}
+
+/// [`score_all`] over records given by reference or by value; a record
+/// given by value is dropped as soon as its call is scored, so that
+/// without the trace the records' memory goes down as the scores' goes up.
+fn score_each<R: Borrow<CallRecord> + Send, I: ExactSizeIterator<Item = R> + Send>(records: I, infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool) -> (Vec<Scored>, Vec<Wide>) {
+    let score = |r: R, i: &CallInfo| {
+        let r = r.borrow();
         let mut s = score_call(r, i, a);
         let played = if keep_played { played_offsets(r, &s.played) } else { Wide::default() };
         s.played = Vec::new();
@@ -55,31 +68,33 @@ pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, k
     let n = records.len();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(n.div_ceil(BLOCK)).max(1);
     if threads == 1 {
-        return records.iter().zip(infos).map(|(r, i)| score(r, i)).unzip();
+        return records.zip(infos).map(|(r, i)| score(r, i)).unzip();
     }
-    let next = AtomicUsize::new(0);
-    let mut out: Vec<Option<(Scored, Wide)>> = (0..n).map(|_| None).collect();
+    let mut scored: Vec<Scored> = (0..n).map(|_| Scored::empty()).collect();
+    let mut played: Vec<Wide> = (0..n).map(|_| Wide::default()).collect();
+    // The next block of results to fill, its infos, and the records.
+    let blocks = scored.chunks_mut(BLOCK).zip(played.chunks_mut(BLOCK)).zip(infos.chunks(BLOCK));
+    let next = Mutex::new((blocks, records));
     std::thread::scope(|sc| {
         let work = || {
-            let mut done = Vec::new();
+            let mut recs: Vec<R> = Vec::with_capacity(BLOCK);
             loop {
-                let start = next.fetch_add(BLOCK, Ordering::Relaxed);
-                if start >= n {
-                    return done;
-                }
-                for k in start..(start + BLOCK).min(n) {
-                    done.push((k, score(records[k], &infos[k])));
+                let ((s, p), i) = {
+                    let mut next = next.lock().expect("a scoring thread panicked");
+                    let Some(block) = next.0.next() else { return };
+                    recs.extend(next.1.by_ref().take(block.1.len()));
+                    block
+                };
+                for (k, r) in recs.drain(..).enumerate() {
+                    (s[k], p[k]) = score(r, &i[k]);
                 }
             }
         };
-        let handles: Vec<_> = (0..threads).map(|_| sc.spawn(work)).collect();
-        for h in handles {
-            for (k, x) in h.join().expect("scoring thread panicked") {
-                out[k] = Some(x);
-            }
+        for h in (0..threads).map(|_| sc.spawn(work)).collect::<Vec<_>>() {
+            h.join().expect("scoring thread panicked");
         }
     });
-    out.into_iter().map(|x| x.expect("every call is scored")).unzip()
+    (scored, played)
 }
 
 /// Calls a scoring thread claims at a time.
@@ -92,6 +107,13 @@ pub fn call_tables(mut records: Vec<CallRecord>, infos: &[CallInfo], a: &Analysi
         // Streaming scoring: the calls were scored as they ran.
         let scored = records.iter_mut().map(|r| stream::scored(r.take_sink().expect("every call streams"))).collect();
         return tables(records, Vec::new(), infos, a, false, where_cats, scored);
+    }
+    if !trace {
+        // Without the packets table each call's records are done with once
+        // it is scored: freed then, not after every call (peak memory,
+        // issue 14).
+        let (scored, played) = score_each(records.into_iter(), infos, a, false);
+        return tables(Vec::new(), played, infos, a, false, where_cats, scored);
     }
     let refs: Vec<&CallRecord> = records.iter().collect();
     let (scored, played) = score_all(&refs, infos, a, trace);

@@ -27,7 +27,7 @@ use super::modes::ModeTally;
 use super::row::{CallInfo, CallSummary};
 use super::AnalysisCfg;
 use crate::metrics::rtpi::MissingPredecessor;
-use crate::metrics::{goodput_bps, BackToBack, GapJitterStream, LossCounts, RunStats};
+use crate::metrics::{goodput_bps, nonzero_bins, BackToBack, GapJitterStream, LossCounts, RunStats};
 use crate::playout::OnlinePlayout;
 use crate::quality::sketch::LogHistogram;
 use crate::quality::stats::transit_difference;
@@ -92,7 +92,7 @@ impl RunAcc {
             variance: mean.map(|_| ss_n / n as f64),
             sample_variance: (n >= 2).then(|| ss_n / (n - 1) as f64),
             max: self.max,
-            histogram: self.hist.clone(),
+            histogram: Vec::new(),
         }
     }
 }
@@ -433,7 +433,8 @@ impl CallStream {
         let curve = quality::KeptCurve::new(info.g107_params(0.0, 0.0, 1.0));
         quality_of(&mut s, f.buffer_sum, burst.burst_r, r_simple, info, a.delay, mix.as_deref(), &curve);
         s.clear_bounds();
-        Scored { summary: s, played: Vec::new(), b2b, clip_hist: f.clip_hist.clone(), bounds: None }
+        let bins = super::calls::bins([nonzero_bins(&f.lost_runs.hist), nonzero_bins(&f.received_runs.hist), nonzero_bins(&f.clip_hist)]);
+        Scored { summary: s, played: Vec::new(), b2b, bins, bounds: None }
     }
 }
 

@@ -164,14 +164,17 @@ pub fn groups_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
 /// every run of `run_cap` packets or more (seed 004 Figs 7–8, 11–12).
 pub fn bursts_table(scored: &[Scored]) -> Table {
     let (mut call, mut kind, mut length, mut runs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let n: usize = scored.iter().map(|s| s.bins.len()).sum();
+    call.reserve_exact(n);
+    kind.reserve_exact(n);
+    length.reserve_exact(n);
+    runs.reserve_exact(n);
     for (c, s) in scored.iter().enumerate() {
-        for (k, hist) in [&s.b2b.lost.histogram, &s.b2b.received.histogram, &s.clip_hist].into_iter().enumerate() {
-            for (len, &n) in hist.iter().enumerate().filter(|(_, &n)| n > 0) {
-                call.push(c as u32);
-                kind.push(k as u32);
-                length.push(len as u32);
-                runs.push(n as i64);
-            }
+        for b in s.bins.iter() {
+            call.push(c as u32);
+            kind.push(b.kind as u32);
+            length.push(b.length);
+            runs.push(b.runs as i64);
         }
     }
     let mut t = Table::default();
