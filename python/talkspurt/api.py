@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
-import sys
 import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
@@ -15,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from . import _core
 from . import overrides as _overrides
 from .scenario import ScenarioLike, _error, load_scenario, read_scenario_file, to_json
+from .versions import versions
 
 if TYPE_CHECKING:
     from .results import Results
@@ -135,11 +134,7 @@ def _run(
         "voice_packets": raw["voice_packets"],
         "sim_end_s": raw["sim_end_s"],
         **({"pcap": {"dir": str(pcap_dir), "files": [n for n, _ in captures]}} if pcap_dir is not None else {}),
-        "versions": {
-            "talkspurt": _core.__version__,
-            "python": sys.version.split()[0],
-            "platform": platform.platform(),
-        },
+        "versions": versions(),
     }
     res = Results(raw, manifest)
     if audio is not None:
