@@ -13,6 +13,7 @@
 
 use super::bounds::{bounds_with, Bounds};
 use super::row::{CallInfo, CallSummary};
+use crate::metrics::adaptation::congestion_onset;
 use crate::metrics::rtpi::real_time_performance;
 use crate::metrics::{back_to_back_of_runs, clips_by, delivered_bytes, gap_jitter, goodput_bps, loss_counts, loss_decomposition};
 use crate::metrics::{gap_jitter_over, not_played, BackToBack, LossCounts};
@@ -31,6 +32,11 @@ pub struct Scored {
     /// last bin (`run_cap`) those of `run_cap` or more (seed 001 Figs 11, 17).
     pub clip_hist: Vec<u64>,
     pub bounds: Option<Bounds>,
+    /// When the first queue-dropped packet was sent, ns
+    /// (`metrics::adaptation::congestion_onset`): the report's adaptation
+    /// columns read it here, from columns scoring decodes anyway, rather
+    /// than scan every call's records again on one thread (issue 14).
+    pub congestion_onset: Option<u64>,
 }
 
 pub(super) const NAN: f64 = f64::NAN;
@@ -54,6 +60,7 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     let mut s = CallSummary::default();
     losses(&mut s, &rec, &played);
     delays(&mut s, &rec, a, info.frame.as_nanos());
+    let congestion_onset = congestion_onset(&rec.fate, &rec.t_sent);
     rec.t_sent = Vec::new();
     let rt = real_time_performance(&rec.t_arr, a.rtpi_threshold.as_nanos(), a.rtpi_missing)
         .expect("the scenario parser keeps the RTPI threshold > 0");
@@ -98,7 +105,7 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     } else {
         s.clear_bounds();
     }
-    Scored { summary: s, played, b2b, clip_hist, bounds }
+    Scored { summary: s, played, b2b, clip_hist, bounds, congestion_onset }
 }
 
 /// Counts by fate and seed 003's decomposition (metrics::decomposition).

@@ -433,7 +433,7 @@ impl CallStream {
         let curve = quality::KeptCurve::new(info.g107_params(0.0, 0.0, 1.0));
         quality_of(&mut s, f.buffer_sum, burst.burst_r, r_simple, info, a.delay, mix.as_deref(), &curve);
         s.clear_bounds();
-        Scored { summary: s, played: Vec::new(), b2b, clip_hist: f.clip_hist.clone(), bounds: None }
+        Scored { summary: s, played: Vec::new(), b2b, clip_hist: f.clip_hist.clone(), bounds: None, congestion_onset: f.onset }
     }
 }
 
@@ -522,10 +522,6 @@ impl RecordSink for CallStream {
             self.base += 1;
             self.fold_one(&p);
         }
-    }
-
-    fn congestion_onset(&self) -> Option<u64> {
-        self.fold.onset
     }
 
     fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
