@@ -44,7 +44,7 @@ def validate(scenario: ScenarioLike, overrides: Optional[Mapping[str, Any]] = No
     `overrides` maps key paths to values, as `talkspurt run --set` does.
     Raises `ScenarioError` naming the key path, the value and what is allowed.
     """
-    from .audio.config import split
+    from .audio import split
 
     from .audio.talkspurts import restore
 
@@ -108,7 +108,7 @@ def _run(
 
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0 or seed >= 2**64):
         raise _error("seed", repr(seed), "an integer from 0 to 2^64-1")
-    from .audio.config import split
+    from .audio import split
 
     pcap_dir, specs = _pcap.check(pcap, capture, force, keys)
     core, audio = split(resolve(scenario, overrides))  # the audio table is Python's (audio/config.py)
