@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
-import sys
 import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
@@ -15,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from . import _core
 from . import overrides as _overrides
 from .scenario import ScenarioLike, _error, load_scenario, read_scenario_file, to_json
+from .versions import versions
 
 if TYPE_CHECKING:
     from .results import Results
@@ -45,7 +44,7 @@ def validate(scenario: ScenarioLike, overrides: Optional[Mapping[str, Any]] = No
     `overrides` maps key paths to values, as `talkspurt run --set` does.
     Raises `ScenarioError` naming the key path, the value and what is allowed.
     """
-    from .audio.config import split
+    from .audio import split
 
     from .audio.talkspurts import restore
 
@@ -109,7 +108,7 @@ def _run(
 
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0 or seed >= 2**64):
         raise _error("seed", repr(seed), "an integer from 0 to 2^64-1")
-    from .audio.config import split
+    from .audio import split
 
     pcap_dir, specs = _pcap.check(pcap, capture, force, keys)
     core, audio = split(resolve(scenario, overrides))  # the audio table is Python's (audio/config.py)
@@ -135,11 +134,7 @@ def _run(
         "voice_packets": raw["voice_packets"],
         "sim_end_s": raw["sim_end_s"],
         **({"pcap": {"dir": str(pcap_dir), "files": [n for n, _ in captures]}} if pcap_dir is not None else {}),
-        "versions": {
-            "talkspurt": _core.__version__,
-            "python": sys.version.split()[0],
-            "platform": platform.platform(),
-        },
+        "versions": versions(),
     }
     res = Results(raw, manifest)
     if audio is not None:

@@ -135,7 +135,7 @@ def to_json(scenario: Mapping[str, Any]) -> str:
     Speech `model = "vad"` is resolved here into `model = "schedule"`
     (audio/talkspurts.py): the VAD is Python's too.
     """
-    from .audio.config import split
+    from .audio import split
 
     from .audio.talkspurts import resolve
 

@@ -266,20 +266,18 @@ def sweep(
     `progress(done, total)` is called as runs complete. Runs already in
     `output` (same keys) are skipped: an interrupted sweep resumes.
     """
-    import platform
-    import sys
     import time
     from datetime import datetime, timezone
 
-    from . import _core, executors, store
+    from . import executors, store
+    from .versions import versions as host_versions
 
     sw = source if isinstance(source, Sweep) else load_sweep(source, overrides)
     if isinstance(source, Sweep) and overrides:
         _ov.apply(sw.base, overrides)
     executors.parse_executor(executor)  # a bad executor fails before any work
     runs = sw.runs()
-    versions = {"talkspurt": _core.__version__, "python": sys.version.split()[0], "platform": platform.platform()}
-    manifest = store.manifest_for(sw, runs, versions)
+    manifest = store.manifest_for(sw, runs, host_versions())
     out = Path(output)
     done = store.prepare(out, manifest, force)
     todo, seen = [], set(done)

@@ -7,7 +7,10 @@ mod common;
 use common::*;
 use talkspurt_core::net::queue::QueueLimit;
 use talkspurt_core::playout::PlayoutKind;
+use talkspurt_core::metrics::adaptation::congestion_onset_by;
+use talkspurt_core::trace::NetFate;
 use talkspurt_core::run::run;
+use talkspurt_core::scenario::build;
 use talkspurt_core::scenario::LossAt;
 use talkspurt_core::scenario::{LossCfg, Scenario, StartCfg, TrafficCfg, TrafficKind, TransportCfg};
 use talkspurt_core::time::SimDuration;
@@ -90,6 +93,34 @@ fn fates_and_loss_decomposition_add_up() {
         }
         assert!(any_queue_drop, "seed {seed}: the scenario is meant to congest the bottleneck");
     }
+}
+
+/// The report's `congestion_onset_s`, which scoring now reads from its
+/// decoded columns (`Scored::congestion_onset`), is the literal definition
+/// over the records' accessors that the report used to scan per call,
+/// `congestion_onset_by(fates, t_sent(i))`, bit for bit: on the congested
+/// UDP calls (sent as generated) and on DCCP CCID 3 calls, whose rate
+/// holds packets in the send buffer (sent later than generated).
+#[test]
+fn congestion_onset_is_the_records_definition() {
+    let tfrc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/tfrc_voice.toml")).unwrap();
+    // A 2 Mb/s, 20-packet bottleneck: the calls' rates start above it.
+    let tfrc = tfrc.replace(r#"rate = "10Mbps""#, r#"rate = "2Mbps""#).replace(r#"limit = "100p""#, r#"limit = "20p""#);
+    let mut dccp = shipped_text("bench/tfrc_voice.toml", &tfrc);
+    dccp.run.duration = secs(10);
+    let cases = [("congested 1", congested(1, "fixed")), ("congested 2", congested(2, "fixed")), ("tfrc_voice at 2 Mb/s, 10 s", dccp)];
+    let mut held = false;
+    for (name, s) in cases {
+        let got = f(&run(&s, &mut no_progress()).unwrap().report.calls, "congestion_onset_s");
+        let mut w = build(&s).unwrap();
+        w.run(&mut no_progress());
+        let literal: Vec<Option<u64>> = w.calls.iter().map(|c| congestion_onset_by(&c.rec.fates(), |i| c.rec.t_sent(i))).collect();
+        let want: Vec<u64> = literal.iter().map(|o| o.map_or(f64::NAN, |o| o as f64 * 1e-9).to_bits()).collect();
+        assert_eq!(got.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), want, "{name}");
+        assert!(literal.iter().any(Option::is_some), "{name}: the scenario is meant to drop at the queue");
+        held |= w.calls.iter().any(|c| c.rec.fates().iter().enumerate().any(|(i, &f)| f == NetFate::QueueDrop && c.rec.t_sent(i) != c.rec.t_gen(i)));
+    }
+    assert!(held, "some queue-dropped packet was sent after it was generated");
 }
 
 #[test]

@@ -154,15 +154,3 @@ def parse(table: Any) -> AudioConfig:
         raise _error(f"{PATH}.mode", '"wb"', 'wideband PESQ needs a 16 kHz codec: codec = "Opus" or "L16", '
                      'or mode = "nb" (the other codecs run at 8 kHz)')
     return cfg
-
-
-def split(scenario: Mapping[str, Any]) -> tuple[dict[str, Any], Optional[AudioConfig]]:
-    """(the scenario without `analysis.audio`, its parsed config or None)."""
-    analysis = scenario.get("analysis")
-    if not isinstance(analysis, Mapping) or "audio" not in analysis:
-        return dict(scenario), None
-    cfg = parse(analysis["audio"])
-    rest = {k: v for k, v in analysis.items() if k != "audio"}
-    out = dict(scenario)
-    out["analysis"] = rest
-    return out, cfg

@@ -28,7 +28,6 @@ per-packet work. Readings (docs/models/audio.md):
 
 from __future__ import annotations
 
-import ctypes as C
 import json
 import re
 from collections.abc import Mapping
@@ -87,6 +86,8 @@ def parse(table: Mapping[str, Any], path: str) -> dict[str, Any]:
 
 def speex_frames(x8k: np.ndarray) -> np.ndarray:
     """Per 20 ms frame of 8 kHz speech: whether Speex's VAD calls it speech."""
+    import ctypes as C
+
     import numpy as np
 
     from .native import load

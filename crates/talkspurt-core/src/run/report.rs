@@ -3,7 +3,7 @@
 
 use crate::score::packets::Packets;
 use crate::score::{call_tables, AnalysisCfg, CallInfo};
-use crate::metrics::adaptation::{adapt_stats, congestion_onset_by, AdaptStats};
+use crate::metrics::adaptation::{adapt_stats, AdaptStats};
 use crate::sim::world::{Call, Side, World};
 use crate::transport::tcp::TcpCounters;
 use crate::trace::{Column, Table};
@@ -128,18 +128,14 @@ pub const TRANSPORT_CALL_COLUMNS: [&str; 20] = [
 ];
 
 /// The sender's adaptation (metrics::adaptation) and the RTCP each side
-/// sent, in IP bit/s over the call's generation period.
-fn adapt_columns(w: &World, t: &mut Table) {
+/// sent, in IP bit/s over the call's generation period. `onsets`: each
+/// call's congestion onset, found by its scoring (`Scored::congestion_onset`).
+fn adapt_columns(w: &World, onsets: &[Option<u64>], t: &mut Table) {
     let calls = &w.calls;
     let stats: Vec<AdaptStats> = calls
         .iter()
-        .map(|c| {
-            let onset = match c.rec.sink() {
-                Some(s) => s.congestion_onset(),
-                None => congestion_onset_by(&c.rec.fates(), |i| c.rec.t_sent(i)),
-            };
-            adapt_stats(&c.log, c.start.as_nanos(), c.stop.as_nanos(), onset)
-        })
+        .zip(onsets)
+        .map(|(c, &onset)| adapt_stats(&c.log, c.start.as_nanos(), c.stop.as_nanos(), onset))
         .collect();
     t.push("adapt", Column::Str(calls.iter().map(|c| c.adapt.name().to_string()).collect()));
     t.push("adapt_changes", Column::I64(stats.iter().map(|s| s.changes as i64).collect()));
@@ -221,13 +217,13 @@ pub fn report(w: &mut World, infos: &[CallInfo], traffic_labels: &[String], a: &
             s.finish();
         }
     }
-    // The calls table's transport columns, read before the records move.
+    let recs = w.calls.iter_mut().map(|c| std::mem::take(&mut c.rec)).collect();
+    let mut ct = call_tables(recs, infos, a, trace, &where_cats);
+    // The calls table's transport columns (they need no records).
     let mut transport = Table::default();
     rate_columns(w, &mut transport, w.calls.iter().map(|c| c.flow));
     teardown_columns(w, &mut transport, w.calls.iter().map(|c| c.flow));
-    adapt_columns(w, &mut transport);
-    let recs = w.calls.iter_mut().map(|c| std::mem::take(&mut c.rec)).collect();
-    let mut ct = call_tables(recs, infos, a, trace, &where_cats);
+    adapt_columns(w, &ct.congestion_onsets, &mut transport);
     for (name, col) in transport.columns {
         ct.calls.push(name, col);
     }

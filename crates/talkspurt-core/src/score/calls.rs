@@ -13,6 +13,7 @@
 
 use super::bounds::{bounds_with, Bounds};
 use super::row::{CallInfo, CallSummary};
+use crate::metrics::adaptation::congestion_onset;
 use crate::metrics::rtpi::real_time_performance;
 use crate::metrics::{clips_by, histogram_bins, run_moments, delivered_bytes, gap_jitter, goodput_bps, loss_counts, loss_decomposition};
 use crate::metrics::{gap_jitter_over, not_played, BackToBack, LossCounts};
@@ -37,6 +38,11 @@ pub struct Scored {
     /// the default cap, 480 MB at 100 000 calls (issue 14).
     pub bins: Box<[Bin]>,
     pub bounds: Option<Bounds>,
+    /// When the first queue-dropped packet was sent, ns
+    /// (`metrics::adaptation::congestion_onset`): the report's adaptation
+    /// columns read it here, from columns scoring decodes anyway, rather
+    /// than scan every call's records again on one thread (issue 14).
+    pub congestion_onset: Option<u64>,
 }
 
 impl Scored {
@@ -49,6 +55,7 @@ impl Scored {
             b2b: BackToBack { lost: none.clone(), received: none },
             bins: Box::default(),
             bounds: None,
+            congestion_onset: None,
         }
     }
 }
@@ -93,6 +100,7 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     let mut s = CallSummary::default();
     losses(&mut s, &rec, &played);
     delays(&mut s, &rec, a, info.frame.as_nanos());
+    let congestion_onset = congestion_onset(&rec.fate, &rec.t_sent);
     rec.t_sent = Vec::new();
     let rt = real_time_performance(&rec.t_arr, a.rtpi_threshold.as_nanos(), a.rtpi_missing)
         .expect("the scenario parser keeps the RTPI threshold > 0");
@@ -135,7 +143,7 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     } else {
         s.clear_bounds();
     }
-    Scored { summary: s, played, b2b, bins, bounds }
+    Scored { summary: s, played, b2b, bins, bounds, congestion_onset }
 }
 
 /// Counts by fate and seed 003's decomposition (metrics::decomposition).

@@ -37,6 +37,8 @@ pub struct CallTables {
     pub groups: Table,
     pub bursts: Table,
     pub talkspurts: Option<Table>,
+    /// Each call's `Scored::congestion_onset`, in call order.
+    pub congestion_onsets: Vec<Option<u64>>,
 }
 
 /// Score every call, in parallel over the machine's cores. Each call is
@@ -128,5 +130,6 @@ fn tables(records: Vec<CallRecord>, played: Vec<Wide>, infos: &[CallInfo], a: &A
         groups: groups_table(infos, &scored),
         bursts: bursts_table(&scored),
         talkspurts: talkspurts_table(&scored),
+        congestion_onsets: scored.iter().map(|s| s.congestion_onset).collect(),
     }
 }

@@ -434,7 +434,7 @@ impl CallStream {
         quality_of(&mut s, f.buffer_sum, burst.burst_r, r_simple, info, a.delay, mix.as_deref(), &curve);
         s.clear_bounds();
         let bins = super::calls::bins([nonzero_bins(&f.lost_runs.hist), nonzero_bins(&f.received_runs.hist), nonzero_bins(&f.clip_hist)]);
-        Scored { summary: s, played: Vec::new(), b2b, bins, bounds: None }
+        Scored { summary: s, played: Vec::new(), b2b, bins, bounds: None, congestion_onset: f.onset }
     }
 }
 
@@ -523,10 +523,6 @@ impl RecordSink for CallStream {
             self.base += 1;
             self.fold_one(&p);
         }
-    }
-
-    fn congestion_onset(&self) -> Option<u64> {
-        self.fold.onset
     }
 
     fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {

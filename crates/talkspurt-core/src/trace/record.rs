@@ -150,8 +150,6 @@ pub trait RecordSink: Send + Sync + std::fmt::Debug {
     }
     /// The run is over: fold what is still open (in flight).
     fn finish(&mut self);
-    /// metrics::adaptation::congestion_onset over the folded packets.
-    fn congestion_onset(&self) -> Option<u64>;
     fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
 }
 
