@@ -401,6 +401,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 source,
                 rec: CallRecord::new(s.run.trace, expect),
                 gated: false,
+                route: crate::sim::NO_VOICE_ROUTE,
                 start,
                 stop,
                 framer,

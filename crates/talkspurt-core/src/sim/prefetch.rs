@@ -7,6 +7,7 @@
 //! with the work of the packets in between (bench/README.md, issue 14).
 //! A prefetch is only a hint: it reads nothing and changes no result.
 
+use super::voice::NO_VOICE_ROUTE;
 use super::world::{Event, World};
 
 /// Events ahead at which a call's own lines are fetched, and at which the
@@ -46,10 +47,13 @@ impl World {
                 prefetch(row.as_ptr());
                 prefetch(row.as_ptr().wrapping_add(row.len() - 1));
             }
-            let f = &self.flows[c.flow as usize];
-            prefetch(&f.src);
-            prefetch(&f.sender);
-            prefetch(&f.owner);
+            // A call on a planned route does not read its flow (`voice.rs`).
+            if c.route == NO_VOICE_ROUTE {
+                let f = &self.flows[c.flow as usize];
+                prefetch(&f.src);
+                prefetch(&f.sender);
+                prefetch(&f.owner);
+            }
         }
     }
 }

@@ -7,13 +7,13 @@ use super::path::CutThrough;
 use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
 use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Packet, Topology, NO_APP};
 use crate::rtp::{RtpReceiver, RtpSender};
-use crate::voice::adapt::{AdaptPoint, Adapter, Change, Gate};
+use crate::voice::adapt::{AdaptPoint, Adapter, Change};
 use crate::sched::EventQueue;
 use crate::time::SimTime;
 use crate::traffic::{StreamAction, StreamApp, TrafficSource};
 use crate::transport::framing::StreamFramer;
 use crate::transport::{AppEvent, AppUnit, Endpoint, Receiver, ReceiverEndpoint, Sample, Sender, SenderEndpoint};
-use crate::trace::record::{CallRecord, NetFate, NO_WHERE};
+use crate::trace::record::CallRecord;
 use crate::voice::{Codec, VoiceSource};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,9 @@ pub struct Call {
     pub flow: u32,
     pub group: u32,
     pub overhead: u32,
+    /// Index of the call's planned route in `World::cut.routes`, or
+    /// `NO_VOICE_ROUTE` (`voice.rs`; set by `World::prime`).
+    pub route: u32,
     /// The adaptation can hold packets back (`Adapter::gates`), set by
     /// `World::prime`; otherwise `Adapter::gate` is not asked.
     pub gated: bool,
@@ -210,7 +213,7 @@ impl World {
     /// (FIFO, so in order), then per call group its voice packets and per
     /// traffic group its packets (sources of one period fire in order).
     #[inline]
-    fn voice_lane(&self, call: u32) -> u32 {
+    pub(super) fn voice_lane(&self, call: u32) -> u32 {
         self.topo.channels.len() as u32 + 2 * self.calls[call as usize].group
     }
 
@@ -222,6 +225,7 @@ impl World {
     /// Schedule every source's first event. Call once before `run`.
     pub fn prime(&mut self) {
         self.plan_cut_through();
+        self.plan_voice_routes();
         for c in &mut self.calls {
             c.gated = c.adapt.gates();
         }
@@ -338,80 +342,6 @@ impl World {
         }
     }
 
-    fn on_voice(&mut self, now: SimTime, ci: u32) {
-        self.prefetch_voice(self.voice_lane(ci));
-        let call = &mut self.calls[ci as usize];
-        let vp = call.source.emit();
-        debug_assert_eq!(vp.t_gen, now);
-        if let Some(k) = call.pending_fpp.take() {
-            call.source.set_frames_per_packet(k);
-        }
-        if let Some(b) = call.pending_bytes.take() {
-            call.source.set_frame_bytes(b);
-        }
-        let span = call.source.frame().mul(vp.frames as u64);
-        let gate = if call.gated { call.adapt.gate(now, vp.payload, span) } else { Gate::Speech { pad: 0 } };
-        let pad = match gate {
-            Gate::Speech { pad } => pad,
-            // Cleared (tfrc-codec's probe failed): the call sends nothing
-            // more, and its connection closes.
-            Gate::Cleared => {
-                let flow = call.flow;
-                self.end_flow(now, flow);
-                return self.service(now, flow, Side::Sender);
-            }
-            // Probing: idle data on the voice clock, not speech, not RTP.
-            Gate::Idle(bytes) => {
-                let unit = AppUnit { app_seq: NO_APP, payload: bytes, overhead: call.overhead, rtp: None };
-                let flow = call.flow;
-                let last = call.source.next_ready().inspect(|&t| self.q.schedule(t, Event::Voice { call: ci })).is_none();
-                let _ = self.flows[flow as usize].sender.send(now, unit);
-                if last {
-                    self.end_flow(now, flow);
-                }
-                self.service(now, flow, Side::Sender);
-                return;
-            }
-        };
-        let wire = vp.payload + pad + call.overhead;
-        let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
-        let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.clock_rate) as u32;
-        let mut hdr = call.rtp.tx.packetize(SimTime(now.0 - span.as_nanos()), samples);
-        hdr.pad = pad as u8; // `gate` keeps it within RTP's 255 octets
-        // Padding (RFC 3550 §5.1's P bit) rides in the payload on the wire.
-        let unit = AppUnit { app_seq: seq, payload: vp.payload + pad, overhead: call.overhead, rtp: Some(hdr) };
-        let flow = call.flow;
-        let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(self.voice_lane(ci), t, Event::Voice { call: ci })).is_none();
-        // UDP: the datagram leaves at once; nothing else to poll (no
-        // timers, no events), so `service` would only forward it.
-        if let Sender::Udp(u) = &mut self.flows[flow as usize].sender {
-            if let Some(pkt) = u.send_now(unit) {
-                let call = &mut self.calls[ci as usize];
-                call.rtp.tx.sent(vp.payload);
-                call.rec.sent(seq, now);
-                let src = self.flows[flow as usize].src;
-                return self.forward(now, src, pkt);
-            }
-        }
-        let before = self.flows[flow as usize].sender.queued_bytes();
-        let call = &mut self.calls[ci as usize];
-        if self.flows[flow as usize].sender.send(now, unit).is_err() {
-            call.rec.set_fate(seq, NetFate::SenderDrop, NO_WHERE);
-        } else {
-            call.rtp.tx.sent(vp.payload);
-            if let Some(fr) = &mut call.framer {
-                let after = self.flows[flow as usize].sender.queued_bytes();
-                fr.wrote(after - before, seq, Some(hdr));
-            }
-        }
-        if last {
-            // The call's last packet: the connection tears down once it
-            // has left (DCCP Close, RFC 4340 §8.3).
-            self.end_flow(now, flow);
-        }
-        self.service(now, flow, Side::Sender);
-    }
-
     fn on_traffic(&mut self, now: SimTime, si: u32) {
         let app = &mut self.traffic[si as usize];
         let flow = app.flow;
@@ -445,7 +375,7 @@ impl World {
     /// The flow's application stopped: each endpoint ends the connection
     /// if it is the closer (DCCP Close from the sender or CloseReq from
     /// the receiver, RFC 4340 §8.3). The caller services the sender.
-    fn end_flow(&mut self, now: SimTime, flow: u32) {
+    pub(super) fn end_flow(&mut self, now: SimTime, flow: u32) {
         let f = &mut self.flows[flow as usize];
         f.sender.close(now);
         f.receiver.close(now);
@@ -453,7 +383,7 @@ impl World {
     }
 
     /// Drain an endpoint's transmissions and re-arm its timer.
-    fn service(&mut self, now: SimTime, flow: u32, side: Side) {
+    pub(super) fn service(&mut self, now: SimTime, flow: u32, side: Side) {
         loop {
             let f = &mut self.flows[flow as usize];
             let (pkt, node) = match side {
