@@ -102,7 +102,7 @@ impl World {
         };
         let wire = vp.payload + pad + call.overhead;
         let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
-        let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.clock_rate) as u32;
+        let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.tx.clock_rate()) as u32;
         let mut hdr = call.rtp.tx.packetize(SimTime(now.0 - span.as_nanos()), samples);
         hdr.pad = pad as u8; // `gate` keeps it within RTP's 255 octets
         // Padding (RFC 3550 §5.1's P bit) rides in the payload on the wire.

@@ -53,11 +53,13 @@ pub enum Owner {
 #[derive(Debug)]
 #[repr(C)]
 pub struct RtpCall {
-    /// Payload clock rate (Hz) for the timestamps.
+    pub tx: RtpSender,
+    /// Payload clock rate (Hz) for the timestamps (also `tx.clock_rate()`).
     pub clock_rate: u32,
     pub rtcp_flow: Option<u32>,
-    pub tx: RtpSender,
-    pub rx: RtpReceiver,
+    /// Boxed: read per packet only with RTCP, and 448 bytes that would
+    /// otherwise spread 10 000 calls over three times the pages.
+    pub rx: Box<RtpReceiver>,
 }
 
 #[derive(Debug)]
@@ -78,12 +80,13 @@ impl Flow {
 }
 
 /// A call. `repr(C)`, cache-line aligned, fields in the order a voice
-/// packet reads them: the source's clock, the record's head, the flow,
-/// the pending changes and the RTP sender's counters lie in the first
-/// four cache lines; the rest (codec, adaptation, RTP receiver, log) is
-/// read per report or per talkspurt. At 10 000 calls each line of a
-/// call's state touched per packet is a cache miss (issue 14,
-/// bench/README.md); `World::prefetch_call` fetches those lines ahead.
+/// packet reads them: the source's clock, the record's head, the flow and
+/// route, the pending changes and the RTP sender's counters lie in the
+/// first three cache lines (`HOT_LINES`, checked by a test); the rest
+/// (codec, adaptation, RTP receiver, log) is read per report or per
+/// talkspurt. At 10 000 calls each line of a call's state touched per
+/// packet is a cache miss (issue 14, bench/README.md);
+/// `World::prefetch_voice` fetches those lines ahead.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct Call {
@@ -111,13 +114,17 @@ pub struct Call {
     /// Over a byte stream: the frames' ends, as the reader's framing sees
     /// them (None over datagrams).
     pub framer: Option<StreamFramer>,
-    /// The sender's adaptation, fed every `RtcpEvent`.
-    pub adapt: Adapter,
+    /// The sender's adaptation, fed every `RtcpEvent` (boxed: not read
+    /// per packet unless `gated`).
+    pub adapt: Box<Adapter>,
     /// The sender's state at the start and after every change.
     pub log: Vec<AdaptPoint>,
 }
 
 impl Call {
+    /// Cache lines from the start that hold what a voice packet touches.
+    pub const HOT_LINES: usize = 3;
+
     /// Record an adaptation's decision and queue it for the next packet.
     pub fn change(&mut self, now: SimTime, ch: Change) {
         let last = *self.log.last().expect("the starting point is logged");
@@ -555,5 +562,20 @@ impl World {
         if let (Side::Receiver, Owner::Call(c)) = (side, self.flows[fi as usize].owner) {
             self.rtcp_service(now, c, Side::Receiver);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::offset_of;
+
+    #[test]
+    fn a_voice_packet_touches_three_lines_of_its_call() {
+        // The RTP sender's hot fields are the last a packet reads (the
+        // source and record heads come first, whole).
+        let end = offset_of!(Call, rtp) + offset_of!(RtpCall, tx) + RtpSender::HOT_BYTES;
+        assert!(end <= Call::HOT_LINES * 64, "hot part ends at byte {end}");
+        assert_eq!(std::mem::align_of::<Call>(), 64);
     }
 }
