@@ -33,6 +33,10 @@ pub struct RtpSender {
 }
 
 impl RtpSender {
+    /// Bytes of the fields every packet touches, from the start (the
+    /// call's layout test, `sim::world`).
+    pub const HOT_BYTES: usize = std::mem::offset_of!(RtpSender, timing);
+
     /// `rtcp`: None sends RTP only. Initial sequence number, timestamp and
     /// SSRC are random (§5.1) from `rng`.
     pub fn new(pt: u8, clock_rate: u32, rtcp: Option<&RtcpConfig>, start: SimTime, mut rng: Rng) -> Self {
@@ -73,6 +77,12 @@ impl RtpSender {
         let h = RtpHeader { pt: self.pt, marker, seq: self.seq, ts, ssrc: self.ssrc, pad: 0 };
         self.seq = self.seq.wrapping_add(1);
         h
+    }
+
+    /// Payload clock rate (Hz).
+    #[inline]
+    pub fn clock_rate(&self) -> u32 {
+        self.clock_rate
     }
 
     /// A packet with `payload` octets was handed to the transport (the

@@ -397,7 +397,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 flows.push(Flow::new(src, dst, Sender::Udp(s), Receiver::Udp(r), Owner::Rtcp(ci)));
                 f
             });
-            let rtp = RtpCall { tx, rx, rtcp_flow, clock_rate };
+            let rtp = RtpCall { tx, rx: Box::new(rx), rtcp_flow, clock_rate };
             let expect = expected_packets(stop.saturating_since(start), ptime, &grp.speech, &spurts, frame);
             calls.push(Call {
                 flow,
@@ -407,11 +407,12 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 source,
                 rec: CallRecord::new(s.run.trace, expect),
                 gated: false,
+                route: crate::sim::NO_VOICE_ROUTE,
                 start,
                 stop,
                 framer,
                 rtp,
-                adapt: adapter(&grp.adapt, c, ptime, grp.overhead_bytes, start),
+                adapt: Box::new(adapter(&grp.adapt, c, ptime, grp.overhead_bytes, start)),
                 log: vec![AdaptPoint::new(start, ptime, frame_bytes as f64 * 8.0 / frame.as_secs_f64(), grp.overhead_bytes)],
                 pending_fpp: None,
                 pending_bytes: None,

@@ -5,6 +5,8 @@ mod arena;
 pub mod capture;
 mod path;
 mod prefetch;
+mod voice;
 pub mod world;
 
+pub use voice::{VoiceRoute, NO_VOICE_ROUTE};
 pub use world::World;

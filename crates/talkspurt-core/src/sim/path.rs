@@ -30,6 +30,7 @@
 //! (tests/results_hash.rs). `late` keeps the latest arrival handled this
 //! way, so that the clock ends where the popped events would have left it.
 
+use super::voice::VoiceRoute;
 use super::world::{Event, Owner, World};
 use crate::net::topology::NO_ROUTE;
 use crate::net::{Dir, NodeId, Offer, Packet, NO_APP};
@@ -46,6 +47,8 @@ pub struct CutThrough {
     pub passive: Vec<bool>,
     /// Latest time of an arrival handled without an event.
     pub late: SimTime,
+    /// Voice routes planned for the direct way (`voice.rs`).
+    pub routes: Vec<VoiceRoute>,
 }
 
 /// Where a packet goes from the far end of a channel.
@@ -122,7 +125,7 @@ impl World {
                 }
             }
         }
-        self.cut = CutThrough { closed, passive, late: SimTime::ZERO };
+        self.cut = CutThrough { closed, passive, late: SimTime::ZERO, routes: Vec::new() };
     }
 
     /// Put a packet on the next channel from `node` towards its destination.
@@ -198,7 +201,7 @@ impl World {
     }
 
     /// The packet's arrival at the far end of `ch` at `t` is an event.
-    fn arrive_later(&mut self, ch: u32, t: SimTime, pkt: Packet) {
+    pub(super) fn arrive_later(&mut self, ch: u32, t: SimTime, pkt: Packet) {
         let pkt = self.in_flight.put(pkt);
         self.q.schedule_in(ch, t, Event::Arrive { ch, pkt });
     }

@@ -7,7 +7,8 @@
 //! with the work of the packets in between (bench/README.md, issue 14).
 //! A prefetch is only a hint: it reads nothing and changes no result.
 
-use super::world::{Event, World};
+use super::voice::NO_VOICE_ROUTE;
+use super::world::{Call, Event, World};
 
 /// Events ahead at which a call's own lines are fetched, and at which the
 /// lines found through them (its record's next row, its flow) are: by
@@ -36,7 +37,7 @@ impl World {
         if let Some(&Event::Voice { call }) = self.q.peek_lane(lane, FAR) {
             // The hot lines `Call` keeps first (see its layout).
             let c = &self.calls[call as usize] as *const _ as *const u8;
-            for line in 0..4 {
+            for line in 0..Call::HOT_LINES {
                 prefetch(c.wrapping_add(64 * line));
             }
         }
@@ -46,10 +47,13 @@ impl World {
                 prefetch(row.as_ptr());
                 prefetch(row.as_ptr().wrapping_add(row.len() - 1));
             }
-            let f = &self.flows[c.flow as usize];
-            prefetch(&f.src);
-            prefetch(&f.sender);
-            prefetch(&f.owner);
+            // A call on a planned route does not read its flow (`voice.rs`).
+            if c.route == NO_VOICE_ROUTE {
+                let f = &self.flows[c.flow as usize];
+                prefetch(&f.src);
+                prefetch(&f.sender);
+                prefetch(&f.owner);
+            }
         }
     }
 }

@@ -7,13 +7,13 @@ use super::path::CutThrough;
 use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
 use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Packet, Topology, NO_APP};
 use crate::rtp::{RtpReceiver, RtpSender};
-use crate::voice::adapt::{AdaptPoint, Adapter, Change, Gate};
+use crate::voice::adapt::{AdaptPoint, Adapter, Change};
 use crate::sched::EventQueue;
 use crate::time::SimTime;
 use crate::traffic::{StreamAction, StreamApp, TrafficSource};
 use crate::transport::framing::StreamFramer;
 use crate::transport::{AppEvent, AppUnit, Endpoint, Receiver, ReceiverEndpoint, Sample, Sender, SenderEndpoint};
-use crate::trace::record::{CallRecord, NetFate, NO_WHERE};
+use crate::trace::record::CallRecord;
 use crate::voice::{Codec, VoiceSource};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,11 +53,13 @@ pub enum Owner {
 #[derive(Debug)]
 #[repr(C)]
 pub struct RtpCall {
-    /// Payload clock rate (Hz) for the timestamps.
+    pub tx: RtpSender,
+    /// Payload clock rate (Hz) for the timestamps (also `tx.clock_rate()`).
     pub clock_rate: u32,
     pub rtcp_flow: Option<u32>,
-    pub tx: RtpSender,
-    pub rx: RtpReceiver,
+    /// Boxed: read per packet only with RTCP, and 448 bytes that would
+    /// otherwise spread 10 000 calls over three times the pages.
+    pub rx: Box<RtpReceiver>,
 }
 
 #[derive(Debug)]
@@ -78,12 +80,13 @@ impl Flow {
 }
 
 /// A call. `repr(C)`, cache-line aligned, fields in the order a voice
-/// packet reads them: the source's clock, the record's head, the flow,
-/// the pending changes and the RTP sender's counters lie in the first
-/// four cache lines; the rest (codec, adaptation, RTP receiver, log) is
-/// read per report or per talkspurt. At 10 000 calls each line of a
-/// call's state touched per packet is a cache miss (issue 14,
-/// bench/README.md); `World::prefetch_call` fetches those lines ahead.
+/// packet reads them: the source's clock, the record's head, the flow and
+/// route, the pending changes and the RTP sender's counters lie in the
+/// first three cache lines (`HOT_LINES`, checked by a test); the rest
+/// (codec, adaptation, RTP receiver, log) is read per report or per
+/// talkspurt. At 10 000 calls each line of a call's state touched per
+/// packet is a cache miss (issue 14, bench/README.md);
+/// `World::prefetch_voice` fetches those lines ahead.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct Call {
@@ -92,6 +95,9 @@ pub struct Call {
     pub flow: u32,
     pub group: u32,
     pub overhead: u32,
+    /// Index of the call's planned route in `World::cut.routes`, or
+    /// `NO_VOICE_ROUTE` (`voice.rs`; set by `World::prime`).
+    pub route: u32,
     /// The adaptation can hold packets back (`Adapter::gates`), set by
     /// `World::prime`; otherwise `Adapter::gate` is not asked.
     pub gated: bool,
@@ -108,13 +114,17 @@ pub struct Call {
     /// Over a byte stream: the frames' ends, as the reader's framing sees
     /// them (None over datagrams).
     pub framer: Option<StreamFramer>,
-    /// The sender's adaptation, fed every `RtcpEvent`.
-    pub adapt: Adapter,
+    /// The sender's adaptation, fed every `RtcpEvent` (boxed: not read
+    /// per packet unless `gated`).
+    pub adapt: Box<Adapter>,
     /// The sender's state at the start and after every change.
     pub log: Vec<AdaptPoint>,
 }
 
 impl Call {
+    /// Cache lines from the start that hold what a voice packet touches.
+    pub const HOT_LINES: usize = 3;
+
     /// Record an adaptation's decision and queue it for the next packet.
     pub fn change(&mut self, now: SimTime, ch: Change) {
         let last = *self.log.last().expect("the starting point is logged");
@@ -210,7 +220,7 @@ impl World {
     /// (FIFO, so in order), then per call group its voice packets and per
     /// traffic group its packets (sources of one period fire in order).
     #[inline]
-    fn voice_lane(&self, call: u32) -> u32 {
+    pub(super) fn voice_lane(&self, call: u32) -> u32 {
         self.topo.channels.len() as u32 + 2 * self.calls[call as usize].group
     }
 
@@ -222,6 +232,7 @@ impl World {
     /// Schedule every source's first event. Call once before `run`.
     pub fn prime(&mut self) {
         self.plan_cut_through();
+        self.plan_voice_routes();
         for c in &mut self.calls {
             c.gated = c.adapt.gates();
         }
@@ -338,80 +349,6 @@ impl World {
         }
     }
 
-    fn on_voice(&mut self, now: SimTime, ci: u32) {
-        self.prefetch_voice(self.voice_lane(ci));
-        let call = &mut self.calls[ci as usize];
-        let vp = call.source.emit();
-        debug_assert_eq!(vp.t_gen, now);
-        if let Some(k) = call.pending_fpp.take() {
-            call.source.set_frames_per_packet(k);
-        }
-        if let Some(b) = call.pending_bytes.take() {
-            call.source.set_frame_bytes(b);
-        }
-        let span = call.source.frame().mul(vp.frames as u64);
-        let gate = if call.gated { call.adapt.gate(now, vp.payload, span) } else { Gate::Speech { pad: 0 } };
-        let pad = match gate {
-            Gate::Speech { pad } => pad,
-            // Cleared (tfrc-codec's probe failed): the call sends nothing
-            // more, and its connection closes.
-            Gate::Cleared => {
-                let flow = call.flow;
-                self.end_flow(now, flow);
-                return self.service(now, flow, Side::Sender);
-            }
-            // Probing: idle data on the voice clock, not speech, not RTP.
-            Gate::Idle(bytes) => {
-                let unit = AppUnit { app_seq: NO_APP, payload: bytes, overhead: call.overhead, rtp: None };
-                let flow = call.flow;
-                let last = call.source.next_ready().inspect(|&t| self.q.schedule(t, Event::Voice { call: ci })).is_none();
-                let _ = self.flows[flow as usize].sender.send(now, unit);
-                if last {
-                    self.end_flow(now, flow);
-                }
-                self.service(now, flow, Side::Sender);
-                return;
-            }
-        };
-        let wire = vp.payload + pad + call.overhead;
-        let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
-        let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.clock_rate) as u32;
-        let mut hdr = call.rtp.tx.packetize(SimTime(now.0 - span.as_nanos()), samples);
-        hdr.pad = pad as u8; // `gate` keeps it within RTP's 255 octets
-        // Padding (RFC 3550 §5.1's P bit) rides in the payload on the wire.
-        let unit = AppUnit { app_seq: seq, payload: vp.payload + pad, overhead: call.overhead, rtp: Some(hdr) };
-        let flow = call.flow;
-        let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(self.voice_lane(ci), t, Event::Voice { call: ci })).is_none();
-        // UDP: the datagram leaves at once; nothing else to poll (no
-        // timers, no events), so `service` would only forward it.
-        if let Sender::Udp(u) = &mut self.flows[flow as usize].sender {
-            if let Some(pkt) = u.send_now(unit) {
-                let call = &mut self.calls[ci as usize];
-                call.rtp.tx.sent(vp.payload);
-                call.rec.sent(seq, now);
-                let src = self.flows[flow as usize].src;
-                return self.forward(now, src, pkt);
-            }
-        }
-        let before = self.flows[flow as usize].sender.queued_bytes();
-        let call = &mut self.calls[ci as usize];
-        if self.flows[flow as usize].sender.send(now, unit).is_err() {
-            call.rec.set_fate(seq, NetFate::SenderDrop, NO_WHERE);
-        } else {
-            call.rtp.tx.sent(vp.payload);
-            if let Some(fr) = &mut call.framer {
-                let after = self.flows[flow as usize].sender.queued_bytes();
-                fr.wrote(after - before, seq, Some(hdr));
-            }
-        }
-        if last {
-            // The call's last packet: the connection tears down once it
-            // has left (DCCP Close, RFC 4340 §8.3).
-            self.end_flow(now, flow);
-        }
-        self.service(now, flow, Side::Sender);
-    }
-
     fn on_traffic(&mut self, now: SimTime, si: u32) {
         let app = &mut self.traffic[si as usize];
         let flow = app.flow;
@@ -445,7 +382,7 @@ impl World {
     /// The flow's application stopped: each endpoint ends the connection
     /// if it is the closer (DCCP Close from the sender or CloseReq from
     /// the receiver, RFC 4340 §8.3). The caller services the sender.
-    fn end_flow(&mut self, now: SimTime, flow: u32) {
+    pub(super) fn end_flow(&mut self, now: SimTime, flow: u32) {
         let f = &mut self.flows[flow as usize];
         f.sender.close(now);
         f.receiver.close(now);
@@ -453,7 +390,7 @@ impl World {
     }
 
     /// Drain an endpoint's transmissions and re-arm its timer.
-    fn service(&mut self, now: SimTime, flow: u32, side: Side) {
+    pub(super) fn service(&mut self, now: SimTime, flow: u32, side: Side) {
         loop {
             let f = &mut self.flows[flow as usize];
             let (pkt, node) = match side {
@@ -625,5 +562,20 @@ impl World {
         if let (Side::Receiver, Owner::Call(c)) = (side, self.flows[fi as usize].owner) {
             self.rtcp_service(now, c, Side::Receiver);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::offset_of;
+
+    #[test]
+    fn a_voice_packet_touches_three_lines_of_its_call() {
+        // The RTP sender's hot fields are the last a packet reads (the
+        // source and record heads come first, whole).
+        let end = offset_of!(Call, rtp) + offset_of!(RtpCall, tx) + RtpSender::HOT_BYTES;
+        assert!(end <= Call::HOT_LINES * 64, "hot part ends at byte {end}");
+        assert_eq!(std::mem::align_of::<Call>(), 64);
     }
 }

@@ -111,7 +111,6 @@ pub struct CallRecord {
     /// Packets go to `cold.sink` (streaming scoring); kept here so the
     /// per-packet test does not touch the cold part.
     streaming: bool,
-    done: Vec<Box<Block>>,
     cold: Box<RecordCold>,
 }
 
@@ -119,6 +118,9 @@ pub struct CallRecord {
 /// the trace is on or a value escapes its slot.
 #[derive(Debug, Default)]
 struct RecordCold {
+    /// The full blocks, in order: read back for scoring, and when a
+    /// packet older than the current block is sent or arrives.
+    done: Vec<Box<Block>>,
     /// seq → time: the packet from which later ones of its block count.
     rebase: BTreeMap<u32, u64>,
     /// Escaped u32-slot values (generation, send, arrival offsets), whole.
@@ -181,8 +183,8 @@ impl CallRecord {
     pub fn new(full: bool, expect: usize) -> Self {
         CallRecord {
             full,
-            done: Vec::with_capacity(expect.div_ceil(BLOCK)),
             cold: Box::new(RecordCold {
+                done: Vec::with_capacity(expect.div_ceil(BLOCK)),
                 wire: Narrow::with_capacity(if full { expect } else { 0 }),
                 where_: Narrow::with_capacity(if full { expect } else { 0 }),
                 ..Default::default()
@@ -237,7 +239,7 @@ impl CallRecord {
     /// Block `b`'s storage (`b` below the block count).
     #[inline]
     fn block(&self, b: usize) -> &Block {
-        match self.done.get(b) {
+        match self.cold.done.get(b) {
             Some(x) => x,
             None => self.cur.as_deref().expect("a recorded packet"),
         }
@@ -255,7 +257,7 @@ impl CallRecord {
     fn row_mut(&mut self, i: usize) -> &mut [u8; ROW] {
         assert!(i < self.n, "packet {i} not recorded");
         let b = i / BLOCK;
-        let blk = if b == self.done.len() { self.cur.as_deref_mut().expect("a current block") } else { &mut self.done[b] };
+        let blk = if b == self.cold.done.len() { self.cur.as_deref_mut().expect("a current block") } else { &mut self.cold.done[b] };
         &mut blk.rows[i % BLOCK]
     }
 
@@ -390,7 +392,7 @@ impl CallRecord {
     fn new_block(&mut self, t: u64) {
         let blk = Box::new(Block { base: t, rows: [[0; ROW]; BLOCK] });
         if let Some(full) = self.cur.replace(blk) {
-            self.done.push(full);
+            self.cold.done.push(full);
         }
         self.cur_base = t;
     }
@@ -447,7 +449,7 @@ impl CallRecord {
     /// Every block with its rows in use, in order.
     fn blocks(&self) -> impl Iterator<Item = (&Block, &[[u8; ROW]])> + '_ {
         let n = self.n;
-        self.done.iter().map(|b| &**b).chain(self.cur.as_deref()).enumerate().map(move |(k, b)| (b, &b.rows[..(n - k * BLOCK).min(BLOCK)]))
+        self.cold.done.iter().map(|b| &**b).chain(self.cur.as_deref()).enumerate().map(move |(k, b)| (b, &b.rows[..(n - k * BLOCK).min(BLOCK)]))
     }
 
     /// Every row in sequence order.
@@ -632,9 +634,9 @@ impl CallRecord {
 
     /// Heap bytes the records hold: the run's memory per recorded packet.
     pub fn heap_bytes(&self) -> usize {
-        let blocks = self.done.len() + self.cur.is_some() as usize;
+        let blocks = self.cold.done.len() + self.cur.is_some() as usize;
         std::mem::size_of::<RecordCold>()
-            + self.done.capacity() * std::mem::size_of::<Box<Block>>()
+            + self.cold.done.capacity() * std::mem::size_of::<Box<Block>>()
             + blocks * std::mem::size_of::<Block>()
             + self.cold.rebase.len() * 32
             + self.cold.wide.iter().map(|m| m.len() * 32).sum::<usize>()

@@ -19,6 +19,11 @@ impl UdpSender {
         UdpSender { addr, buf: SendBuffer::new(send_buffer) }
     }
 
+    /// Where the datagrams go (the world's direct voice way checks it).
+    pub fn addr(&self) -> FlowAddr {
+        self.addr
+    }
+
     /// Send `unit` now, bypassing the buffer, when nothing waits in it
     /// (always, as the world drains it after every `send`): the packet
     /// `send` then `poll_transmit` would give, without the round trip

@@ -1,0 +1,188 @@
+//! A voice packet from its source onto the network (`World::on_voice`),
+//! and the direct way most of them take from there.
+//!
+//! A call whose packets go over UDP to a passive receiver (`path.rs`),
+//! through lazy FIFO channels of which every one after the first is
+//! closed, sends each packet the same way: the UDP sender hands it to the
+//! first channel at once (`UdpSender::send_now`), `forward` finds that
+//! channel, and `offer`/`onward` carry it hop by hop into the receiver's
+//! record with no event. Which channels, and that nothing on the way needs
+//! an event, depends only on the topology and the flow, so it is planned
+//! once (`VoiceRoute`, in `World::prime`) and each packet then crosses its
+//! route in a loop over the channels: the same offers at the same times in
+//! the same order, the same records, the same end-of-run clock (`late`),
+//! the same packet scheduled if an arrival falls after the run's end. What
+//! it skips is, per packet, the flow (its sender, nodes and owner: two or
+//! three cache lines per packet at 10 000 calls) and, per hop, the routing
+//! table and the closed/passive look-ups (issue 14, bench/README.md).
+
+use super::world::{Owner, Side, World};
+use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Offer, Packet, NO_APP};
+use crate::time::SimTime;
+use crate::trace::record::{NetFate, NO_WHERE};
+use crate::transport::{AppUnit, FlowAddr, Receiver, Sender, SenderEndpoint};
+use crate::voice::adapt::Gate;
+use std::collections::HashMap;
+
+/// `Call::route` of a call whose packets take the general way.
+pub const NO_VOICE_ROUTE: u32 = u32::MAX;
+
+/// The channels a call's packets cross to its passive receiver at `dst`:
+/// `hops[0]` lazy (not a holding queue), every later one closed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VoiceRoute {
+    pub hops: Vec<u32>,
+    pub dst: NodeId,
+}
+
+impl World {
+    /// Give every call that can take the direct way its route (after
+    /// `plan_cut_through`; calls sharing a route share its entry).
+    pub(super) fn plan_voice_routes(&mut self) {
+        let mut index: HashMap<(NodeId, NodeId), u32> = HashMap::new();
+        let mut routes = Vec::new();
+        for ci in 0..self.calls.len() {
+            let flow = self.calls[ci].flow;
+            let f = &self.flows[flow as usize];
+            let direct = f.owner == Owner::Call(ci as u32)
+                && self.cut.passive[flow as usize]
+                && matches!(f.receiver, Receiver::Udp(_))
+                && matches!(&f.sender, Sender::Udp(u) if u.addr() == FlowAddr { flow, peer: f.dst, dir: Dir::Forward });
+            let hops = if direct { self.topo.path(f.src, f.dst) } else { Vec::new() };
+            let ch = &self.topo.channels;
+            let ok = !hops.is_empty() && !ch[hops[0] as usize].holds_packets() && hops[1..].iter().all(|&c| self.cut.closed[c as usize]);
+            self.calls[ci].route = if ok {
+                *index.entry((f.src, f.dst)).or_insert_with(|| {
+                    routes.push(VoiceRoute { hops, dst: f.dst });
+                    routes.len() as u32 - 1
+                })
+            } else {
+                NO_VOICE_ROUTE
+            };
+        }
+        self.cut.routes = routes;
+    }
+
+    /// Call `ci`'s voice packet is complete at `now`: record it, write its
+    /// RTP header, schedule the next one and send it.
+    pub(super) fn on_voice(&mut self, now: SimTime, ci: u32) {
+        self.prefetch_voice(self.voice_lane(ci));
+        let call = &mut self.calls[ci as usize];
+        let vp = call.source.emit();
+        debug_assert_eq!(vp.t_gen, now);
+        if let Some(k) = call.pending_fpp.take() {
+            call.source.set_frames_per_packet(k);
+        }
+        if let Some(b) = call.pending_bytes.take() {
+            call.source.set_frame_bytes(b);
+        }
+        let span = call.source.frame().mul(vp.frames as u64);
+        let gate = if call.gated { call.adapt.gate(now, vp.payload, span) } else { Gate::Speech { pad: 0 } };
+        let pad = match gate {
+            Gate::Speech { pad } => pad,
+            // Cleared (tfrc-codec's probe failed): the call sends nothing
+            // more, and its connection closes.
+            Gate::Cleared => {
+                let flow = call.flow;
+                self.end_flow(now, flow);
+                return self.service(now, flow, Side::Sender);
+            }
+            // Probing: idle data on the voice clock, not speech, not RTP.
+            Gate::Idle(bytes) => {
+                let unit = AppUnit { app_seq: NO_APP, payload: bytes, overhead: call.overhead, rtp: None };
+                let flow = call.flow;
+                let last = call.source.next_ready().inspect(|&t| self.q.schedule(t, super::world::Event::Voice { call: ci })).is_none();
+                let _ = self.flows[flow as usize].sender.send(now, unit);
+                if last {
+                    self.end_flow(now, flow);
+                }
+                self.service(now, flow, Side::Sender);
+                return;
+            }
+        };
+        let wire = vp.payload + pad + call.overhead;
+        let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
+        let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.tx.clock_rate()) as u32;
+        let mut hdr = call.rtp.tx.packetize(SimTime(now.0 - span.as_nanos()), samples);
+        hdr.pad = pad as u8; // `gate` keeps it within RTP's 255 octets
+        // Padding (RFC 3550 §5.1's P bit) rides in the payload on the wire.
+        let unit = AppUnit { app_seq: seq, payload: vp.payload + pad, overhead: call.overhead, rtp: Some(hdr) };
+        let (flow, route) = (call.flow, call.route);
+        let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(self.voice_lane(ci), t, super::world::Event::Voice { call: ci })).is_none();
+        if route != NO_VOICE_ROUTE && self.capture.is_none() {
+            // The datagram `send_now` would build (the sender's address is
+            // the flow's, forward, to `dst`: checked by the plan).
+            let call = &mut self.calls[ci as usize];
+            call.rtp.tx.sent(vp.payload);
+            call.rec.sent(seq, now);
+            let dst = self.cut.routes[route as usize].dst;
+            let size = unit.payload + unit.overhead;
+            let pkt = Packet { flow, dir: Dir::Forward, ecn: Ecn::NotEct, dst, size, app_seq: seq, hdr: Header::Datagram, app: AppHeader::Rtp(hdr) };
+            return self.cross(now, ci, route, pkt);
+        }
+        // UDP: the datagram leaves at once; nothing else to poll (no
+        // timers, no events), so `service` would only forward it.
+        if let Sender::Udp(u) = &mut self.flows[flow as usize].sender {
+            if let Some(pkt) = u.send_now(unit) {
+                let call = &mut self.calls[ci as usize];
+                call.rtp.tx.sent(vp.payload);
+                call.rec.sent(seq, now);
+                let src = self.flows[flow as usize].src;
+                return self.forward(now, src, pkt);
+            }
+        }
+        let before = self.flows[flow as usize].sender.queued_bytes();
+        let call = &mut self.calls[ci as usize];
+        if self.flows[flow as usize].sender.send(now, unit).is_err() {
+            call.rec.set_fate(seq, NetFate::SenderDrop, NO_WHERE);
+        } else {
+            call.rtp.tx.sent(vp.payload);
+            if let Some(fr) = &mut call.framer {
+                let after = self.flows[flow as usize].sender.queued_bytes();
+                fr.wrote(after - before, seq, Some(hdr));
+            }
+        }
+        if last {
+            // The call's last packet: the connection tears down once it
+            // has left (DCCP Close, RFC 4340 §8.3).
+            self.end_flow(now, flow);
+        }
+        self.service(now, flow, Side::Sender);
+    }
+
+    /// Carry call `ci`'s packet along its route `r` from `now`: what
+    /// `forward`, `offer`, `onward` and `deliver_passive` do for it, with
+    /// no capture watching (the caller checks).
+    fn cross(&mut self, now: SimTime, ci: u32, r: u32, mut pkt: Packet) {
+        let (mut t, mut k) = (now, 0);
+        loop {
+            let hops = &self.cut.routes[r as usize].hops;
+            let (ch, last) = (hops[k], k + 1 == hops.len());
+            let arrive = match self.topo.channels[ch as usize].offer(t, &mut pkt) {
+                Offer::Accepted { arrive, lost: false } => arrive,
+                // Lost on the wire: it used the link, and its fate is known now.
+                Offer::Accepted { lost: true, .. } | Offer::Lost => return self.voice_lost(ci, &pkt, NetFate::LinkLoss, ch),
+                Offer::Dropped => return self.voice_lost(ci, &pkt, NetFate::QueueDrop, ch),
+            };
+            if arrive > self.end {
+                return self.arrive_later(ch, arrive, pkt);
+            }
+            self.cut.late = self.cut.late.max(arrive);
+            if last {
+                if pkt.app_seq != NO_APP {
+                    self.calls[ci as usize].rec.arrived(pkt.app_seq, arrive);
+                }
+                return;
+            }
+            (t, k) = (arrive, k + 1);
+        }
+    }
+
+    /// `lost` for a packet of call `ci` (its flow's owner).
+    #[cold]
+    fn voice_lost(&mut self, ci: u32, pkt: &Packet, fate: NetFate, ch: u32) {
+        if pkt.app_seq != NO_APP {
+            self.calls[ci as usize].rec.set_fate(pkt.app_seq, fate, ch);
+        }
+    }
+}
