@@ -151,9 +151,26 @@ pub struct KeptCurve {
 /// Delays whose terms a [`KeptCurve`] keeps.
 const KEPT: usize = 4;
 
+/// A [`KeptCurve`]'s kept delay terms, by the bits of its parameters.
+type KeptState = ([u64; 21], [Option<(u64, DelayTerms)>; KEPT], usize);
+
+thread_local! {
+    /// The kept delay terms of the last [`KeptCurve`] dropped on this
+    /// thread: the next call of the group starts with them, so calls that
+    /// see the same delays (a path without queueing) do not compute their
+    /// terms again (issue 14).
+    static LAST_KEPT: Cell<Option<KeptState>> = const { Cell::new(None) };
+}
+
 impl KeptCurve {
+    /// The curve of `base`, starting with the delay terms kept by the last
+    /// one dropped on this thread when its parameters are the same bits.
     pub fn new(base: EModelParams) -> Self {
-        KeptCurve { curve: EModelCurve::new(base), kept: Cell::new([None; KEPT]), next: Cell::new(0) }
+        let (kept, next) = match LAST_KEPT.with(Cell::get) {
+            Some((bits, kept, next)) if bits == param_bits(&base) => (kept, next),
+            _ => ([None; KEPT], 0),
+        };
+        KeptCurve { curve: EModelCurve::new(base), kept: Cell::new(kept), next: Cell::new(next) }
     }
 
     /// [`EModelCurve::at`].
@@ -174,6 +191,12 @@ impl KeptCurve {
             }
         };
         Ok(finish(&p, &self.curve.st, &dt))
+    }
+}
+
+impl Drop for KeptCurve {
+    fn drop(&mut self) {
+        LAST_KEPT.with(|l| l.set(Some((param_bits(&self.curve.base), self.kept.get(), self.next.get()))));
     }
 }
 
@@ -606,6 +629,17 @@ mod tests {
             for (d, loss, burst_r) in [(0.0, 0.0, 1.0), (150.0, 0.02, 1.0), (420.0, 0.2, 2.5)] {
                 let p = EModelParams { t: d, ta: d, tr: 2.0 * d, ppl: loss * 100.0, burst_r, ..base };
                 assert_eq!(curve.at(d, loss, burst_r), emodel_extended(&p), "{base:?} d {d}");
+            }
+        }
+        // KeptCurves in turn, each dropped before the next starts with its
+        // kept delay terms (same parameters) or without (other ones): every
+        // field bit for bit, delays shared with the last curve and new ones.
+        let bits = |r: EModelResult| [r.no, r.ro, r.is, r.iolr, r.ist, r.iq, r.id, r.idte, r.idle, r.idd, r.ie_eff, r.r, r.mos].map(f64::to_bits);
+        for base in sets.iter().chain(&sets) {
+            let curve = KeptCurve::new(*base);
+            for (d, loss, burst_r) in [(150.0, 0.02, 1.0), (0.0, 0.0, 1.0), (150.0, 0.3, 1.7), (37.25, 0.0, 1.0), (420.0, 0.2, 2.5), (9.5, 0.01, 1.0)] {
+                let p = EModelParams { t: d, ta: d, tr: 2.0 * d, ppl: loss * 100.0, burst_r, ..*base };
+                assert_eq!(curve.at(d, loss, burst_r).map(bits), emodel_extended(&p).map(bits), "{base:?} d {d}");
             }
         }
     }
