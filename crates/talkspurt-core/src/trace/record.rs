@@ -258,8 +258,10 @@ impl CallRecord {
     #[inline]
     fn row_mut(&mut self, i: usize) -> &mut [u8; ROW] {
         assert!(i < self.n, "packet {i} not recorded");
+        // The current block is block (n - 1) / BLOCK: told apart without
+        // a look at the full ones, which live in the cold part.
         let b = i / BLOCK;
-        let blk = if b == self.cold.done.len() { self.cur.as_deref_mut().expect("a current block") } else { &mut self.cold.done[b] };
+        let blk = if b == (self.n - 1) / BLOCK { self.cur.as_deref_mut().expect("a current block") } else { &mut self.cold.done[b] };
         &mut blk.rows[i % BLOCK]
     }
 
@@ -364,7 +366,7 @@ impl CallRecord {
             u16::MAX
         };
         self.n += 1;
-        let r = self.row_mut(seq);
+        let r = &mut self.cur.as_deref_mut().expect("a current block").rows[seq % BLOCK];
         put32(r, GEN, gen);
         put32(r, SENT, Wide::NONE);
         put32(r, ARR, Wide::NONE);
