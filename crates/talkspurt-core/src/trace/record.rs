@@ -556,17 +556,19 @@ impl CallRecord {
         if let Some(s) = self.streaming_sink() {
             return s.arrived(seq, now.0);
         }
-        if !self.full {
-            if let Some((r, g)) = self.latest(seq) {
-                if get32(r, ARR) != Wide::NONE {
-                    return;
+        if let Some((r, g)) = self.latest(seq) {
+            if get32(r, ARR) != Wide::NONE {
+                return;
+            }
+            assert!(now.0 >= g, "packet {seq} handled before it was generated");
+            if now.0 - g < Wide::ESC as u64 {
+                put32(r, ARR, (now.0 - g) as u32);
+                r[FATE] = NetFate::Arrived as u8;
+                if self.full {
+                    // As `arrived_any`: an earlier copy's loss is undone.
+                    self.cold.where_.set(seq as usize, 0);
                 }
-                assert!(now.0 >= g, "packet {seq} handled before it was generated");
-                if now.0 - g < Wide::ESC as u64 {
-                    put32(r, ARR, (now.0 - g) as u32);
-                    r[FATE] = NetFate::Arrived as u8;
-                    return;
-                }
+                return;
             }
         }
         self.arrived_any(seq, now)
