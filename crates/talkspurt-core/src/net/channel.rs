@@ -297,10 +297,18 @@ impl Channel {
     /// mark it CE.
     #[inline]
     pub fn offer(&mut self, now: SimTime, pkt: &mut Packet) -> Offer {
+        self.offer_parts(now, pkt.size, &mut pkt.ecn)
+    }
+
+    /// `offer` of a packet of `size` bytes with ECN field `ecn`, the only
+    /// fields a lazy FIFO reads or writes (the world's voice routes carry
+    /// no `Packet` until one is needed, sim/voice.rs).
+    #[inline]
+    pub fn offer_parts(&mut self, now: SimTime, size: u32, ecn: &mut Ecn) -> Offer {
         if self.plain {
-            return self.offer_plain(now, pkt.size);
+            return self.offer_plain(now, size);
         }
-        self.offer_general(now, pkt)
+        self.offer_general(now, size, ecn)
     }
 
     /// `offer_general` with every model switched off (`plain`): the same
@@ -317,22 +325,26 @@ impl Channel {
             self.pending.push_back((self.busy_until, size));
             self.pending_bytes += size as u64;
             self.stats.max_queue_len = self.stats.max_queue_len.max(self.pending.len() as u64);
+            let wait = (self.busy_until - now).as_nanos();
+            self.stats.queue_integral_ns += wait as u128;
+            self.stats.wait_sum_ns += wait as u128;
+            self.stats.wait_max_ns = self.stats.wait_max_ns.max(wait);
             self.busy_until
         } else {
             // Idle: every accepted packet has started by `busy_until`, so
-            // `purge` would empty the list.
-            self.pending.clear();
+            // `purge` would empty the list; no wait, so the wait sums and
+            // maximum stay as they are (the usual case on an uncongested
+            // link: no 128-bit additions of zero).
+            if !self.pending.is_empty() {
+                self.pending.clear();
+            }
             self.pending_bytes = 0;
             now
         };
-        let wait = (start - now).as_nanos();
-        self.stats.queue_integral_ns += wait as u128;
         let tx = self.tx_time(size);
         let done = start + SimDuration(tx);
         self.busy_until = done;
         self.stats.served += 1;
-        self.stats.wait_sum_ns += wait as u128;
-        self.stats.wait_max_ns = self.stats.wait_max_ns.max(wait);
         self.stats.busy_ns += tx;
         self.stats.delivered += 1;
         self.stats.bytes_delivered += size as u64;
@@ -349,10 +361,10 @@ impl Channel {
     }
 
     /// Any lazy FIFO: loss before or on the wire, RED, schedules, jitter.
-    fn offer_general(&mut self, now: SimTime, pkt: &mut Packet) -> Offer {
+    fn offer_general(&mut self, now: SimTime, size: u32, ecn: &mut Ecn) -> Offer {
         debug_assert!(self.held.is_none());
         self.stats.offered += 1;
-        if self.lost_on_arrival(now, pkt.size) {
+        if self.lost_on_arrival(now, size) {
             return Offer::Lost;
         }
         self.purge(now);
@@ -361,7 +373,7 @@ impl Channel {
         if let Some(red) = &mut self.red {
             let q = if red.in_bytes() { self.pending_bytes } else { self.pending.len() as u64 };
             let idle = (self.busy_until <= now).then(|| now - self.busy_until);
-            let v = red.arrive(q, idle, pkt.size, pkt.ecn != Ecn::NotEct);
+            let v = red.arrive(q, idle, size, *ecn != Ecn::NotEct);
             let avg = red.avg;
             self.record(now, "red_avg", avg);
             match v {
@@ -377,25 +389,25 @@ impl Channel {
         if start > now {
             // It would wait: the limit applies (ns-2 DropTail semantics:
             // the limit counts waiting packets).
-            if self.limit.full(self.pending.len(), self.pending_bytes, pkt.size) {
+            if self.limit.full(self.pending.len(), self.pending_bytes, size) {
                 self.stats.queue_drops += 1;
                 if let Some(red) = &mut self.red {
                     red.forced_drop();
                 }
                 return Offer::Dropped;
             }
-            self.pending.push_back((start, pkt.size));
-            self.pending_bytes += pkt.size as u64;
+            self.pending.push_back((start, size));
+            self.pending_bytes += size as u64;
             self.stats.max_queue_len = self.stats.max_queue_len.max(self.pending.len() as u64);
         }
         if mark {
-            pkt.ecn = Ecn::Ce;
+            *ecn = Ecn::Ce;
             self.stats.ecn_marks += 1;
         }
         let wait = (start - now).as_nanos();
         self.stats.queue_integral_ns += wait as u128;
         self.record(now, "sojourn_ms", wait as f64 * 1e-6);
-        self.transmit(start, wait, pkt.size)
+        self.transmit(start, wait, size)
     }
 
     /// Put a packet of `size` bytes on the wire at `start` after waiting

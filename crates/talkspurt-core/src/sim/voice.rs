@@ -17,6 +17,7 @@
 //! table and the closed/passive look-ups (issue 14, bench/README.md).
 
 use super::world::{Owner, Side, World};
+use crate::net::wire::RtpHeader;
 use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Offer, Packet, NO_APP};
 use crate::time::SimTime;
 use crate::trace::record::{NetFate, NO_WHERE};
@@ -115,10 +116,8 @@ impl World {
             let call = &mut self.calls[ci as usize];
             call.rtp.tx.sent(vp.payload);
             call.rec.sent(seq, now);
-            let dst = self.cut.routes[route as usize].dst;
-            let size = unit.payload + unit.overhead;
-            let pkt = Packet { flow, dir: Dir::Forward, ecn: Ecn::NotEct, dst, size, app_seq: seq, hdr: Header::Datagram, app: AppHeader::Rtp(hdr) };
-            return self.cross(now, ci, route, pkt);
+            let d = Datagram { flow, size: unit.payload + unit.overhead, seq, hdr, ecn: Ecn::NotEct };
+            return self.cross(now, ci, route, d);
         }
         // UDP: the datagram leaves at once; nothing else to poll (no
         // timers, no events), so `service` would only forward it.
@@ -150,27 +149,28 @@ impl World {
         self.service(now, flow, Side::Sender);
     }
 
-    /// Carry call `ci`'s packet along its route `r` from `now`: what
+    /// Carry call `ci`'s datagram along its route `r` from `now`: what
     /// `forward`, `offer`, `onward` and `deliver_passive` do for it, with
     /// no capture watching (the caller checks).
-    fn cross(&mut self, now: SimTime, ci: u32, r: u32, mut pkt: Packet) {
+    fn cross(&mut self, now: SimTime, ci: u32, r: u32, mut d: Datagram) {
         let (mut t, mut k) = (now, 0);
         loop {
-            let hops = &self.cut.routes[r as usize].hops;
-            let (ch, last) = (hops[k], k + 1 == hops.len());
-            let arrive = match self.topo.channels[ch as usize].offer(t, &mut pkt) {
+            let route = &self.cut.routes[r as usize];
+            let (ch, last) = (route.hops[k], k + 1 == route.hops.len());
+            let arrive = match self.topo.channels[ch as usize].offer_parts(t, d.size, &mut d.ecn) {
                 Offer::Accepted { arrive, lost: false } => arrive,
                 // Lost on the wire: it used the link, and its fate is known now.
-                Offer::Accepted { lost: true, .. } | Offer::Lost => return self.voice_lost(ci, &pkt, NetFate::LinkLoss, ch),
-                Offer::Dropped => return self.voice_lost(ci, &pkt, NetFate::QueueDrop, ch),
+                Offer::Accepted { lost: true, .. } | Offer::Lost => return self.voice_lost(ci, d.seq, NetFate::LinkLoss, ch),
+                Offer::Dropped => return self.voice_lost(ci, d.seq, NetFate::QueueDrop, ch),
             };
             if arrive > self.end {
+                let pkt = d.packet(route.dst);
                 return self.arrive_later(ch, arrive, pkt);
             }
             self.cut.late = self.cut.late.max(arrive);
             if last {
-                if pkt.app_seq != NO_APP {
-                    self.calls[ci as usize].rec.arrived(pkt.app_seq, arrive);
+                if d.seq != NO_APP {
+                    self.calls[ci as usize].rec.arrived(d.seq, arrive);
                 }
                 return;
             }
@@ -180,9 +180,28 @@ impl World {
 
     /// `lost` for a packet of call `ci` (its flow's owner).
     #[cold]
-    fn voice_lost(&mut self, ci: u32, pkt: &Packet, fate: NetFate, ch: u32) {
-        if pkt.app_seq != NO_APP {
-            self.calls[ci as usize].rec.set_fate(pkt.app_seq, fate, ch);
+    fn voice_lost(&mut self, ci: u32, seq: u32, fate: NetFate, ch: u32) {
+        if seq != NO_APP {
+            self.calls[ci as usize].rec.set_fate(seq, fate, ch);
         }
+    }
+}
+
+/// A voice datagram on a planned route: what a lazy channel reads and
+/// writes of it (size, ECN) and what makes it a `Packet` again should its
+/// arrival become an event (the `Packet` `UdpSender::send_now` builds:
+/// forward on the call's flow to the route's end).
+struct Datagram {
+    flow: u32,
+    size: u32,
+    seq: u32,
+    hdr: RtpHeader,
+    ecn: Ecn,
+}
+
+impl Datagram {
+    fn packet(&self, dst: NodeId) -> Packet {
+        let app = AppHeader::Rtp(self.hdr);
+        Packet { flow: self.flow, dir: Dir::Forward, ecn: self.ecn, dst, size: self.size, app_seq: self.seq, hdr: Header::Datagram, app }
     }
 }

@@ -256,8 +256,10 @@ impl CallRecord {
     #[inline]
     fn row_mut(&mut self, i: usize) -> &mut [u8; ROW] {
         assert!(i < self.n, "packet {i} not recorded");
+        // The current block is block (n - 1) / BLOCK: told apart without
+        // a look at the full ones, which live in the cold part.
         let b = i / BLOCK;
-        let blk = if b == self.cold.done.len() { self.cur.as_deref_mut().expect("a current block") } else { &mut self.cold.done[b] };
+        let blk = if b == (self.n - 1) / BLOCK { self.cur.as_deref_mut().expect("a current block") } else { &mut self.cold.done[b] };
         &mut blk.rows[i % BLOCK]
     }
 
@@ -362,7 +364,7 @@ impl CallRecord {
             u16::MAX
         };
         self.n += 1;
-        let r = self.row_mut(seq);
+        let r = &mut self.cur.as_deref_mut().expect("a current block").rows[seq % BLOCK];
         put32(r, GEN, gen);
         put32(r, SENT, Wide::NONE);
         put32(r, ARR, Wide::NONE);
@@ -552,17 +554,19 @@ impl CallRecord {
         if let Some(s) = self.streaming_sink() {
             return s.arrived(seq, now.0);
         }
-        if !self.full {
-            if let Some((r, g)) = self.latest(seq) {
-                if get32(r, ARR) != Wide::NONE {
-                    return;
+        if let Some((r, g)) = self.latest(seq) {
+            if get32(r, ARR) != Wide::NONE {
+                return;
+            }
+            assert!(now.0 >= g, "packet {seq} handled before it was generated");
+            if now.0 - g < Wide::ESC as u64 {
+                put32(r, ARR, (now.0 - g) as u32);
+                r[FATE] = NetFate::Arrived as u8;
+                if self.full {
+                    // As `arrived_any`: an earlier copy's loss is undone.
+                    self.cold.where_.set(seq as usize, 0);
                 }
-                assert!(now.0 >= g, "packet {seq} handled before it was generated");
-                if now.0 - g < Wide::ESC as u64 {
-                    put32(r, ARR, (now.0 - g) as u32);
-                    r[FATE] = NetFate::Arrived as u8;
-                    return;
-                }
+                return;
             }
         }
         self.arrived_any(seq, now)

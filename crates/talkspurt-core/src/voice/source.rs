@@ -116,6 +116,7 @@ impl VoiceSource {
         self.next_span().map(|(_, e)| self.at(e))
     }
 
+    #[inline(never)]
     fn advance_spurt(&mut self) {
         let begin = self.next_begin;
         self.spurt_end = begin.saturating_add(self.speech.talk_frames());
@@ -127,6 +128,7 @@ impl VoiceSource {
     }
 
     /// Emit the packet that is complete now (at `next_ready()`).
+    #[inline]
     pub fn emit(&mut self) -> VoicePacket {
         let (b, e) = self.next_span().expect("emit after the call ended");
         let pkt = VoicePacket {
