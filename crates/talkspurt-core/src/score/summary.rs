@@ -8,7 +8,6 @@ use crate::metrics::{jain_index, RunStats};
 use crate::playout::{OptimalPlayout, NOT_ARRIVED};
 use crate::quality::{mos_from_r, quality_band_index, QUALITY_BANDS, USER_SATISFACTION};
 use crate::trace::{Column, Table};
-use std::collections::HashMap;
 
 /// Columns of `CallSummary` fields, filled a block of rows at a time: a
 /// block of summaries stays in cache while every column reads it, where a
@@ -96,16 +95,24 @@ fn run_moments(r: &RunStats) -> (f64, f64, f64) {
 /// index is over the calls' goodputs; R and MOS are means over calls.
 pub fn groups_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
     // The calls of each group, then of the whole run.
-    // By name, not by a scan of the names per call (calls × groups).
     let mut names: Vec<String> = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut last = usize::MAX;
     for (c, info) in infos.iter().enumerate() {
-        let g = *index.entry(info.group.as_str()).or_insert_with(|| {
-            names.push(info.group.clone());
-            groups.push(Vec::new());
-            names.len() - 1
-        });
+        // A group's calls are usually consecutive: the last call's group
+        // first, then a scan of the names.
+        let g = match names.get(last) {
+            Some(n) if *n == info.group => last,
+            _ => match names.iter().position(|n| *n == info.group) {
+                Some(g) => g,
+                None => {
+                    names.push(info.group.clone());
+                    groups.push(Vec::new());
+                    names.len() - 1
+                }
+            },
+        };
+        last = g;
         groups[g].push(c);
     }
     // The fields read here, copied once into dense rows: every column
