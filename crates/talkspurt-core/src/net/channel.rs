@@ -312,8 +312,10 @@ impl Channel {
     }
 
     /// `offer_general` with every model switched off (`plain`): the same
-    /// arithmetic in the same order, so the same results.
-    #[inline]
+    /// arithmetic in the same order, so the same results. Always inlined:
+    /// a voice packet makes one offer a hop, and as a call its register
+    /// saves cost ~10 instructions of its ~35 (callgrind).
+    #[inline(always)]
     fn offer_plain(&mut self, now: SimTime, size: u32) -> Offer {
         self.stats.offered += 1;
         let start = if self.busy_until > now {

@@ -67,7 +67,8 @@ impl World {
     /// Call `ci`'s voice packet is complete at `now`: record it, write its
     /// RTP header, schedule the next one and send it.
     pub(super) fn on_voice(&mut self, now: SimTime, ci: u32) {
-        self.prefetch_voice(self.voice_lane(ci));
+        let lane = self.voice_lane(ci);
+        self.prefetch_voice(lane);
         let call = &mut self.calls[ci as usize];
         let vp = call.source.emit();
         debug_assert_eq!(vp.t_gen, now);
@@ -109,7 +110,7 @@ impl World {
         // Padding (RFC 3550 §5.1's P bit) rides in the payload on the wire.
         let unit = AppUnit { app_seq: seq, payload: vp.payload + pad, overhead: call.overhead, rtp: Some(hdr) };
         let (flow, route) = (call.flow, call.route);
-        let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(self.voice_lane(ci), t, super::world::Event::Voice { call: ci })).is_none();
+        let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(lane, t, super::world::Event::Voice { call: ci })).is_none();
         if route != NO_VOICE_ROUTE && self.capture.is_none() {
             // The datagram `send_now` would build (the sender's address is
             // the flow's, forward, to `dst`: checked by the plan).
