@@ -599,7 +599,6 @@ impl CallRecord {
         let (mut t_sent, mut t_arr) = (Vec::with_capacity(n), Vec::with_capacity(n));
         let (mut fate, mut frames, mut payload) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
         let escapes = self.cold.narrow.iter().any(|m| !m.is_empty());
-        let (mut talkspurt, mut spurt) = (Vec::with_capacity(n), 0u32);
         for (k, (blk, rows)) in self.blocks().enumerate() {
             let b = blk.base;
             let i0 = k * BLOCK;
@@ -626,21 +625,14 @@ impl CallRecord {
                 frames.extend(rows.iter().map(|r| r[FRAMES] as u16));
                 payload.extend(rows.iter().map(|r| u16::from_le_bytes([r[PAYLOAD], r[PAYLOAD + 1]]) as u32));
             }
-            // As `talkspurts` decodes them, a block at a time (issue 14: the
-            // flattened iterator cost ~44 instructions a packet).
-            talkspurt.extend(rows.iter().enumerate().map(|(j, r)| {
-                spurt = match r[SPURT] {
-                    u8::MAX => self.cold.narrow[N_SPURT][&((i0 + j) as u32)],
-                    s => spurt + s as u32,
-                };
-                spurt
-            }));
         }
         let (wire, where_) = if trace {
             (self.cold.wire.all(|x| x), self.cold.where_.all(|x| x.wrapping_sub(1)))
         } else {
             (Vec::new(), Vec::new())
         };
+        let mut talkspurt = Vec::with_capacity(n);
+        talkspurt.extend(self.talkspurts());
         Columns { talkspurt, t_gen, t_sent, t_arr, fate, frames, payload, wire, where_ }
     }
 
