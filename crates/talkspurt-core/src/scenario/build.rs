@@ -340,6 +340,8 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         + s.traffic.iter().map(|t| t.count as usize).sum::<usize>();
     let mut flows = Vec::with_capacity(n_flows);
     let mut calls = Vec::with_capacity(n_calls);
+    // Read on every packet: huge pages where the kernel gives them.
+    crate::trace::slab::advise_huge(&mut calls);
     for (g, grp) in s.calls.iter().enumerate() {
         let src = node(&topo, &grp.from, format!("calls[{g}].from"))?;
         let dst = node(&topo, &grp.to, format!("calls[{g}].to"))?;

@@ -233,6 +233,14 @@ impl World {
     pub fn prime(&mut self) {
         self.plan_cut_through();
         self.plan_voice_routes();
+        // Every call's current record block in one huge-page region
+        // (`trace::slab`): at 10 000 calls a round of packets otherwise
+        // walks the page tables for ~2700 small pages (issue 14).
+        if let Some(slab) = CallRecord::block_slab(self.calls.len()) {
+            for (i, c) in self.calls.iter_mut().enumerate() {
+                c.rec.attach_slab(&slab, i);
+            }
+        }
         for c in &mut self.calls {
             c.gated = c.adapt.gates();
         }

@@ -6,6 +6,7 @@
 
 pub mod packets;
 pub mod record;
+pub(crate) mod slab;
 mod slots;
 pub mod table;
 

@@ -19,8 +19,11 @@
 
 use super::slots::{Narrow, Slot};
 pub use super::slots::Wide;
+use super::slab::Slab;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
+use std::ptr::NonNull;
+use std::sync::Arc;
 
 /// Sentinel time for "never happened".
 pub const NEVER: u64 = u64::MAX;
@@ -102,8 +105,10 @@ fn put32(r: &mut [u8; ROW], at: usize, x: u32) {
 pub struct CallRecord {
     n: usize,
     /// The block being filled, kept apart from the full ones so that the
-    /// latest packets' rows are one pointer from the record.
-    cur: Option<Box<Block>>,
+    /// latest packets' rows are one pointer from the record: a slot of the
+    /// world's slab (`cold.slab`, `attach_slab`), reused block after block,
+    /// or else a block of its own (from `Box::into_raw`, freed on drop).
+    cur: Option<NonNull<Block>>,
     cur_base: u64,
     last_spurt: u32,
     /// Trace-only columns (wire bytes, where lost) are kept.
@@ -133,6 +138,9 @@ struct RecordCold {
     /// Streaming scoring (`[analysis] scoring = "streaming"`): packets go
     /// to this consumer as they happen and nothing above is stored.
     sink: Option<Box<dyn RecordSink>>,
+    /// The slab `cur` lies in, kept alive while this record is
+    /// (`trace::slab`); `None`: `cur` is owned.
+    slab: Option<Arc<Slab>>,
 }
 
 /// A consumer of one call's packet events in place of stored records: the
@@ -179,25 +187,69 @@ impl Columns {
     }
 }
 
+// SAFETY: `cur` points at memory only this record reaches (its own box,
+// or its slot of a slab that its `Arc` keeps mapped), written only through
+// `&mut self`; everything else in a record is Send and Sync.
+unsafe impl Send for CallRecord {}
+unsafe impl Sync for CallRecord {}
+
+impl Drop for CallRecord {
+    fn drop(&mut self) {
+        if let (Some(p), None) = (self.cur, &self.cold.slab) {
+            // SAFETY: without a slab, `cur` came from `Box::into_raw`.
+            drop(unsafe { Box::from_raw(p.as_ptr()) });
+        }
+    }
+}
+
 impl CallRecord {
     pub fn new(full: bool, expect: usize) -> Self {
-        CallRecord {
-            full,
-            cold: Box::new(RecordCold {
-                done: Vec::with_capacity(expect.div_ceil(BLOCK)),
-                wire: Narrow::with_capacity(if full { expect } else { 0 }),
-                where_: Narrow::with_capacity(if full { expect } else { 0 }),
-                ..Default::default()
-            }),
+        let mut r = CallRecord::default();
+        r.full = full;
+        *r.cold = RecordCold {
+            done: Vec::with_capacity(expect.div_ceil(BLOCK)),
+            wire: Narrow::with_capacity(if full { expect } else { 0 }),
+            where_: Narrow::with_capacity(if full { expect } else { 0 }),
             ..Default::default()
-        }
+        };
+        r
     }
 
     /// Records that store nothing and hand every packet to `sink`.
     pub fn streaming(sink: Box<dyn RecordSink>) -> Self {
-        let mut r = CallRecord { streaming: true, ..CallRecord::default() };
+        let mut r = CallRecord::default();
+        r.streaming = true;
         r.cold.sink = Some(sink);
         r
+    }
+
+    /// A slab of `n` current blocks for `World::prime` (`trace::slab`).
+    pub(crate) fn block_slab(n: usize) -> Option<Arc<Slab>> {
+        Slab::new(n, std::mem::size_of::<Block>()).map(Arc::new)
+    }
+
+    /// Take slot `i` of `slab` as the current block, before the first
+    /// packet; a streaming record, or one already started, keeps its own.
+    pub(crate) fn attach_slab(&mut self, slab: &Arc<Slab>, i: usize) -> bool {
+        if self.streaming || self.cur.is_some() || self.n > 0 {
+            return false;
+        }
+        // Zeroed by the kernel: all-zero bytes are a valid Block (integers).
+        self.cur = Some(slab.slot(i, std::mem::size_of::<Block>()).cast());
+        self.cold.slab = Some(slab.clone());
+        true
+    }
+
+    #[inline(always)]
+    fn cur_ref(&self) -> Option<&Block> {
+        // SAFETY: see `cur`; shared access through `&self`.
+        self.cur.map(|p| unsafe { &*p.as_ptr() })
+    }
+
+    #[inline(always)]
+    fn cur_mut(&mut self) -> Option<&mut Block> {
+        // SAFETY: see `cur`; unique access through `&mut self`.
+        self.cur.map(|p| unsafe { &mut *p.as_ptr() })
     }
 
     /// The streaming consumer, if any.
@@ -241,7 +293,7 @@ impl CallRecord {
     fn block(&self, b: usize) -> &Block {
         match self.cold.done.get(b) {
             Some(x) => x,
-            None => self.cur.as_deref().expect("a recorded packet"),
+            None => self.cur_ref().expect("a recorded packet"),
         }
     }
 
@@ -259,7 +311,7 @@ impl CallRecord {
         // The current block is block (n - 1) / BLOCK: told apart without
         // a look at the full ones, which live in the cold part.
         let b = i / BLOCK;
-        let blk = if b == (self.n - 1) / BLOCK { self.cur.as_deref_mut().expect("a current block") } else { &mut self.cold.done[b] };
+        let blk = if b == (self.n - 1) / BLOCK { self.cur_mut().expect("a current block") } else { &mut self.cold.done[b] };
         &mut blk.rows[i % BLOCK]
     }
 
@@ -336,7 +388,7 @@ impl CallRecord {
         assert!(t_gen.0 >= self.cur_base, "generation times decrease within a call");
         if t_gen.0 - self.cur_base >= Wide::ESC as u64 {
             // A long silence inside the block: count from this packet on.
-            self.cur.as_deref_mut().expect("a current block").base |= REBASED;
+            self.cur_mut().expect("a current block").base |= REBASED;
             self.cold.rebase.insert(seq as u32, t_gen.0);
             self.cur_base = t_gen.0;
         }
@@ -364,7 +416,7 @@ impl CallRecord {
             u16::MAX
         };
         self.n += 1;
-        let r = &mut self.cur.as_deref_mut().expect("a current block").rows[seq % BLOCK];
+        let r = &mut self.cur_mut().expect("a current block").rows[seq % BLOCK];
         put32(r, GEN, gen);
         put32(r, SENT, Wide::NONE);
         put32(r, ARR, Wide::NONE);
@@ -383,7 +435,7 @@ impl CallRecord {
     /// caller to prefetch.
     #[inline]
     pub fn next_row(&self) -> Option<&[u8]> {
-        match (self.n % BLOCK, self.cur.as_deref()) {
+        match (self.n % BLOCK, self.cur_ref()) {
             (0, _) | (_, None) => None,
             (k, Some(b)) => Some(&b.rows[k]),
         }
@@ -392,9 +444,26 @@ impl CallRecord {
     /// Start a block at packet `self.n`, generated at `t`.
     #[inline(never)]
     fn new_block(&mut self, t: u64) {
-        let blk = Box::new(Block { base: t, rows: [[0; ROW]; BLOCK] });
-        if let Some(full) = self.cur.replace(blk) {
-            self.cold.done.push(full);
+        match (self.cur, self.cold.slab.is_some()) {
+            // A slab slot stays put: the full block is copied out and the
+            // slot reused (rows at or past `n` are never read; `push`
+            // writes a row whole).
+            (Some(p), true) => {
+                // SAFETY: see `cur`.
+                let cur = unsafe { &mut *p.as_ptr() };
+                if self.n > 0 {
+                    self.cold.done.push(Box::new(cur.clone()));
+                }
+                cur.base = t;
+            }
+            (old, _) => {
+                let blk = Box::new(Block { base: t, rows: [[0; ROW]; BLOCK] });
+                self.cur = Some(NonNull::from(Box::leak(blk)));
+                if let Some(full) = old {
+                    // SAFETY: an owned `cur` came from `Box::leak` above.
+                    self.cold.done.push(unsafe { Box::from_raw(full.as_ptr()) });
+                }
+            }
         }
         self.cur_base = t;
     }
@@ -451,7 +520,7 @@ impl CallRecord {
     /// Every block with its rows in use, in order.
     fn blocks(&self) -> impl Iterator<Item = (&Block, &[[u8; ROW]])> + '_ {
         let n = self.n;
-        self.cold.done.iter().map(|b| &**b).chain(self.cur.as_deref()).enumerate().map(move |(k, b)| (b, &b.rows[..(n - k * BLOCK).min(BLOCK)]))
+        self.cold.done.iter().map(|b| &**b).chain(self.cur_ref()).enumerate().map(move |(k, b)| (b, &b.rows[..(n - k * BLOCK).min(BLOCK)]))
     }
 
     /// Every row in sequence order.
@@ -511,9 +580,9 @@ impl CallRecord {
     #[inline(always)]
     fn latest(&mut self, seq: u32) -> Option<(&mut [u8; ROW], u64)> {
         let i = seq as usize;
-        let base = self.cur_base;
-        match self.cur.as_deref_mut() {
-            Some(b) if i + 1 == self.n => {
+        let (base, n) = (self.cur_base, self.n);
+        match self.cur_mut() {
+            Some(b) if i + 1 == n => {
                 let r = &mut b.rows[i % BLOCK];
                 let g = base + get32(r, GEN) as u64;
                 Some((r, g))

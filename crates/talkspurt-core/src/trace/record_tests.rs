@@ -90,6 +90,50 @@ fn latest_packet_escapes_and_repeats() {
     }
 }
 
+/// A record whose current block is a slot of the world's slab
+/// (`trace::slab`) holds and decodes exactly what an owned one does:
+/// several full blocks copied out of the reused slot, rebases, escapes,
+/// fates; and the slab stays mapped while a record holds it.
+#[test]
+fn slab_blocks_decode_as_owned_ones() {
+    let slab = CallRecord::block_slab(3);
+    #[cfg(target_os = "linux")]
+    assert!(slab.is_some(), "mmap of three blocks failed");
+    let Some(slab) = slab else { return };
+    let big = 5_000_000_000u64;
+    for full in [false, true] {
+        let mut owned = CallRecord::new(full, 300);
+        let mut held = CallRecord::new(full, 300);
+        assert!(held.attach_slab(&slab, usize::from(full)));
+        for r in [&mut owned, &mut held] {
+            for i in 0..300u64 {
+                let g = i * 20_000_000 + (i / 50) * 6_000_000_000 + (i / 7) * 1_000;
+                let seq = r.push(SimTime(g), (i / 40) as u32 * 3, 1 + (i % 3) as u32, 160 + i as u32, 200 + i as u32);
+                if i % 5 != 0 {
+                    r.sent(seq, SimTime(g + if i == 77 { big } else { i * 10 }));
+                }
+                match i % 11 {
+                    0 => r.set_fate(seq, NetFate::QueueDrop, 2),
+                    1 => {}
+                    _ => r.arrived(seq, SimTime(g + 30_000_000 + i * 1_000)),
+                }
+            }
+        }
+        assert_eq!(held.cold.done.len(), 4, "300 packets: 4 full blocks copied out, the 5th in the slot");
+        let (a, b) = (owned.columns(true), held.columns(true));
+        assert_eq!((a.t_gen, a.t_sent, a.t_arr), (b.t_gen, b.t_sent, b.t_arr), "full={full}");
+        assert_eq!((a.talkspurt, a.frames, a.payload, a.fate), (b.talkspurt, b.frames, b.payload, b.fate), "full={full}");
+        assert_eq!((a.wire, a.where_), (b.wire, b.where_), "full={full}");
+        assert!(!held.attach_slab(&slab, 2), "a started record keeps its block");
+    }
+    // The records outlive the test's handle: the slab is theirs too.
+    let mut r = CallRecord::new(false, 1);
+    assert!(r.attach_slab(&slab, 2));
+    drop(slab);
+    r.push(SimTime(1), 0, 1, 160, 200);
+    assert_eq!(r.t_gen(0), 1);
+}
+
 /// Long silences inside a block rebase it: one side entry per gap,
 /// exact times before and after.
 #[test]
