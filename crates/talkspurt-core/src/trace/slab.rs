@@ -44,8 +44,9 @@ impl Slab {
         if want == 0 {
             return None;
         }
-        // Room to start on a 2 MB boundary.
-        let len = want.checked_add(HUGE)?;
+        // Whole huge pages, plus room to start on a 2 MB boundary.
+        let span = want.div_ceil(HUGE).checked_mul(HUGE)?;
+        let len = span.checked_add(HUGE)?;
         // SAFETY: an anonymous private mapping; no pointer is passed in.
         let p = unsafe {
             libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0)
@@ -58,8 +59,8 @@ impl Slab {
         // SAFETY: `skip < HUGE`, inside the mapping.
         let first = unsafe { NonNull::new_unchecked(map.as_ptr().add(skip)) };
         // A hint: where the kernel says no (THP off), pages stay small.
-        // SAFETY: the range lies inside the mapping just made.
-        unsafe { libc::madvise(first.as_ptr() as *mut libc::c_void, want.div_ceil(HUGE) * HUGE, libc::MADV_HUGEPAGE) };
+        // SAFETY: [first, first + span) lies inside the mapping just made.
+        unsafe { libc::madvise(first.as_ptr() as *mut libc::c_void, span, libc::MADV_HUGEPAGE) };
         Some(Slab { map, len, first })
     }
 
