@@ -85,13 +85,12 @@ thread_local! {
 }
 
 /// Every parameter's bits: equal bits, equal curve (`==` would take −0
-/// for +0).
+/// for +0). The pattern names every field, so a field added to
+/// `EModelParams` fails to compile here rather than go missing from the
+/// curve caches' key.
 fn param_bits(p: &EModelParams) -> [u64; 21] {
-    [
-        p.slr, p.rlr, p.stmr, p.lstr, p.ds, p.dr, p.telr, p.wepl, p.t, p.ta, p.tr, p.qdu, p.ie, p.bpl, p.ppl, p.burst_r, p.nc, p.nfor,
-        p.ps, p.pr, p.a,
-    ]
-    .map(f64::to_bits)
+    let EModelParams { slr, rlr, stmr, lstr, ds, dr, telr, wepl, t, ta, tr, qdu, ie, bpl, ppl, burst_r, nc, nfor, ps, pr, a } = *p;
+    [slr, rlr, stmr, lstr, ds, dr, telr, wepl, t, ta, tr, qdu, ie, bpl, ppl, burst_r, nc, nfor, ps, pr, a].map(f64::to_bits)
 }
 
 impl EModelCurve {
