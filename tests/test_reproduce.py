@@ -187,3 +187,13 @@ def test_pooled_run_moments_equal_the_moments_of_all_runs():
     allruns = np.concatenate([a, b])
     assert run_length_mean(_Tables(calls), {"group": "g"}, {"kind": "lost"}) == pytest.approx(allruns.mean())
     assert run_length_var(_Tables(calls), {"group": "g"}, {"kind": "lost"}) == pytest.approx(allruns.var())
+
+
+def test_without_a_bundle_lists_the_bundles(tmp_path):
+    import os
+
+    env = {**os.environ, "TALKSPURT_SEEDS": str(TOY.parent)}
+    p = subprocess.run([sys.executable, "-m", "talkspurt", "reproduce"], capture_output=True, text=True,
+                       cwd=tmp_path, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "toy" in p.stdout and "5 entries" in p.stdout and "Bernoulli link loss" in p.stdout

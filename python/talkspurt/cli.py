@@ -88,7 +88,8 @@ def _parser() -> argparse.ArgumentParser:
                          description="Run a reproduction bundle (scenarios/seeds/NNN, docs/reproductions/README.md) "
                                      "and write comparison.csv, reproduction.md and report.html into DIR. Re-running "
                                      "the same command resumes.")
-    rp2.add_argument("bundle", help="bundle id (000-004) or a folder holding published.toml")
+    rp2.add_argument("bundle", nargs="?", help="bundle id (000-004) or a folder holding published.toml; "
+                     "without it, list the bundles")
     rp2.add_argument("-o", "--output", metavar="DIR", help="output folder (default out/reproduce-NNN[-quick])")
     rp2.add_argument("--quick", action="store_true", help="scaled-down runs (CI); every output says so")
     rp2.add_argument("--item", action="append", metavar="ITEM", help='only this table/figure, e.g. "Table 1" (repeatable)')
@@ -306,6 +307,12 @@ def _plot(args: argparse.Namespace) -> int:
 def _reproduce(args: argparse.Namespace) -> int:
     from .reproductions import Ns2Failed, reproduce
 
+    if args.bundle is None:
+        from .reproductions.bundle import available
+
+        for b in available():
+            _print(f"{b.id:<6} {len(b.entries):>4} entries  {b.study['title']}  ({b.directory})")
+        return 0
     if args.workers is not None and args.workers < 1:
         return _fail(f"-j/--workers: got {args.workers}; expected an integer ≥ 1")
     out = args.output or f"out/reproduce-{Path(args.bundle).name}{'-quick' if args.quick else ''}"

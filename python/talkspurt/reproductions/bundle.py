@@ -127,6 +127,24 @@ class Bundle:
         return [e for e in self.entries if e.item in items]
 
 
+def _places() -> list[Path]:
+    places = [Path.cwd() / "scenarios" / "seeds"]
+    if os.environ.get("TALKSPURT_SEEDS"):
+        places.append(Path(os.environ["TALKSPURT_SEEDS"]))
+    places.append(Path(__file__).resolve().parents[3] / "scenarios" / "seeds")
+    return places
+
+
+def available() -> list[Bundle]:
+    """Every bundle found where `locate` looks, first place first."""
+    seen: dict[str, Bundle] = {}
+    for d in _places():
+        for f in sorted(d.glob(f"*/{FILE}")) if d.is_dir() else []:
+            if f.parent.name not in seen:
+                seen[f.parent.name] = load(str(f.parent))
+    return list(seen.values())
+
+
 def locate(spec: str) -> Path:
     """The bundle folder for `spec`: a path to a folder holding
     published.toml, or a bundle id looked up in ./scenarios/seeds,
@@ -134,10 +152,7 @@ def locate(spec: str) -> Path:
     p = Path(spec)
     if (p / FILE).is_file():
         return p
-    places = [Path.cwd() / "scenarios" / "seeds"]
-    if os.environ.get("TALKSPURT_SEEDS"):
-        places.append(Path(os.environ["TALKSPURT_SEEDS"]))
-    places.append(Path(__file__).resolve().parents[3] / "scenarios" / "seeds")
+    places = _places()
     for d in places:
         if (d / spec / FILE).is_file():
             return d / spec
