@@ -66,6 +66,10 @@ pub struct RtcpConfig {
     pub feedback: Option<AvpfConfig>,
     /// Receiver Reports carry an XR VoIP Metrics block (RFC 3611 §4.7).
     pub xr_voip: bool,
+    /// Receiver Reports carry the mean one-way delay of the packets
+    /// received since the previous report (an APP packet, `Rtcp::owd`):
+    /// what seed 004's AVoIP source reads (§2.1–2.2).
+    pub owd: bool,
 }
 
 /// What the RTP sender hears from the receiver's RTCP.
@@ -80,6 +84,9 @@ pub enum RtcpEvent {
         jitter_s: f64,
         /// Round-trip time from LSR/DLSR (§6.4.1), once an SR was echoed.
         rtt_s: Option<f64>,
+        /// Mean one-way delay the receiver measured over the interval
+        /// (seconds), when its report carries one (`RtcpConfig::owd`).
+        owd_s: Option<f64>,
     },
     /// A Generic NACK (RFC 4585 §6.2.1) listing `lost` packets.
     Nack { lost: u32 },

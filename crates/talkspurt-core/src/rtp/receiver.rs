@@ -6,7 +6,9 @@
 //! `allow_early` (§3.5.2) or by seed 001's NACK budget, with T_rr_interval
 //! suppressing regular reports (§3.5.3). With `xr_voip` every regular
 //! report also carries an RTCP XR VoIP Metrics block (RFC 3611 §4.7,
-//! `xr.rs`).
+//! `xr.rs`). With `owd` every regular report also carries the mean
+//! one-way delay of the packets received since the previous one (an APP
+//! packet, `Owd`), what seed 004's AVoIP source reads.
 
 use super::stats::SourceStats;
 use super::timing::{Expire, Timing};
@@ -48,6 +50,51 @@ pub struct RtpReceiver {
     /// packet's duration for the block's durations).
     xr: Option<BurstGap>,
     xr_span: Option<((u32, u32), (u32, u32))>,
+    owd: Option<Owd>,
+}
+
+/// One-way delay measured at the receiver (seed 004 §2.1: "single delay
+/// estimates can be made on the reception of every RTP packet"), under
+/// the clock assumption §2.1 item 1 asks for: sender and receiver clocks
+/// aligned (here both read simulated time; the skew is zero). A packet's
+/// send time is its RTP timestamp mapped to the sender's clock through the
+/// last SR's (NTP, RTP timestamp) pair (RFC 3550 §6.4.1), plus the
+/// packet's duration (a packet leaves once its last sample is taken): the
+/// timestamp step between consecutive packets of a talkspurt. Before the
+/// first SR, or before a duration is known, nothing is measured.
+#[derive(Debug, Default)]
+struct Owd {
+    /// Seconds at the SR's NTP timestamp, and its RTP timestamp.
+    sr: Option<(f64, u32)>,
+    /// The previous packet's (sequence number, timestamp) and the duration
+    /// (timestamp units) of one packet.
+    last: Option<(u16, u32)>,
+    duration: Option<u32>,
+    sum_s: f64,
+    n: u32,
+}
+
+impl Owd {
+    fn on_rtp(&mut self, now: SimTime, h: &RtpHeader, clock_rate: u32) {
+        if let Some((seq, ts)) = self.last {
+            if h.seq == seq.wrapping_add(1) && !h.marker {
+                self.duration = Some(h.ts.wrapping_sub(ts));
+            }
+        }
+        self.last = Some((h.seq, h.ts));
+        if let (Some((t_sr, ts_sr)), Some(d)) = (self.sr, self.duration) {
+            let sent = t_sr + (h.ts.wrapping_sub(ts_sr) as i32 as f64 + d as f64) / clock_rate as f64;
+            self.sum_s += now.as_secs_f64() - sent;
+            self.n += 1;
+        }
+    }
+
+    /// The interval's mean (1/65536 s) for a report, and a new interval.
+    fn take(&mut self) -> Option<u32> {
+        let mean = (self.n > 0).then(|| (self.sum_s / self.n as f64).max(0.0) * 65536.0);
+        (self.sum_s, self.n) = (0.0, 0);
+        mean.map(|m| m.round() as u32)
+    }
 }
 
 impl RtpReceiver {
@@ -66,6 +113,7 @@ impl RtpReceiver {
             counters: RtcpCounters::default(),
             xr: rtcp.is_some_and(|c| c.xr_voip).then(BurstGap::default),
             xr_span: None,
+            owd: rtcp.is_some_and(|c| c.owd).then(Owd::default),
         };
         if let Some(c) = rtcp {
             // The first report will carry one block (and the XR block).
@@ -73,6 +121,9 @@ impl RtpReceiver {
             first.blocks.push(Default::default());
             if r.xr.is_some() {
                 first.xr = Some(Default::default());
+            }
+            if r.owd.is_some() {
+                first.owd = Some(0);
             }
             r.timing = Some(Timing::new(c, false, start, first.wire_len(), rng));
             r.avpf = c.feedback.map(|cfg| Avpf {
@@ -103,6 +154,9 @@ impl RtpReceiver {
             return;
         }
         self.stats.update_jitter(clock_units(now, self.clock_rate) as u32, h.ts);
+        if let Some(o) = &mut self.owd {
+            o.on_rtp(now, h, self.clock_rate);
+        }
         let after = self.stats.extended_max();
         if let Some(x) = &mut self.xr {
             // In order: the skipped numbers are lost, this one received; a
@@ -201,7 +255,11 @@ impl RtpReceiver {
             }
             _ => None,
         };
-        Rtcp { ssrc: self.ssrc, sender: None, blocks, cname_len: self.cname_len, nacks: vec![], xr, early: false }
+        let owd = match (&mut self.owd, block && self.stats.valid()) {
+            (Some(o), true) => o.take(),
+            _ => None,
+        };
+        Rtcp { ssrc: self.ssrc, sender: None, blocks, cname_len: self.cname_len, nacks: vec![], xr, owd, early: false }
     }
 
     /// Seed 001's budget for the interval that starts now: the events the
@@ -220,8 +278,11 @@ impl RtpReceiver {
         if let Some(t) = &mut self.timing {
             t.count_packet(r.wire_len());
         }
-        if let Some(SenderInfo { ntp, .. }) = r.sender {
+        if let Some(SenderInfo { ntp, rtp_ts, .. }) = r.sender {
             self.last_sr = Some(((ntp >> 16) as u32, now));
+            if let Some(o) = &mut self.owd {
+                o.sr = Some(((ntp >> 32) as f64 + (ntp & 0xffff_ffff) as f64 / 4_294_967_296.0, rtp_ts));
+            }
         }
     }
 
@@ -278,6 +339,43 @@ mod tests {
     use crate::rtp::Schedule;
     use crate::time::SimDuration;
 
+    /// The one-way delay a regular report relays (`owd`, seed 004 §2.1):
+    /// 125 ms packets (1000 timestamp units at 8 kHz) whose first sample is
+    /// taken at k·125 ms leave at (k + 1)·125 ms and arrive 40 ms later,
+    /// the last four (8–11) 20 ms later still; an SR heard at 0.505 s maps
+    /// timestamps to the sender's clock. Before the SR nothing is measured;
+    /// the report at 1.6 s carries the mean over packets 3–11: (5·40 +
+    /// 4·60)/9 = 48.89 ms, 3204 in 1/65536 s (±1 for rounding). The APP
+    /// packet adds 16 bytes.
+    #[test]
+    fn regular_report_carries_one_way_delay() {
+        let cfg = RtcpConfig { schedule: Schedule::Fixed(SimDuration::from_millis(1600)), fraction: 0.05, session_bps: 80_000.0, cname_len: 16, feedback: None, xr_voip: false, owd: true };
+        let mut rx = RtpReceiver::new(8_000, Some(&cfg), SimTime::ZERO, Rng::stream(1, 0, StreamId::new(kind::RTP, 1)));
+        let ts0 = 12_345u32;
+        let ms = |x: u64| SimTime(x * 1_000_000);
+        for k in 0..12u64 {
+            let arrive = ms((k + 1) * 125 + if k >= 8 { 60 } else { 40 });
+            if k == 3 {
+                // The SR sent at 0.5 s: NTP time and the RTP clock then.
+                let info = SenderInfo { ntp: crate::rtp::ntp(ms(500)), rtp_ts: ts0 + 4_000, packets: 0, octets: 0 };
+                let sr = Rtcp { ssrc: 7, sender: Some(info), blocks: vec![], cname_len: 16, nacks: vec![], xr: None, owd: None, early: false };
+                rx.handle_rtcp(ms(505), &sr);
+            }
+            let h = RtpHeader { pt: 0, marker: k == 0, seq: k as u16, ts: ts0 + 1_000 * k as u32, ssrc: 7, pad: 0 };
+            rx.on_rtp(arrive, &h);
+        }
+        rx.handle_timeout(ms(1_600));
+        let r = rx.poll_transmit().expect("a regular report");
+        let owd = r.owd.expect("the report carries the delay");
+        assert!((owd as i64 - 3204).abs() <= 1, "owd {owd}");
+        let mut bare = r.clone();
+        bare.owd = None;
+        assert_eq!(r.wire_len(), bare.wire_len() + 16);
+        // The next interval starts empty: no packets, no delay.
+        rx.handle_timeout(ms(3_200));
+        assert_eq!(rx.poll_transmit().expect("a report").owd, None);
+    }
+
     /// XR VoIP Metrics on a regular report (RFC 3611 §4.7): the loss
     /// pattern of `xr.rs`'s hand-worked case over 20 ms G.711 packets (160
     /// timestamp units each): 20 received, 1 lost, 3, 2 lost, 20, 1 lost,
@@ -292,7 +390,7 @@ mod tests {
         let sizes: Vec<u32> = [false, true]
             .into_iter()
             .map(|xr| {
-                let cfg = RtcpConfig { schedule: Schedule::Fixed(SimDuration::from_secs(5)), fraction: 0.05, session_bps: 80_000.0, cname_len: 16, feedback: None, xr_voip: xr };
+                let cfg = RtcpConfig { schedule: Schedule::Fixed(SimDuration::from_secs(5)), fraction: 0.05, session_bps: 80_000.0, cname_len: 16, feedback: None, xr_voip: xr, owd: false };
                 let mut rx = RtpReceiver::new(8_000, Some(&cfg), SimTime::ZERO, Rng::stream(1, 0, StreamId::new(kind::RTP, 1)));
                 let pattern = [(true, 20), (false, 1), (true, 3), (false, 2), (true, 20), (false, 1), (true, 30)];
                 let mut seq = 0u16;

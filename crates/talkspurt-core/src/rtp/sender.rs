@@ -99,7 +99,7 @@ impl RtpSender {
             packets: self.packets,
             octets: self.octets,
         };
-        Rtcp { ssrc: self.ssrc, sender: Some(info), blocks: vec![], cname_len: self.cname_len, nacks: vec![], xr: None, early: false }
+        Rtcp { ssrc: self.ssrc, sender: Some(info), blocks: vec![], cname_len: self.cname_len, nacks: vec![], xr: None, owd: None, early: false }
     }
 
     /// An RTCP compound packet from the receiver arrived.
@@ -115,6 +115,7 @@ impl RtpSender {
                 cum_lost: b.cum_lost,
                 jitter_s: b.jitter as f64 / self.clock_rate as f64,
                 rtt_s,
+                owd_s: r.owd.map(|d| d as f64 / 65536.0),
             });
         }
         let lost: u32 = r.nacks.iter().map(|n| n.lost().count() as u32).sum();

@@ -5,6 +5,7 @@ use crate::score::packets::Packets;
 use crate::score::{call_tables, AnalysisCfg, CallInfo};
 use crate::metrics::adaptation::{adapt_stats, AdaptStats};
 use crate::sim::world::{Call, Side, World};
+use crate::voice::adapt::Cause;
 use crate::transport::tcp::TcpCounters;
 use crate::trace::{Column, Table};
 
@@ -104,7 +105,7 @@ fn traffic_table(w: &World, labels: &[String]) -> Table {
 /// Columns of the calls table that describe the call's transport and
 /// sender rather than its scoring: rescoring (other playout, same packets)
 /// keeps them.
-pub const TRANSPORT_CALL_COLUMNS: [&str; 20] = [
+pub const TRANSPORT_CALL_COLUMNS: [&str; 24] = [
     "allowed_rate_mean_bps",
     "loss_event_rate_mean",
     "dccp_close_sent",
@@ -114,6 +115,10 @@ pub const TRANSPORT_CALL_COLUMNS: [&str; 20] = [
     "adapt_changes",
     "adapt_changes_per_min",
     "adapt_reversals",
+    "adapt_halvings",
+    "adapt_decrements",
+    "adapt_increments",
+    "adapt_no_report",
     "ptime_mean_ms",
     "bitrate_mean_bps",
     "congestion_onset_s",
@@ -141,6 +146,11 @@ fn adapt_columns(w: &World, onsets: &[Option<u64>], t: &mut Table) {
     t.push("adapt_changes", Column::I64(stats.iter().map(|s| s.changes as i64).collect()));
     t.push("adapt_changes_per_min", Column::F64(stats.iter().map(|s| s.changes_per_min).collect()));
     t.push("adapt_reversals", Column::I64(stats.iter().map(|s| s.reversals as i64).collect()));
+    // Changes by cause (seed 004 Fig. 2; zero for adaptations that do not
+    // say, whose changes are all `Other`).
+    for (name, cause) in [("adapt_halvings", Cause::Halve), ("adapt_decrements", Cause::Decrement), ("adapt_increments", Cause::Increment), ("adapt_no_report", Cause::NoReport)] {
+        t.push(name, Column::I64(calls.iter().map(|c| c.log.iter().filter(|p| p.cause == cause).count() as i64).collect()));
+    }
     t.push("ptime_mean_ms", Column::F64(stats.iter().map(|s| s.ptime_mean_ms).collect()));
     t.push("bitrate_mean_bps", Column::F64(stats.iter().map(|s| s.bitrate_mean_bps).collect()));
     t.push("congestion_onset_s", Column::F64(stats.iter().map(|s| s.onset_s).collect()));

@@ -3,8 +3,8 @@
 
 use crate::sim::world::{Call, Flow, Owner, RtpCall, TrafficApp, TrafficCounters, TrafficFeed, World};
 use crate::rtp::{AvpfConfig, FbLimit, FbMode, RtcpConfig, RtpReceiver, RtpSender, Schedule};
-use crate::scenario::rtp::{AdaptCfg, FbLimitName, FbModeName, IntervalKind, XrBlock};
-use crate::voice::adapt::{rate_bytes, AdaptPoint, Adapter, Avoip, AvoipCfg, Busse1996, BusseCfg, CodecMode, ModeCfg, Patent, PatentCfg, TfrcCodec, TfrcCodecCfg};
+use crate::scenario::rtp::{AdaptCfg, AvoipDelay, FbLimitName, FbModeName, IntervalKind, XrBlock};
+use crate::voice::adapt::{rate_bytes, AdaptPoint, Adapter, Avoip, AvoipCfg, DelaySignal, Busse1996, BusseCfg, CodecMode, ModeCfg, Patent, PatentCfg, TfrcCodec, TfrcCodecCfg};
 use crate::voice::Codec;
 use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
 use crate::scenario::group_codec;
@@ -229,7 +229,7 @@ fn adapter(cfg: &AdaptCfg, c: &Codec, ptime: SimDuration, overhead: u32, start: 
             b.lambda_c = lambda_c / 100.0;
             Adapter::Busse1996(Busse1996::new(b, ms(ptime)))
         }
-        &AdaptCfg::Avoip { min_rate, max_rate, step, dec_int, inc_int, max_loss, min_loss, latency_thresh, alpha, no_report, .. } => {
+        &AdaptCfg::Avoip { min_rate, max_rate, step, dec_int, inc_int, max_loss, min_loss, latency_thresh, alpha, no_report, delay, .. } => {
             let cfg = AvoipCfg {
                 min_bps: min_rate as u32,
                 max_bps: max_rate as u32,
@@ -242,6 +242,10 @@ fn adapter(cfg: &AdaptCfg, c: &Codec, ptime: SimDuration, overhead: u32, start: 
                 latency_thresh,
                 alpha,
                 no_report,
+                delay: match delay {
+                    AvoipDelay::OneWay => DelaySignal::OneWay,
+                    AvoipDelay::Rtt => DelaySignal::Rtt,
+                },
             };
             Adapter::Avoip(Avoip::new(cfg, start))
         }
@@ -280,7 +284,7 @@ fn rtcp_config(grp: &crate::scenario::CallGroupCfg, payload: u64, ptime: SimDura
             FbLimitName::Rfc4585 => FbLimit::Rfc4585,
         },
     });
-    Some(RtcpConfig { schedule, fraction: r.fraction, session_bps, cname_len: r.cname as u8, feedback, xr_voip: r.xr == XrBlock::VoipMetrics })
+    Some(RtcpConfig { schedule, fraction: r.fraction, session_bps, cname_len: r.cname as u8, feedback, xr_voip: r.xr == XrBlock::VoipMetrics, owd: grp.adapt.wants_owd() })
 }
 
 fn route_check(topo: &Topology, a: NodeId, b: NodeId, path: &str) -> Result<(), ScenarioError> {

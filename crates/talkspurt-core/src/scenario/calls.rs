@@ -27,7 +27,7 @@ pub fn group_codec(grp: &CallGroupCfg) -> Option<Codec> {
     let c = *codec::lookup(&grp.codec)?;
     Some(match &grp.bitrate {
         Some(b) => {
-            let (interval, ip) = b.resolve();
+            let (interval, ip) = b.resolve(grp.overhead_bytes);
             Codec { frame: interval, frame_bytes: ip.saturating_sub(grp.overhead_bytes).max(1), ..c }
         }
         None => c,

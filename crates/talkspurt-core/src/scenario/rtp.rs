@@ -190,6 +190,12 @@ pub enum AdaptCfg {
         /// Step down after this long without a report (5 s).
         #[serde(default = "five_s", deserialize_with = "fields::positive")]
         no_report: SimDuration,
+        /// The delay the algorithm compares: `one-way` (default, the
+        /// paper's peer_delay: the mean one-way delay the receiver
+        /// measured since its previous report, relayed in the report) or
+        /// `rtt` (RFC 3550 §6.4.1's round trip from LSR/DLSR).
+        #[serde(default)]
+        delay: AvoipDelay,
     },
     /// A multi-rate codec (AMR-NB, Speex-NB) switches mode on reported
     /// loss: busse1996's rule on the mode ladder (docs/models/rtp.md).
@@ -221,6 +227,19 @@ pub enum AdaptCfg {
         #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::positive_opt")]
         probe: Option<SimDuration>,
     },
+}
+
+/// `adapt.delay` of `avoip`: which delay signal drives Fig. 2's delay test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum AvoipDelay {
+    /// Seed 004 §2.1–2.2: the one-way delay measured at the receiver
+    /// (clocks aligned) and relayed in its reports.
+    #[default]
+    #[serde(rename = "one-way")]
+    OneWay,
+    /// The RTCP round-trip time (A − LSR − DLSR).
+    #[serde(rename = "rtt")]
+    Rtt,
 }
 
 fn avoip_interval() -> SimDuration {
@@ -280,6 +299,12 @@ impl AdaptCfg {
             AdaptCfg::Avoip { interval, .. } => Some(*interval),
             _ => None,
         }
+    }
+
+    /// Whether the receiver's reports must carry the one-way delay (an
+    /// `avoip` sender reading it).
+    pub fn wants_owd(&self) -> bool {
+        matches!(self, AdaptCfg::Avoip { delay: AvoipDelay::OneWay, .. })
     }
 
     /// The starting bit rate of a bit-rate adaptation.

@@ -4,7 +4,7 @@
 use super::tests::{check_all, ms, with};
 use super::*;
 use crate::rng::DurationDist;
-use crate::scenario::{group_codec, ActiveCfg, BitrateCfg, TrafficCfg, TrafficKind};
+use crate::scenario::{group_codec, ActiveCfg, BitrateCfg, BitrateCounts, TrafficCfg, TrafficKind};
 use crate::time::SimDuration;
 use crate::rng::{Rng, StreamId};
 use crate::time::SimTime;
@@ -28,14 +28,30 @@ fn bitrate_calls_resolve_interval_and_packet() {
     let codec = group_codec(c).unwrap();
     assert_eq!((codec.frame, codec.frame_bytes), (ms(128), 512 - 40));
     // 24 kb/s: 4096/24000 s rounded up to the nanosecond.
-    let b = BitrateCfg { rate: 24_000, packet: Some(512), interval: None, random: false };
-    assert_eq!(b.resolve(), (SimDuration(170_666_667), 512));
+    let mut b = BitrateCfg { rate: 24_000, packet: Some(512), interval: None, random: false, counts: BitrateCounts::Ip };
+    assert_eq!(b.resolve(40), (SimDuration(170_666_667), 512));
+    // counts = "payload": the same 512 B are payload, the IP packet 552 B,
+    // the interval unchanged (seed 004 §5: the rate is the voice's).
+    b.counts = BitrateCounts::Payload;
+    assert_eq!(b.resolve(40), (SimDuration(170_666_667), 552));
     // Fixed interval: 8 kb/s every 125 ms is 125 B IP packets (AVoIP's floor).
-    let b = BitrateCfg { rate: 8_000, packet: None, interval: Some(ms(125)), random: false };
-    assert_eq!(b.resolve(), (ms(125), 125));
+    let mut b = BitrateCfg { rate: 8_000, packet: None, interval: Some(ms(125)), random: false, counts: BitrateCounts::Ip };
+    assert_eq!(b.resolve(40), (ms(125), 125));
+    b.counts = BitrateCounts::Payload;
+    assert_eq!(b.resolve(40), (ms(125), 165));
     // Round trip through JSON keeps the table and the derived ptime.
     let j = to_json(&s);
     assert_eq!(from_value(&j).unwrap(), s);
+    // Seed 004 read as payload: 512 B of voice every 128 ms at 32 kb/s,
+    // 552 B on the wire (the payload rate the paper quotes).
+    let s = from_toml_str(&with("call", "bitrate = { rate = \"32kbps\", packet = \"512B\", counts = \"payload\" }")).unwrap();
+    let c = &s.calls[0];
+    assert_eq!(c.ptime, Some(ms(128)));
+    let codec = group_codec(c).unwrap();
+    assert_eq!((codec.frame, codec.frame_bytes), (ms(128), 512));
+    assert_eq!(from_value(&to_json(&s)).unwrap(), s);
+    let e = from_toml_str(&with("call", "bitrate = { rate = \"32kbps\", packet = \"512B\", counts = \"wire\" }")).unwrap_err();
+    assert_eq!(e.path, "calls[0].bitrate.counts", "{e}");
 }
 
 #[test]

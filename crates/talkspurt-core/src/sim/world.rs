@@ -145,7 +145,9 @@ impl Call {
                 (last.ptime, m.bitrate_bps())
             }
         };
-        self.log.push(AdaptPoint::new(now, ptime, bitrate, self.overhead));
+        let mut p = AdaptPoint::new(now, ptime, bitrate, self.overhead);
+        p.cause = self.adapt.cause();
+        self.log.push(p);
     }
 }
 
@@ -296,6 +298,9 @@ impl World {
                 for p in &c.log {
                     self.series.push((c.flow, Side::Sender, Sample { t: p.t, name: "ptime_ms", value: p.ptime.as_millis_f64() }));
                     self.series.push((c.flow, Side::Sender, Sample { t: p.t, name: "bitrate_bps", value: p.bitrate_bps }));
+                    if matches!(*c.adapt, Adapter::Avoip(_)) {
+                        self.series.push((c.flow, Side::Sender, Sample { t: p.t, name: "adapt_cause", value: p.cause.code() }));
+                    }
                 }
             }
         }

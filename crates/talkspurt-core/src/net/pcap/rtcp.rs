@@ -1,6 +1,7 @@
 //! A compound RTCP packet (RFC 3550 §6.1) as bytes: SR or RR (§6.4), SDES
 //! with a CNAME (§6.5), then a Generic NACK (RFC 4585 §6.2.1) and an XR
-//! VoIP Metrics block (RFC 3611 §4.7) when present. The byte counts are
+//! VoIP Metrics block (RFC 3611 §4.7) and an APP packet carrying the
+//! mean one-way delay (RFC 3550 §6.7, seed 004's AVoIP) when present. The byte counts are
 //! `Rtcp::wire_len`'s.
 
 use crate::net::wire::Rtcp;
@@ -10,6 +11,7 @@ const PT_RR: u8 = 201;
 const PT_SDES: u8 = 202;
 const PT_RTPFB: u8 = 205;
 const PT_XR: u8 = 207;
+const PT_APP: u8 = 204;
 
 /// The common header: V = 2, no padding, a 5-bit count, the type, and the
 /// length in 32-bit words minus one.
@@ -79,5 +81,13 @@ pub(super) fn compound(out: &mut Vec<u8>, r: &Rtcp) {
         // R factors and MOS: 127 "unavailable"; RX config 0; jitter
         // buffer sizes 0 (unreported).
         out.extend_from_slice(&[127, 127, 127, 16, 127, 127, 127, 127, 0, 0, 0, 0, 0, 0, 0, 0]);
+    }
+    if let Some(d) = r.owd {
+        // APP (RFC 3550 §6.7), subtype 0, name "OWDM", one word: the mean
+        // one-way delay in 1/65536 s.
+        common(out, 0, PT_APP, 16);
+        u32be(out, r.ssrc);
+        out.extend_from_slice(b"OWDM");
+        u32be(out, d);
     }
 }

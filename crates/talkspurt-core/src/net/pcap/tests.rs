@@ -66,6 +66,7 @@ fn rtcp_compound_lengths_chain() {
         cname_len: 17,
         nacks: vec![Nack { pid: 4, blp: 3 }, Nack { pid: 40, blp: 0 }],
         xr: Some(VoipMetrics::default()),
+        owd: Some(3 << 14),
         early: false,
     };
     for sr in [true, false] {
@@ -85,7 +86,7 @@ fn rtcp_compound_lengths_chain() {
             at += 4 * (u16::from_be_bytes([ip[at + 2], ip[at + 3]]) as usize + 1);
         }
         assert_eq!(at, ip.len());
-        assert_eq!(types, vec![if sr { 200 } else { 201 }, 202, 205, 207]);
+        assert_eq!(types, vec![if sr { 200 } else { 201 }, 202, 205, 207, 204]);
         // Cumulative lost −1 is 0xffffff in 24 bits.
         let b = if sr { 28 + 28 } else { 28 + 8 };
         assert_eq!(&ip[b + 4..b + 8], &[26, 0xff, 0xff, 0xff]);

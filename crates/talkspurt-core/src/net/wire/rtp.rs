@@ -23,6 +23,9 @@ pub const RTCP_NACK_FCI: u32 = 4;
 /// XR header (4 + SSRC) and the VoIP Metrics block (RFC 3611 §2, §4.7).
 pub const RTCP_XR_BASE: u32 = 8;
 pub const RTCP_XR_VOIP: u32 = 36;
+/// An APP packet (RFC 3550 §6.7) with 4 bytes of data: common header,
+/// SSRC, name, data.
+pub const RTCP_APP_OWD: u32 = 16;
 
 /// The fixed RTP header fields a receiver uses. Version 2, no extension or
 /// CSRCs; padding only where `pad` says.
@@ -139,6 +142,11 @@ pub struct Rtcp {
     /// Generic NACK FCIs (one FB message), empty when absent.
     pub nacks: Vec<Nack>,
     pub xr: Option<VoipMetrics>,
+    /// Mean one-way delay of the packets received since the previous
+    /// report, in 1/65536 s, carried in an APP packet named "OWDM" (RFC
+    /// 3550 §6.7): seed 004's receivers relay their delay measurements to
+    /// the AVoIP source (§2.1–2.2). None: no APP packet.
+    pub owd: Option<u32>,
     /// Sent outside the regular schedule (RFC 4585 §3.5.2 early packet).
     pub early: bool,
 }
@@ -153,7 +161,8 @@ impl Rtcp {
         let sdes = RTCP_COMMON + (4 + 2 + self.cname_len as u32 + 1).div_ceil(4) * 4;
         let fb = if self.nacks.is_empty() { 0 } else { RTCP_FB_BASE + RTCP_NACK_FCI * self.nacks.len() as u32 };
         let xr = if self.xr.is_some() { RTCP_XR_BASE + RTCP_XR_VOIP } else { 0 };
-        head + blocks + sdes + fb + xr
+        let app = if self.owd.is_some() { RTCP_APP_OWD } else { 0 };
+        head + blocks + sdes + fb + xr + app
     }
 }
 
@@ -167,7 +176,7 @@ mod tests {
     /// FB message.
     #[test]
     fn sizes() {
-        let mut r = Rtcp { ssrc: 1, sender: None, blocks: vec![ReportBlock::default()], cname_len: 17, nacks: vec![], xr: None, early: false };
+        let mut r = Rtcp { ssrc: 1, sender: None, blocks: vec![ReportBlock::default()], cname_len: 17, nacks: vec![], xr: None, owd: None, early: false };
         assert_eq!(r.wire_len(), 32 + 28);
         r.sender = Some(SenderInfo::default());
         assert_eq!(r.wire_len(), 52 + 28);
@@ -175,6 +184,9 @@ mod tests {
         assert_eq!(r.wire_len(), 52 + 28 + 16);
         r.xr = Some(VoipMetrics::default());
         assert_eq!(r.wire_len(), 52 + 28 + 16 + 44);
+        // RFC 3550 §6.7: an APP packet with one word of data is 16 bytes.
+        r.owd = Some(1 << 16);
+        assert_eq!(r.wire_len(), 52 + 28 + 16 + 44 + 16);
     }
 
     #[test]

@@ -289,10 +289,28 @@ pub struct CallGroupCfg {
     pub label: Option<String>,
 }
 
-/// `bitrate = { rate = "32kbps", packet = "512B" }` (fixed IP packet
-/// size, interval = packet·8/rate) or `{ rate = "8kbps", interval =
-/// "125ms" }` (fixed interval, IP packet = rate·interval/8). One of
-/// `packet` and `interval`.
+/// Which bytes a `bitrate`'s rate (and its `packet`) counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum BitrateCounts {
+    /// Whole IP packets, headers included, as ns-2's CBR does (its
+    /// `packetSize_` and `rate_` are the packet on the link). Default.
+    #[default]
+    #[serde(rename = "ip")]
+    Ip,
+    /// The voice payload only, as a codec's bit rate is quoted: `packet`
+    /// is the payload and the IP packet is it plus the call's `overhead`
+    /// (seed 004: 512 B of voice at 32 kb/s leave every 128 ms as 552 B
+    /// packets).
+    #[serde(rename = "payload")]
+    Payload,
+}
+
+/// `bitrate = { rate = "32kbps", packet = "512B" }` (fixed packet size,
+/// interval = packet·8/rate) or `{ rate = "8kbps", interval = "125ms" }`
+/// (fixed interval, packet = rate·interval/8). One of `packet` and
+/// `interval`. `counts` says which bytes `rate` and `packet` count: whole
+/// IP packets (`"ip"`, default) or the payload (`"payload"`, the IP packet
+/// adding the call's `overhead`).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, expecting = "a bitrate table, e.g. { rate = \"32kbps\", packet = \"512B\" }")]
 pub struct BitrateCfg {
@@ -306,18 +324,30 @@ pub struct BitrateCfg {
     /// Default false (exactly periodic).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub random: bool,
+    /// Which bytes `rate` and `packet` count (default `ip`).
+    #[serde(default, skip_serializing_if = "is_ip")]
+    pub counts: BitrateCounts,
+}
+
+fn is_ip(c: &BitrateCounts) -> bool {
+    *c == BitrateCounts::Ip
 }
 
 impl BitrateCfg {
-    /// (interval, IP packet bytes) once validated. With `packet` the
-    /// interval is packet·8/rate rounded to the nanosecond (24 kb/s, 512 B:
-    /// 170 666 667 ns, a rate error of 2·10⁻⁹).
-    pub fn resolve(&self) -> (SimDuration, u32) {
+    /// (interval, IP packet bytes) once validated, for a call with
+    /// `overhead` header bytes. With `packet` the interval is the counted
+    /// bytes·8/rate rounded to the nanosecond (24 kb/s, 512 B: 170 666 667
+    /// ns, a rate error of 2·10⁻⁹).
+    pub fn resolve(&self, overhead: u32) -> (SimDuration, u32) {
+        let extra = match self.counts {
+            BitrateCounts::Ip => 0,
+            BitrateCounts::Payload => overhead,
+        };
         match (self.packet, self.interval) {
-            (Some(b), _) => (SimDuration::transmission(b, self.rate), b),
+            (Some(b), _) => (SimDuration::transmission(b, self.rate), b + extra),
             (None, Some(t)) => {
                 let bits = self.rate as u128 * t.as_nanos() as u128 / 1_000_000_000;
-                (t, ((bits + 4) / 8) as u32)
+                (t, ((bits + 4) / 8) as u32 + extra)
             }
             (None, None) => unreachable!("validated: packet or interval"),
         }

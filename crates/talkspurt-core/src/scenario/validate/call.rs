@@ -16,7 +16,7 @@ pub(super) fn bitrate(cx: &Ctx, p: &str, c: &CallGroupCfg, b: &BitrateCfg) -> R<
         _ => {}
     }
     let key = if b.packet.is_some() { "packet" } else { "interval" };
-    let (iv, bytes) = b.resolve();
+    let (iv, bytes) = b.resolve(c.overhead_bytes);
     if bytes <= c.overhead_bytes {
         return Err(cx.err(
             &format!("{bp}.{key}"),
@@ -154,7 +154,32 @@ pub(super) fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: 
                 return Err(cx.err(&format!("{p}.ptime"), format!("a ptime within adapt's range {} to {}", dur(lo), dur(hi))));
             }
         }
-        AdaptCfg::Avoip { min_rate, max_rate, start_rate, max_loss, min_loss, .. } => {
+        AdaptCfg::Avoip { min_rate, max_rate, start_rate, max_loss, min_loss, no_report, .. } => {
+            // §2.2: the source steps down when no report came for
+            // no_report (5 s). A schedule whose reports are never closer
+            // than that always loses the race (the report also queues on
+            // its way): every source would sit at the minimum rate.
+            if let Some(r) = &c.rtcp {
+                use crate::scenario::rtp::IntervalKind;
+                // RFC 3550 §6.3.1: the shortest draw is Tmin·0.5/(e − 3/2).
+                let shortest = match r.interval {
+                    IntervalKind::Fixed => Some(r.min_interval),
+                    IntervalKind::Rfc3550 if !r.reduced_min => {
+                        Some(SimDuration::from_secs_f64(r.min_interval.as_secs_f64() * 0.5 / (std::f64::consts::E - 1.5)))
+                    }
+                    IntervalKind::Rfc3550 => None,
+                };
+                if let Some(t) = shortest.filter(|t| t >= no_report) {
+                    return Err(cx.err(
+                        &format!("{p}.adapt.no_report"),
+                        format!(
+                            "longer than the RTCP report interval (reports at least {} apart with this rtcp table, no_report {}): no report can arrive in time and the source would step down before every one; shorten rtcp.min_interval (ns-2's Session/RTP reports every 1s) or lengthen no_report",
+                            dur(t),
+                            dur(*no_report)
+                        ),
+                    ));
+                }
+            }
             if cx.given(&format!("{p}.ptime")) {
                 return Err(cx.err(&format!("{p}.ptime"), "no ptime with adapt = { kind = \"avoip\" }: it sends a packet every adapt.interval (default 125ms)"));
             }

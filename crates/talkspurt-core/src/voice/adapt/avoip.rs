@@ -18,17 +18,23 @@
 //!
 //! Readings (docs/models/rtp.md): with the printed Max_Loss < Min_Loss the
 //! increment-on-loss branch fires whenever the halve branch does not (SLR ≤
-//! 3 % < 7 %); both values are kept and configurable. The delay is the
-//! report's round-trip time (RFC 3550 §6.4.1 A − LSR − DLSR): RTCP carries
-//! no one-way delay, and the test is relative, so one-way and round-trip
-//! delays rise alike on the forward bottleneck. The comparison is against
+//! 3 % < 7 %); both values are kept and configurable. The delay
+//! (`DelaySignal`) is by default the paper's: peer_delay is the one-way
+//! delay the receiver measured (§2.1: "single delay estimates can be made
+//! on the reception of every RTP packet", clocks aligned as §2.1 item 1
+//! requires), relayed down-sampled in its report as the mean over the
+//! packets received since its previous report; `Rtt` reads the report's
+//! round-trip time (RFC 3550 §6.4.1 A − LSR − DLSR) instead, which also
+//! carries the reverse path's queue. The comparison is against
 //! the average before the new sample joins it ("the mean so far computed");
-//! the first sample only starts the average; a report without an RTT skips
-//! the delay test. peer_SLR starts at 0. var_time starts at the call's
+//! the first sample only starts the average; a report without the delay
+//! skips the delay test. peer_SLR starts at 0. var_time starts at the call's
 //! start. Halving rounds down to a whole step, not below the minimum. The
-//! no-report step also sets var_time and re-arms the 5 s timer.
+//! no-report step also sets var_time and re-arms the 5 s timer. Each change
+//! records its cause (`last_cause`): the halve, decrement or increment
+//! branch that won, or the no-report step.
 
-use super::Change;
+use super::{Cause, Change};
 use crate::rtp::RtcpEvent;
 use crate::time::{SimDuration, SimTime};
 
@@ -47,6 +53,17 @@ pub struct AvoipCfg {
     /// Weight of the previous average (seed: 0.2).
     pub alpha: f64,
     pub no_report: SimDuration,
+    pub delay: DelaySignal,
+}
+
+/// Which delay Fig. 2's delay test reads from a report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DelaySignal {
+    /// The receiver's mean one-way delay since its previous report (§2.1–2.2).
+    #[default]
+    OneWay,
+    /// The RTCP round-trip time (RFC 3550 §6.4.1).
+    Rtt,
 }
 
 impl Default for AvoipCfg {
@@ -63,6 +80,7 @@ impl Default for AvoipCfg {
             latency_thresh: 0.1,
             alpha: 0.2,
             no_report: SimDuration::from_secs(5),
+            delay: DelaySignal::OneWay,
         }
     }
 }
@@ -77,12 +95,14 @@ pub struct Avoip {
     var_time: SimTime,
     /// When the source steps down unless a report arrives first.
     deadline: SimTime,
+    /// Why the last change was made.
+    pub last_cause: Cause,
 }
 
 impl Avoip {
     pub fn new(cfg: AvoipCfg, start: SimTime) -> Self {
         let deadline = start + cfg.no_report;
-        Avoip { rate_bps: cfg.start_bps, peer_slr: 0.0, avg_delay: None, var_time: start, deadline, cfg }
+        Avoip { rate_bps: cfg.start_bps, peer_slr: 0.0, avg_delay: None, var_time: start, deadline, last_cause: Cause::Start, cfg }
     }
 
     fn smooth(&self, avg: f64, x: f64) -> f64 {
@@ -90,7 +110,11 @@ impl Avoip {
     }
 
     pub fn on_event(&mut self, now: SimTime, ev: &RtcpEvent) -> Option<Change> {
-        let RtcpEvent::Report { fraction_lost, rtt_s, .. } = *ev else { return None };
+        let RtcpEvent::Report { fraction_lost, rtt_s, owd_s, .. } = *ev else { return None };
+        let delay = match self.cfg.delay {
+            DelaySignal::OneWay => owd_s,
+            DelaySignal::Rtt => rtt_s,
+        };
         self.deadline = now + self.cfg.no_report;
         let c = self.cfg.clone();
         let (mut halve, mut decrement, mut increment) = (false, false, false);
@@ -106,7 +130,7 @@ impl Avoip {
             self.var_time = now;
         }
         // "Compare delay estimates".
-        if let Some(d) = rtt_s {
+        if let Some(d) = delay {
             if let Some(avg) = self.avg_delay {
                 let mark = avg + avg * c.latency_thresh;
                 if d > mark {
@@ -123,21 +147,22 @@ impl Avoip {
                 self.avg_delay = Some(d);
             }
         }
-        let next = if halve {
-            (self.rate_bps / 2 / c.step_bps * c.step_bps).max(c.min_bps)
+        let (next, cause) = if halve {
+            ((self.rate_bps / 2 / c.step_bps * c.step_bps).max(c.min_bps), Cause::Halve)
         } else if decrement {
-            self.rate_bps.saturating_sub(c.step_bps).max(c.min_bps)
+            (self.rate_bps.saturating_sub(c.step_bps).max(c.min_bps), Cause::Decrement)
         } else if increment {
-            (self.rate_bps + c.step_bps).min(c.max_bps)
+            ((self.rate_bps + c.step_bps).min(c.max_bps), Cause::Increment)
         } else {
-            self.rate_bps
+            (self.rate_bps, Cause::Other)
         };
-        self.set(next)
+        self.set(next, cause)
     }
 
-    fn set(&mut self, next: u32) -> Option<Change> {
+    fn set(&mut self, next: u32, cause: Cause) -> Option<Change> {
         (next != self.rate_bps).then(|| {
             self.rate_bps = next;
+            self.last_cause = cause;
             Change::Rate(next)
         })
     }
@@ -154,7 +179,7 @@ impl Avoip {
         self.deadline = now + self.cfg.no_report;
         self.var_time = now;
         let next = self.rate_bps.saturating_sub(self.cfg.step_bps).max(self.cfg.min_bps);
-        self.set(next)
+        self.set(next, Cause::NoReport)
     }
 }
 
@@ -167,7 +192,7 @@ mod tests {
     }
 
     fn rep(loss: f64, rtt_ms: Option<f64>) -> RtcpEvent {
-        RtcpEvent::Report { fraction_lost: loss, cum_lost: 0, jitter_s: 0.0, rtt_s: rtt_ms.map(|r| r / 1e3) }
+        RtcpEvent::Report { fraction_lost: loss, cum_lost: 0, jitter_s: 0.0, rtt_s: rtt_ms.map(|r| r / 1e3), owd_s: None }
     }
 
     /// A scripted sequence, from 32 kb/s at t = 0 (each step worked by hand
@@ -196,6 +221,7 @@ mod tests {
     fn fig2_script() {
         let mut cfg = AvoipCfg::default();
         cfg.start_bps = 32_000;
+        cfg.delay = DelaySignal::Rtt;
         let mut a = Avoip::new(cfg, at(0));
         assert_eq!(a.poll_timeout(), Some(at(5_000)));
         assert_eq!(a.on_event(at(1_000), &rep(0.0, Some(100.0))), None);
@@ -205,9 +231,11 @@ mod tests {
         assert!((a.peer_slr - 0.08).abs() < 1e-12);
         assert!((a.avg_delay.unwrap() - 0.14).abs() < 1e-12);
         assert_eq!(a.on_event(at(5_000), &rep(0.10, Some(200.0))), Some(Change::Rate(16_000)));
+        assert_eq!(a.last_cause, Cause::Halve);
         assert!((a.peer_slr - 0.096).abs() < 1e-12);
         assert!((a.avg_delay.unwrap() - 0.188).abs() < 1e-12);
         assert_eq!(a.on_event(at(6_500), &rep(0.0, Some(250.0))), Some(Change::Rate(8_000)));
+        assert_eq!(a.last_cause, Cause::Decrement);
         assert_eq!(a.on_event(at(7_000), &rep(0.5, None)), None);
         assert!((a.peer_slr - 0.40384).abs() < 1e-12);
         assert_eq!(a.poll_timeout(), Some(at(12_000)));
@@ -218,7 +246,35 @@ mod tests {
         assert_eq!(a.on_event(at(16_000), &rep(0.0, Some(100.0))), Some(Change::Rate(16_000)));
         // Silence from 16 s: steps down at 21 s, then holds at the minimum.
         assert_eq!(a.handle_timeout(at(21_000)), Some(Change::Rate(8_000)));
+        assert_eq!(a.last_cause, Cause::NoReport);
         assert_eq!(a.handle_timeout(at(26_000)), None);
+    }
+
+    /// The default signal is the one-way delay the report relays (§2.2's
+    /// peer_delay): a report whose RTT rises but whose one-way delay does
+    /// not (the reverse path queued) holds the rate; the one-way delay
+    /// rising 20 % (> 10 %) steps it down. From 24 kb/s at t = 0:
+    ///  1. 1.0 s: owd 50 ms starts the average; RTT 100.
+    ///  2. 2.5 s: owd 50, RTT 200: loss 0 but 2.5 ≤ 3 (inc_int): hold; the
+    ///     one-way test sees no rise (the RTT one would, but is not read).
+    ///  3. 4.0 s: loss 0 and 4.0 > 3: the loss test increments → 32 and
+    ///     sets var_time = 4.0, so (Fig. 2 literally) the delay test, owd
+    ///     60 > 55, is gated by dec_int: the increment stands (Increment).
+    ///  4. 5.5 s: owd 80 > 1.1·avg and 5.5 > 5.0: decrement → 24.
+    #[test]
+    fn one_way_delay_drives_the_delay_test() {
+        let mut cfg = AvoipCfg::default();
+        cfg.start_bps = 24_000;
+        let mut a = Avoip::new(cfg, at(0));
+        let r = |rtt: f64, owd: f64| RtcpEvent::Report { fraction_lost: 0.0, cum_lost: 0, jitter_s: 0.0, rtt_s: Some(rtt / 1e3), owd_s: Some(owd / 1e3) };
+        assert_eq!(a.on_event(at(1_000), &r(100.0, 50.0)), None);
+        assert!((a.avg_delay.unwrap() - 0.05).abs() < 1e-12);
+        assert_eq!(a.on_event(at(2_500), &r(200.0, 50.0)), None);
+        assert_eq!(a.on_event(at(4_000), &r(200.0, 60.0)), Some(Change::Rate(32_000)));
+        assert_eq!(a.last_cause, Cause::Increment);
+        // avg: 0.2·50 + 0.8·60 = 58 ms; 80 > 63.8 and 5.5 > 4.0 + 1.0.
+        assert_eq!(a.on_event(at(5_500), &r(100.0, 80.0)), Some(Change::Rate(24_000)));
+        assert_eq!(a.last_cause, Cause::Decrement);
     }
 
     /// Increments stop at 64 kb/s; halving 64 → 32 → 16 → 8 → 8.

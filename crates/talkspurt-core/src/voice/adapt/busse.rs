@@ -66,7 +66,7 @@ mod tests {
     use super::*;
 
     fn rep(loss: f64) -> RtcpEvent {
-        RtcpEvent::Report { fraction_lost: loss, cum_lost: 0, jitter_s: 0.0, rtt_s: None }
+        RtcpEvent::Report { fraction_lost: loss, cum_lost: 0, jitter_s: 0.0, rtt_s: None, owd_s: None }
     }
 
     /// G.711 (10–30 ms) from 20 ms. Reports b = 0, 0.10, 0.10, 0, 0, 0, 0:

@@ -10,7 +10,7 @@ pub mod mode;
 pub mod patent;
 pub mod tfrc_codec;
 
-pub use avoip::{Avoip, AvoipCfg};
+pub use avoip::{Avoip, AvoipCfg, DelaySignal};
 pub use busse::{Busse1996, BusseCfg};
 pub use mode::{CodecMode, ModeCfg};
 pub use patent::{Patent, PatentCfg};
@@ -31,6 +31,38 @@ pub enum Change {
     Mode(&'static Codec),
 }
 
+/// Why the sender changed: seed 004 Fig. 2's branches and §2.2's
+/// no-report step for `avoip`; `Other` for adaptations that do not say.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Cause {
+    /// The starting state.
+    #[default]
+    Start,
+    Other,
+    /// Smoothed loss above Max_Loss: the rate halved.
+    Halve,
+    /// Delay above the high mark: one step down.
+    Decrement,
+    /// Loss below Min_Loss or delay below the mark: one step up.
+    Increment,
+    /// No report for `no_report`: one step down.
+    NoReport,
+}
+
+impl Cause {
+    /// The code of the `adapt_cause` series (docs/results.md).
+    pub fn code(self) -> f64 {
+        match self {
+            Cause::Start => 0.0,
+            Cause::Other => 1.0,
+            Cause::Halve => 2.0,
+            Cause::Decrement => 3.0,
+            Cause::Increment => 4.0,
+            Cause::NoReport => 5.0,
+        }
+    }
+}
+
 /// The sender's state after a change: what the `calls` table's adaptation
 /// columns and the `series` table are computed from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,13 +73,15 @@ pub struct AdaptPoint {
     pub bitrate_bps: f64,
     /// IP rate while talking: (payload per packet + overhead) × 8 / ptime.
     pub wire_bps: f64,
+    /// What made the change (`Start` for the starting state).
+    pub cause: Cause,
 }
 
 impl AdaptPoint {
     pub fn new(t: SimTime, ptime: SimDuration, bitrate_bps: f64, overhead: u32) -> Self {
         let p = ptime.as_secs_f64();
         let wire_bps = (bitrate_bps * p / 8.0 + overhead as f64) * 8.0 / p;
-        AdaptPoint { t, ptime, bitrate_bps, wire_bps }
+        AdaptPoint { t, ptime, bitrate_bps, wire_bps, cause: Cause::Start }
     }
 }
 
@@ -72,6 +106,15 @@ impl Adapter {
             Adapter::Avoip(a) => a.on_event(now, ev),
             Adapter::CodecMode(a) => a.on_event(ev).map(Change::Mode),
             Adapter::TfrcCodec(_) => None,
+        }
+    }
+
+    /// Why the change `on_event` or `handle_timeout` just returned was
+    /// made (`Other` for adaptations that do not say).
+    pub fn cause(&self) -> Cause {
+        match self {
+            Adapter::Avoip(a) => a.last_cause,
+            _ => Cause::Other,
         }
     }
 

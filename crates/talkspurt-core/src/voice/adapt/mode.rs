@@ -66,7 +66,7 @@ mod tests {
     use crate::voice::codec::{lookup, modes};
 
     fn rep(loss: f64) -> RtcpEvent {
-        RtcpEvent::Report { fraction_lost: loss, cum_lost: 0, jitter_s: 0.0, rtt_s: None }
+        RtcpEvent::Report { fraction_lost: loss, cum_lost: 0, jitter_s: 0.0, rtt_s: None, owd_s: None }
     }
 
     /// AMR-NB from 12.2 kb/s, all eight modes. Reports b and λ by hand:

@@ -79,7 +79,7 @@ mod tests {
     use super::*;
 
     fn rep(loss: f64) -> RtcpEvent {
-        RtcpEvent::Report { fraction_lost: loss, cum_lost: 0, jitter_s: 0.0, rtt_s: None }
+        RtcpEvent::Report { fraction_lost: loss, cum_lost: 0, jitter_s: 0.0, rtt_s: None, owd_s: None }
     }
 
     /// G.729 (Table 3): from 30 ms, reports of 9 % loss climb 40, 50, 60,
