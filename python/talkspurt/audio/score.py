@@ -45,7 +45,12 @@ def p862_map(raw: float, mode: str) -> float:
     return 0.999 + 4.0 / (1.0 + math.exp(-1.3669 * raw + 3.8224))
 
 
-def pesq_score(fs: int, ref: np.ndarray, deg: np.ndarray, mode: str) -> tuple[float, Optional[str]]:
+def pesq_score(fs: int, ref: np.ndarray, deg: np.ndarray, mode: str) -> float:
+    """MOS-LQO of one pair (NaN where P.862 failed; `pesq_noted` says why)."""
+    return pesq_noted(fs, ref, deg, mode)[0]
+
+
+def pesq_noted(fs: int, ref: np.ndarray, deg: np.ndarray, mode: str) -> tuple[float, Optional[str]]:
     """MOS-LQO of one pair and a note: P.862.1 for `nb`, P.862.2 for `wb`
     (ludlows' `pesq` package, the ITU reference C code, run in a child
     process by `pesq_guard`). NaN without a note where P.862 finds no
@@ -193,7 +198,7 @@ def score(r: Rendered, *, mode: str = "nb", segment_s: float = 10.0, max_segment
     segs = segments(r, segment_s, max_segments)
     scores, weights, notes = [], [], []
     for i, s in enumerate(segs):
-        v, note = pesq_score(r.fs, r.reference[s.ref[0]:s.ref[1]], r.degraded[s.deg[0]:s.deg[1]], mode)
+        v, note = pesq_noted(r.fs, r.reference[s.ref[0]:s.ref[1]], r.degraded[s.deg[0]:s.deg[1]], mode)
         if note is not None:
             notes.append(f"segment {i} ({s.ref[0] / r.fs:.1f}-{s.ref[1] / r.fs:.1f} s): {note}")
         if not math.isnan(v):
