@@ -24,6 +24,73 @@ BUNDLES = sorted(p.parent.name for p in SEEDS.glob("*/published.toml"))
 # quick verdict is stable (not within a replication's spread of the
 # tolerance) are listed.
 QUICK: dict[str, dict[tuple[str, str, str], str]] = {}
+# Seed 001 at quick scale (60 s, replication 0 = seed 1, so deterministic):
+# the loss-free cells, the orderings of §8 with wide margins (e.g. 1996 +
+# Quick 11.5 against 1996 + 3550 42.4 at G711 300), None + Quick equal to
+# None + 3550 by construction, and Table 4's loss read as seconds (9.4 s
+# against the printed 25).
+QUICK["001"] = {
+    ("Table 4 (Total Packet Loss)", "1-9 [1996 + 3550]", "G711 500"): "reproduced",
+    ("Table 4 (Average Clip)", "1-9 [1996 + 3550]", "G711 500"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "1-9 [1996 + 3550]", "G729 200"): "reproduced",
+    ("Table 4 (Average Clip)", "1-9 [1996 + 3550]", "G729 200"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "1-9 [1996 + 3550]", "Both 300"): "reproduced",
+    ("Table 4 (Average Clip)", "1-9 [1996 + 3550]", "Both 300"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "10-18 [1996 + Quick]", "G711 500"): "reproduced",
+    ("Table 4 (Average Clip)", "10-18 [1996 + Quick]", "G711 500"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "10-18 [1996 + Quick]", "G729 200"): "reproduced",
+    ("Table 4 (Average Clip)", "10-18 [1996 + Quick]", "G729 200"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "10-18 [1996 + Quick]", "Both 300"): "reproduced",
+    ("Table 4 (Average Clip)", "10-18 [1996 + Quick]", "Both 300"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "19-27 [Patent + 3550]", "G711 500"): "reproduced",
+    ("Table 4 (Average Clip)", "19-27 [Patent + 3550]", "G711 500"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "19-27 [Patent + 3550]", "G729 200"): "reproduced",
+    ("Table 4 (Average Clip)", "19-27 [Patent + 3550]", "G729 200"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "19-27 [Patent + 3550]", "Both 300"): "reproduced",
+    ("Table 4 (Average Clip)", "19-27 [Patent + 3550]", "Both 300"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "28-36 [Patent + Quick]", "G711 500"): "reproduced",
+    ("Table 4 (Average Clip)", "28-36 [Patent + Quick]", "G711 500"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "28-36 [Patent + Quick]", "G729 200"): "reproduced",
+    ("Table 4 (Average Clip)", "28-36 [Patent + Quick]", "G729 200"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "28-36 [Patent + Quick]", "Both 300"): "reproduced",
+    ("Table 4 (Average Clip)", "28-36 [Patent + Quick]", "Both 300"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "37-45 [None + 3550]", "G711 500"): "reproduced",
+    ("Table 4 (Average Clip)", "37-45 [None + 3550]", "G711 500"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "37-45 [None + 3550]", "G729 200"): "reproduced",
+    ("Table 4 (Average Clip)", "37-45 [None + 3550]", "G729 200"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "37-45 [None + 3550]", "Both 300"): "reproduced",
+    ("Table 4 (Average Clip)", "37-45 [None + 3550]", "Both 300"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "46-54 [None + Quick]", "G711 500"): "reproduced",
+    ("Table 4 (Average Clip)", "46-54 [None + Quick]", "G711 500"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "46-54 [None + Quick]", "G729 200"): "reproduced",
+    ("Table 4 (Average Clip)", "46-54 [None + Quick]", "G729 200"): "reproduced",
+    ("Table 4 (Total Packet Loss)", "46-54 [None + Quick]", "Both 300"): "reproduced",
+    ("Table 4 (Average Clip)", "46-54 [None + Quick]", "Both 300"): "reproduced",
+    ("§8 conclusions: Quick vs 3550", "1996", "G711 300"): "trend reproduced",
+    ("§8 conclusions: Quick vs 3550", "1996", "G729 70"): "trend reproduced",
+    ("§8 conclusions: Quick vs 3550", "1996", "Both 180"): "trend reproduced",
+    ("§8 conclusions: Quick vs 3550", "Patent", "G711 300"): "trend reproduced",
+    ("§8 conclusions: Quick vs 3550", "Patent", "G729 70"): "trend reproduced",
+    ("§8 conclusions: Quick vs 3550", "Patent", "Both 180"): "trend reproduced",
+    ("§8 conclusions: the best pair", "Patent + Quick vs 1996 + Quick", "G711 300"): "trend reproduced",
+    ("§8 conclusions: the best pair", "Patent + Quick vs 1996 + Quick", "G729 70"): "trend reproduced",
+    ("§8 conclusions: the best pair", "Patent + Quick vs 1996 + Quick", "Both 180"): "trend reproduced",
+    ("§8 conclusions: Patent vs 1996", "Patent + 3550 vs 1996 + 3550", "G711 300"): "trend reproduced",
+    ("§8 conclusions: Patent vs 1996", "Patent + 3550 vs 1996 + 3550", "G729 70"): "trend reproduced",
+    ("§8 conclusions: Patent vs 1996", "Patent + 3550 vs 1996 + 3550", "Both 180"): "trend reproduced",
+    ("§8 conclusions: Quick without adaptation", "None + Quick vs None + 3550", "G711 300"): "not reproduced",
+    ("§8 conclusions: Quick without adaptation", "None + Quick vs None + 3550", "G729 70"): "not reproduced",
+    ("§8 conclusions: Quick without adaptation", "None + Quick vs None + 3550", "Both 180"): "not reproduced",
+    ("§8 conclusions: Quick without adaptation", "None + Quick vs None + 3550: feedback", "G711 300"): "trend reproduced",
+    ("§8 conclusions: delay without congestion", "1996 + 3550 vs Patent + 3550", "G711 500"): "trend reproduced",
+    ("§8 conclusions: delay without congestion", "1996 + 3550 vs Patent + 3550", "G729 200"): "trend reproduced",
+    ("§8 conclusions: delay without congestion", "1996 + 3550 vs Patent + 3550", "Both 300"): "trend reproduced",
+    ("§8 conclusions: oscillations", "1996 + 3550 vs None + 3550", "G711 300"): "trend reproduced",
+    ("§8 conclusions: oscillations", "Patent + 3550 vs None + 3550", "G711 300"): "trend reproduced",
+    ("§8 conclusions: oscillations", "1996 + Quick vs 1996 + 3550", "G711 300"): "trend reproduced",
+    ("Table 4 (Total Packet Loss) read as seconds", "Scenario 38 [None + 3550] G711 300", "Total packet loss (s of speech)"): "not reproduced",
+    ("Table 4 (Total Packet Loss) read as seconds", "Scenario 41 [None + 3550] G729 70", "Total packet loss (s of speech)"): "not reproduced",
+}
 
 
 def test_every_seed_has_a_bundle():

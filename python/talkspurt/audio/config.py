@@ -43,8 +43,10 @@ class AudioConfig:
       12 kb/s in `nb` and 20 kb/s in `wb` (the tops of RFC 7587 §3.1.1's
       recommended 8–12 and 16–20 kb/s for narrowband and wideband speech),
       FEC on with 10 % expected loss, DTX off.
-    - `segment`: PESQ segment length, default 10 s (P.862 §7 asks for
-      8–20 s); `max_segments`: score only the first n (seed 001: one 15 s).
+    - `segment`: the shortest PESQ segment, default 10 s (P.862 §7 asks for
+      8–20 s), at most 19.5 s, the longest segment (score.PESQ_MAX_S: P.862's
+      reference code overruns its utterance table beyond);
+      `max_segments`: score only the first n (seed 001: one 15 s).
     - `stoi`: also compute STOI (Taal et al. 2011). Default false.
     - `workers`: processes for the calls; default all cores.
     """
@@ -73,13 +75,13 @@ class AudioConfig:
         return {k: v for k, v in d.items() if v is not None}
 
 
-def _seconds(v: Any, key: str) -> float:
+def _seconds(v: Any, key: str, hi: float, why: str = "") -> float:
     m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(ms|s)\s*", v) if isinstance(v, str) else None
     if not m:
         raise _error(f"{PATH}.{key}", repr(v), 'a duration such as "10s" or "8000ms"')
     x = float(m.group(1)) * (0.001 if m.group(2) == "ms" else 1.0)
-    if not 1.0 <= x <= 60.0:
-        raise _error(f"{PATH}.{key}", repr(v), "a duration from 1s to 60s")
+    if not 1.0 <= x <= hi:
+        raise _error(f"{PATH}.{key}", repr(v), f"a duration from 1s to {hi:g}s{why}")
     return x
 
 
@@ -144,7 +146,10 @@ def parse(table: Any) -> AudioConfig:
     if "loss_perc" in t:
         kw["loss_perc"] = _int(t["loss_perc"], "loss_perc", 0, 100)
     if "segment" in t:
-        kw["segment"] = _seconds(t["segment"], "segment")
+        from .score import PESQ_MAX_S
+
+        kw["segment"] = _seconds(t["segment"], "segment", PESQ_MAX_S,
+                                 " (P.862 overruns its 50-utterance table on longer references)")
     if "max_segments" in t:
         kw["max_segments"] = _int(t["max_segments"], "max_segments", 1, 10**6)
     if "workers" in t:

@@ -4,6 +4,7 @@ calls in parallel processes."""
 from __future__ import annotations
 
 import os
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
@@ -13,16 +14,16 @@ import numpy as np
 from . import codecs as audio_codecs
 from .config import PATH, AudioConfig, AudioError
 from .render import CallTrace, Rendered, render
-from .score import score
+from .score import PESQ_MAX_S, score
 from .speech import SpeechSource, speech_files, write_wav
 
 if TYPE_CHECKING:
     from ..results import Results
 
-COLUMNS = ["pesq_mos", "pesq_min", "pesq_raw", "pesq_segments", "audio_frames", "audio_missing",
-           "audio_concealed", "audio_fec"]
+COLUMNS = ["pesq_mos", "pesq_min", "pesq_raw", "pesq_segments", "pesq_failed", "pesq_note", "audio_frames",
+           "audio_missing", "audio_concealed", "audio_fec"]
 OPUS_BITRATE = {"nb": 12000, "wb": 20000}  # RFC 7587 §3.1.1, top of the speech ranges
-INT_COLUMNS = ("call", "pesq_segments", "audio_frames", "audio_missing", "audio_concealed", "audio_fec")
+INT_COLUMNS = ("call", "pesq_segments", "pesq_failed", "audio_frames", "audio_missing", "audio_concealed", "audio_fec")
 
 
 def codec_spec(cfg: AudioConfig, table_codec: str, table_frame_ms: float) -> audio_codecs.CodecSpec:
@@ -79,8 +80,28 @@ def _vad(scenario, call: int) -> bool:
     return vad_table(scenario, call) is not None
 
 
+def horizon(trace: CallTrace, cfg: AudioConfig) -> CallTrace:
+    """With `max_segments`, the part of the call its segments can reach:
+    max_segments × PESQ_MAX_S, plus one `segment` so every cut falls where
+    it falls in the whole call (score.segments keeps half a segment after a
+    cut). Rendering is causal (encoders and concealment run forward), so
+    those segments are the whole call's; a 300 s call scored on its first
+    15 s renders 35 s, not 300."""
+    if cfg.max_segments is None:
+        return trace
+    end = trace.start_s + cfg.max_segments * PESQ_MAX_S + cfg.segment
+    if end >= trace.stop_s:
+        return trace
+    keep = trace.t_generated <= end
+    return CallTrace(talkspurt=trace.talkspurt[keep], frames=trace.frames[keep],
+                     t_generated=trace.t_generated[keep], t_arrived=trace.t_arrived[keep],
+                     t_played=trace.t_played[keep], start_s=trace.start_s, stop_s=end, frame_s=trace.frame_s)
+
+
 def _one(args) -> tuple[dict[str, Any], Optional[Rendered]]:
     cfg, call, spec_args, trace, (files, timeline), keep = args
+    if not keep:  # WAVs asked for: the whole call
+        trace = horizon(trace, cfg)
     spec = codec_spec(cfg, *spec_args)
     source = speech_source(cfg, call, files, spec.fs, timeline)
     r = render(trace, spec, source, conceal=cfg.conceal)
@@ -145,8 +166,16 @@ def score_audio(results: "Results", config: Optional[AudioConfig | dict] = None,
             raise AudioError(f"{clash[0]} exists; choose another folder (files are never overwritten)")
     workers = cfg.workers or os.cpu_count() or 1
     if workers > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as ex:
-            out = list(ex.map(_one, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as ex:
+                out = list(ex.map(_one, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
+        except BrokenProcessPool:
+            # PESQ runs in its own child (pesq_guard.py); a worker dying is
+            # a codec library's crash. Say so in one line.
+            raise AudioError(f"{PATH}: a process rendering the calls died (a codec library crashed); "
+                             f"run with {PATH}.workers = 1 to see which call") from None
     else:
         out = [_one(j) for j in jobs]
     if wav_dir is not None:
@@ -154,6 +183,9 @@ def score_audio(results: "Results", config: Optional[AudioConfig | dict] = None,
     rows = []
     for row, r in out:
         rows.append(row)
+        if row["pesq_failed"]:
+            warnings.warn(f"call {row['call']}: {row['pesq_failed']} PESQ segment(s) scored NaN: {row['pesq_note']}",
+                          RuntimeWarning, stacklevel=2)
         if r is not None:
             write_wav(Path(wav_dir) / f"call{row['call']}_reference.wav", r.reference, r.fs)
             write_wav(Path(wav_dir) / f"call{row['call']}_degraded.wav", r.degraded, r.fs)

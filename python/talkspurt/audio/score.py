@@ -1,13 +1,17 @@
 """PESQ (ITU-T P.862 with the P.862.1 / P.862.2 mappings) and STOI of a
 rendered call.
 
-PESQ is specified for recordings of about 8–20 s (P.862 §7; its utterance
-search holds at most 50 utterances), so a longer call is cut into segments
-of at least `segment` seconds, cut in the silences between talkspurts: the
-reference at the middle of the silence, the degraded signal at the middle
-of the same silence as played (whose talkspurts are shifted by their
-playout offsets). The call's score is the mean over segments, weighted by
-their reference speech duration; the worst segment is reported too.
+PESQ is specified for recordings of about 8–20 s (P.862 §7), and its
+reference C code overruns its 50-entry utterance table on longer ones
+(`PESQ_MAX_S`). A call is therefore cut into segments of at least
+`segment` and at most 19.5 s: in the silences between talkspurts where
+there are some (the reference at the middle of the silence, the degraded
+signal at the middle of the same silence as played, whose talkspurts are
+shifted by their playout offsets), inside a talkspurt at the quietest
+20 ms of the reference where there are none (continuous speech). The
+call's score is the mean over segments, weighted by their reference speech
+duration; the worst segment is reported too. P.862 runs in a child process
+(`pesq_guard.py`), so a crash costs a NaN and a note, not the run.
 Seed 001 scored the first 15 s of each call; `segment = "15s"` with
 `max_segments = 1` reproduces that.
 """
@@ -42,21 +46,25 @@ def p862_map(raw: float, mode: str) -> float:
 
 
 def pesq_score(fs: int, ref: np.ndarray, deg: np.ndarray, mode: str) -> float:
-    """MOS-LQO of one pair: P.862.1 for `nb`, P.862.2 for `wb` (ludlows'
-    `pesq` package, the ITU reference C code). NaN where P.862 finds no
-    utterance in the reference. A silent degraded signal (every talkspurt
-    of the segment lost) cannot be time-aligned by P.862; it scores the
-    bottom of the scale, the mapping of the lowest raw score."""
-    from pesq import NoUtterancesError, pesq
+    """MOS-LQO of one pair (NaN where P.862 failed; `pesq_noted` says why)."""
+    return pesq_noted(fs, ref, deg, mode)[0]
+
+
+def pesq_noted(fs: int, ref: np.ndarray, deg: np.ndarray, mode: str) -> tuple[float, Optional[str]]:
+    """MOS-LQO of one pair and a note: P.862.1 for `nb`, P.862.2 for `wb`
+    (ludlows' `pesq` package, the ITU reference C code, run in a child
+    process by `pesq_guard`). NaN without a note where P.862 finds no
+    utterance in the reference; NaN with a one-line note where P.862
+    crashed, hung or raised. A silent degraded signal (every talkspurt of
+    the segment lost) cannot be time-aligned by P.862; it scores the bottom
+    of the scale, the mapping of the lowest raw score."""
+    from .pesq_guard import guard
 
     if not np.any(ref):
-        return math.nan
+        return math.nan, None
     if not np.any(deg):
-        return p862_map(P862_RAW_MIN, mode)
-    try:
-        return float(pesq(fs, ref.astype(np.float64), deg.astype(np.float64), mode))
-    except NoUtterancesError:
-        return math.nan
+        return p862_map(P862_RAW_MIN, mode), None
+    return guard().score(fs, ref, deg, mode)
 
 
 STOI_MAX_DELAY_S = 0.03  # codec delays here are 0–10 ms (look-ahead, G.711 App. I's 3.75 ms)
@@ -76,6 +84,17 @@ def codec_delay(ref: np.ndarray, dec: np.ndarray, fs: int, span_s: float = 10.0)
     return int(np.argmax(cc))
 
 
+# P.862's utterance tables hold MAXNUTTERANCES = 50 entries (pesq.h) and are
+# written without a bound check: a reference with more utterances overruns
+# them (a segmentation fault; issue 22). An utterance counts when its VAD
+# run lasts ≥ MINUTTLENGTH = 50 frames of 4 ms (Downsample: 32 samples at
+# 8 kHz, 64 at 16 kHz), and the VAD joins runs ≤ JOINSPEECHLGTH = 50 frames
+# apart, so counted utterances start ≥ 101 frames apart: 50 of them need at
+# least 50·50 + 49·51 = 4999 frames, 19.996 s of reference. Segments are
+# kept under 19.5 s, inside P.862 §7's 8–20 s as well.
+PESQ_MAX_S = 19.5
+
+
 @dataclass
 class Segment:
     ref: tuple[int, int]
@@ -83,8 +102,35 @@ class Segment:
     speech_s: float
 
 
-def segments(r: Rendered, segment_s: float, max_segments: Optional[int] = None) -> list[Segment]:
-    """Cut the call into segments of whole talkspurts, ≥ segment_s long."""
+def _quietest(ref: np.ndarray, lo: int, hi: int, fs: int) -> int:
+    """The middle of the 20 ms window of least energy in ref[lo:hi] (the
+    earliest on ties): where a continuous talkspurt is cut, in a pause of
+    the speech itself when it has one."""
+    w = max(1, int(0.02 * fs))
+    k = (hi - lo) // w
+    if k <= 0:
+        return lo
+    e = np.square(ref[lo:lo + k * w]).reshape(k, w).sum(axis=1)
+    return lo + int(np.argmin(e)) * w + w // 2
+
+
+def segments(r: Rendered, segment_s: float, max_segments: Optional[int] = None,
+             max_s: float = PESQ_MAX_S) -> list[Segment]:
+    """Cut the call into segments of ≥ `segment_s` and ≤ `max_s` seconds.
+
+    A segment ends in the middle of the first silence after a talkspurt
+    that ends ≥ segment_s past its start (the degraded signal in the middle
+    of the same silence as played). When there is no such silence within
+    max_s (continuous speech: one talkspurt for the whole call), it ends
+    inside the talkspurt, at the quietest 20 ms of the reference between
+    segment_s and max_s, and the degraded signal at the same instant as
+    played (the talkspurt's playout offset). Cuts leave at least half a
+    segment after them; a last segment shorter than that joins the one
+    before when both fit in max_s. The first degraded segment starts where
+    the call's start is played (its first talkspurt's offset).
+    """
+    if segment_s > max_s:
+        raise ValueError(f"segment {segment_s:g} s is longer than PESQ's limit of {max_s:g} s")
     spurts = r.spurts
     if not spurts:
         return []
@@ -96,28 +142,51 @@ def segments(r: Rendered, segment_s: float, max_segments: Optional[int] = None) 
     first = next((o for o in offs if o is not None), 0)
     offs = [first if o is None else o for o in offs]
     fs = r.fs
+    seg, cap, half = int(round(segment_s * fs)), int(max_s * fs), int(round(0.5 * segment_s * fs))
+    n_ref, n_deg = len(r.reference), len(r.degraded)
+    # Silences: (end of the talkspurt before, reference cut, degraded cut).
+    gaps = [(spurts[i][1], (spurts[i][1] + spurts[i + 1][0]) // 2,
+             (spurts[i][1] + offs[i] + spurts[i + 1][0] + offs[i + 1]) // 2) for i in range(len(spurts) - 1)]
+    starts = np.array([s[0] for s in spurts])
+
+    def deg_at(p: int) -> int:
+        """Degraded sample of reference sample p: its talkspurt's offset
+        (in a silence, the offset of the talkspurt before it, not past the
+        next one's start as played)."""
+        i = max(0, int(np.searchsorted(starts, p, side="right")) - 1)
+        d = p + offs[i]
+        if i + 1 < len(spurts) and p >= spurts[i][1]:
+            d = min(d, spurts[i + 1][0] + offs[i + 1])
+        return d
+
+    def speech(a: int, b: int) -> float:
+        return sum(max(0, min(r1, b) - max(r0, a)) for r0, r1, _ in spurts) / fs
+
     out: list[Segment] = []
-    seg_start = 0
-    ref_cut = 0
-    deg_cut = 0
-    speech = 0
-    for i, (r0, r1, _) in enumerate(spurts):
-        speech += r1 - r0
-        nxt = i + 1 < len(spurts)
-        if nxt and (r1 - ref_cut) < segment_s * fs:
-            continue
-        if nxt:
-            n0 = spurts[i + 1][0]
-            rc = (r1 + n0) // 2
-            dc = max((r1 + offs[i] + n0 + offs[i + 1]) // 2, deg_cut)
-        else:
-            rc, dc = len(r.reference), len(r.degraded)
-        out.append(Segment((ref_cut, rc), (deg_cut, dc), speech / fs))
-        ref_cut, deg_cut, speech, seg_start = rc, dc, 0, i + 1
+    # Both signals start at the call's start: the degraded one as played,
+    # one playout offset later (a 3 s buffer is 3 s of silence otherwise).
+    cur_r, cur_d = 0, max(0, min(deg_at(0), n_deg))
+    k = 0
+    while cur_r < n_ref:
+        while k < len(gaps) and gaps[k][0] - cur_r < seg:
+            k += 1
+        cut = None
+        if k < len(gaps) and gaps[k][1] - cur_r <= cap and n_ref - gaps[k][1] >= half:
+            cut = (gaps[k][1], max(gaps[k][2], cur_d))
+        elif n_ref - cur_r > cap:
+            hi = min(cur_r + cap, n_ref - half)
+            p = _quietest(r.reference, min(cur_r + seg, hi), hi, fs)
+            cut = (p, max(deg_at(p), cur_d))
+        if cut is None:
+            out.append(Segment((cur_r, n_ref), (cur_d, n_deg), speech(cur_r, n_ref)))
+            break
+        out.append(Segment((cur_r, cut[0]), (cur_d, cut[1]), speech(cur_r, cut[0])))
+        cur_r, cur_d = cut
         if max_segments is not None and len(out) >= max_segments:
             break
-    # A short tail joins the previous segment.
-    if len(out) >= 2 and (out[-1].ref[1] - out[-1].ref[0]) < 0.5 * segment_s * fs:
+    # A short tail joins the previous segment when both fit.
+    if len(out) >= 2 and out[-1].ref[1] == n_ref and out[-1].ref[1] - out[-1].ref[0] < half \
+            and out[-1].ref[1] - out[-2].ref[0] <= cap:
         a, b = out[-2], out[-1]
         out[-2:] = [Segment((a.ref[0], b.ref[1]), (a.deg[0], b.deg[1]), a.speech_s + b.speech_s)]
     return out
@@ -127,9 +196,11 @@ def score(r: Rendered, *, mode: str = "nb", segment_s: float = 10.0, max_segment
           stoi: bool = False) -> dict[str, float]:
     """The call's audio columns (see docs/results.md)."""
     segs = segments(r, segment_s, max_segments)
-    scores, weights = [], []
-    for s in segs:
-        v = pesq_score(r.fs, r.reference[s.ref[0]:s.ref[1]], r.degraded[s.deg[0]:s.deg[1]], mode)
+    scores, weights, notes = [], [], []
+    for i, s in enumerate(segs):
+        v, note = pesq_noted(r.fs, r.reference[s.ref[0]:s.ref[1]], r.degraded[s.deg[0]:s.deg[1]], mode)
+        if note is not None:
+            notes.append(f"segment {i} ({s.ref[0] / r.fs:.1f}-{s.ref[1] / r.fs:.1f} s): {note}")
         if not math.isnan(v):
             scores.append(v)
             weights.append(s.speech_s)
@@ -139,6 +210,8 @@ def score(r: Rendered, *, mode: str = "nb", segment_s: float = 10.0, max_segment
         "pesq_min": min(scores) if scores else math.nan,
         "pesq_raw": p862_1_inverse(mos) if mode == "nb" else math.nan,
         "pesq_segments": len(scores),
+        "pesq_failed": len(notes),
+        "pesq_note": "; ".join(notes[:1]) + (f" (and {len(notes) - 1} more)" if len(notes) > 1 else ""),
         "audio_frames": r.frames_total,
         "audio_missing": r.frames_missing,
         "audio_concealed": r.frames_concealed,
