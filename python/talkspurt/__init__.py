@@ -30,6 +30,19 @@ def __getattr__(name: str):
         from . import sweeps
 
         return getattr(sweeps, name)
+    # Results across runs (issue 25): loaded on first use.
+    if name == "summarize":
+        from .stats import summarize
+
+        return summarize
+    if name == "compare":
+        from .compare import compare
+
+        return compare
+    if name == "estimate":
+        from .estimate import estimate
+
+        return estimate
     raise AttributeError(f"module 'talkspurt' has no attribute {name!r}")
 
 
@@ -46,7 +59,9 @@ __all__ = [
     "ScenarioError",
     "__version__",
     "codecs",
+    "compare",
     "emodel",
+    "estimate",
     "emodel_simplified",
     "fairness",
     "jain_index",
@@ -59,5 +74,6 @@ __all__ = [
     "rescore",
     "run",
     "score_audio",
+    "summarize",
     "validate",
 ]
