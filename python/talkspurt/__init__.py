@@ -43,6 +43,10 @@ def __getattr__(name: str):
         from .estimate import estimate
 
         return estimate
+    if name == "reproduce":
+        from .reproductions import reproduce
+
+        return reproduce
     raise AttributeError(f"module 'talkspurt' has no attribute {name!r}")
 
 
@@ -71,6 +75,7 @@ __all__ = [
     "load_scenario",
     "sweep",
     "mos_from_r",
+    "reproduce",
     "rescore",
     "run",
     "score_audio",
