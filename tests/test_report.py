@@ -101,7 +101,9 @@ def test_quality_vs_parameter_plots_medians_and_quartiles(a_sweep):
     calls = talkspurt.load(a_sweep).calls
     fig = quality_vs_parameter(calls, "links[1].delay", ["calls[0].codec"])
     ax = fig.axes[0]
-    lines = [l for l in ax.get_lines() if len(l.get_xdata()) == 2 and l.get_marker() == "o"]
+    from talkspurt.figures import _MARKERS
+
+    lines = [l for l in ax.get_lines() if len(l.get_xdata()) == 2 and l.get_marker() in _MARKERS]
     assert len(lines) == 2  # one per codec
     for line, (codec, g) in zip(lines, calls.groupby("calls[0].codec", sort=False, observed=True)):
         x, y = line.get_xdata(), line.get_ydata()

@@ -16,5 +16,21 @@ def test_versions_table():
     import talkspurt
 
     v = versions()
-    assert v == {"talkspurt": talkspurt.__version__, "python": sys.version.split()[0],
-                 "platform": platform.platform()}
+    assert v == {"talkspurt": talkspurt.__version__, "git_commit": v["git_commit"],
+                 "python": sys.version.split()[0], "platform": platform.platform()}
+
+
+def test_versions_name_the_git_commit_of_the_checkout():
+    # Issue 25: every manifest names the commit it ran (tests run from a checkout).
+    import subprocess
+    from pathlib import Path
+
+    import talkspurt
+
+    src = Path(talkspurt.__file__).resolve().parent
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=src, capture_output=True, text=True)
+    if head.returncode != 0:
+        import pytest
+
+        pytest.skip("not a git checkout")
+    assert versions()["git_commit"] == head.stdout.strip()

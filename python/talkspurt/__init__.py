@@ -30,6 +30,19 @@ def __getattr__(name: str):
         from . import sweeps
 
         return getattr(sweeps, name)
+    # Results across runs (issue 25): loaded on first use.
+    if name == "summarize":
+        from .stats import summarize
+
+        return summarize
+    if name == "compare":
+        from .compare import compare
+
+        return compare
+    if name == "estimate":
+        from .estimate import estimate
+
+        return estimate
     if name == "reproduce":
         from .reproductions import reproduce
 
@@ -50,7 +63,9 @@ __all__ = [
     "ScenarioError",
     "__version__",
     "codecs",
+    "compare",
     "emodel",
+    "estimate",
     "emodel_simplified",
     "fairness",
     "jain_index",
@@ -64,5 +79,6 @@ __all__ = [
     "rescore",
     "run",
     "score_audio",
+    "summarize",
     "validate",
 ]

@@ -32,7 +32,17 @@ def run(
     progress: Optional[Callable[[float], None]] = None,
     capture: Optional[list[str]] = None,
     capture_key: str = "capture",
+    partial: bool = False,
+    interrupt: Optional["Interrupt"] = None,
 ) -> dict[str, Any]: ...
+
+class Interrupt:
+    """A flag that stops a run once set (from another thread)."""
+
+    def __init__(self) -> None: ...
+    def set(self) -> None: ...
+    def is_set(self) -> bool: ...
+
 def rescore(
     scenario_json: str, calls: dict[str, Any], packets: dict[str, Any], trace: bool = True
 ) -> dict[str, Any]: ...

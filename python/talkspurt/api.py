@@ -35,7 +35,7 @@ def resolve(scenario: ScenarioLike, overrides: Optional[Mapping[str, Any]] = Non
         doc.pop("sweep", None)
     if overrides:
         _overrides.apply(doc, overrides)
-    return doc
+    return _overrides.drop_empty_groups(doc)
 
 
 def validate(scenario: ScenarioLike, overrides: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
@@ -64,6 +64,53 @@ def _queue_series(as_run: dict) -> bool:
     return False
 
 
+def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool) -> dict[str, Any]:
+    """`_core.run`, stoppable: from the main thread the core runs in a
+    worker thread while the main thread waits, so Ctrl-C (or SIGTERM's
+    handler) is handled at once; it sets the core's interrupt flag, which
+    the event loop checks every 50 ms and scoring between calls, and the
+    run returns within a fraction of a second with nothing scored (or, with
+    `partial`, scored up to where it stopped). Elsewhere (a worker thread,
+    a pool's task) the core runs in the calling thread."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return _core.run(text, seed, trace, progress, specs, key, partial)
+    flag = _core.Interrupt()
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box["raw"] = _core.run(text, seed, trace, progress, specs, key, partial, flag)
+        except BaseException as e:  # handed to the main thread
+            box["error"] = e
+        finally:
+            done.set()
+
+    # An Event, not Thread.join: a join interrupted by Ctrl-C marks the thread
+    # finished while it still runs (CPython gh-90882), and an interpreter that
+    # exits under a thread inside the core aborts.
+    threading.Thread(target=work, name="talkspurt-run", daemon=True).start()
+    try:
+        while not done.wait(0.05):  # short waits: signal handlers run between them
+            pass
+    except BaseException:
+        flag.set()
+        while True:  # prompt (the core checks the flag); a second Ctrl-C does not abandon it
+            try:
+                done.wait()
+                break
+            except KeyboardInterrupt:
+                continue
+        if partial and "raw" in box:
+            return box["raw"]
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["raw"]
+
+
 def run(
     scenario: ScenarioLike,
     seed: Optional[int] = None,
@@ -74,6 +121,8 @@ def run(
     pcap: Optional[Union[str, "os.PathLike[str]"]] = None,
     capture: Optional[Sequence[str]] = None,
     force: bool = False,
+    check_memory: bool = True,
+    partial: bool = False,
 ) -> "Results":
     """Run a scenario and return its `Results`.
 
@@ -85,10 +134,15 @@ def run(
     (default `["calls"]`: each call's receiver; `"link:I[:forward|reverse]"`
     and `"A>B"` name link directions; docs/pcap.md); an existing .pcap file
     there is an error unless `force`.
+    `check_memory`: refuse (ScenarioError on `run.duration`) a run whose
+    estimated memory exceeds what is available (`talkspurt.estimate`).
+    `partial`: when Ctrl-C stops the run, return what ran, scored, with
+    `manifest["partial"]` true (and the interruption's simulated time),
+    instead of raising KeyboardInterrupt without scoring.
     Same scenario and seed give identical results.
     """
     return _run(scenario, seed, overrides=overrides, trace=trace, progress=progress, pcap=pcap,
-                capture=capture, force=force)
+                capture=capture, force=force, check_memory=check_memory, partial=partial)
 
 
 def _run(
@@ -102,6 +156,8 @@ def _run(
     capture: Optional[Sequence[str]] = None,
     force: bool = False,
     keys: tuple[str, str] = ("pcap", "capture"),
+    check_memory: bool = True,
+    partial: bool = False,
 ) -> "Results":
     from . import pcap as _pcap
     from .results import Results
@@ -112,11 +168,17 @@ def _run(
 
     pcap_dir, specs = _pcap.check(pcap, capture, force, keys)
     core, audio = split(resolve(scenario, overrides))  # the audio table is Python's (audio/config.py)
+    if check_memory:
+        from . import estimate
+
+        estimate.check(core, trace)
     text = to_json(core)
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()
-    raw = _core.run(text, seed, trace, progress, specs or None, keys[1])
+    raw = _run_core(text, seed, trace, progress, specs or None, keys[1], partial)
     wall = time.perf_counter() - t0
+    completed = raw.pop("completed", True)
+    raw.pop("interrupted", None)
     captures = raw.pop("captures")
     if pcap_dir is not None:
         _pcap.write(pcap_dir, captures, force)
@@ -134,6 +196,7 @@ def _run(
         "voice_packets": raw["voice_packets"],
         "sim_end_s": raw["sim_end_s"],
         **({"pcap": {"dir": str(pcap_dir), "files": [n for n, _ in captures]}} if pcap_dir is not None else {}),
+        **({} if completed else {"partial": True}),
         "versions": versions(),
     }
     res = Results(raw, manifest)

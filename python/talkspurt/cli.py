@@ -54,10 +54,16 @@ def _parser() -> argparse.ArgumentParser:
                    help='what to capture with --pcap: "calls" (default), "call:N", "link:I", '
                         '"link:I:forward|reverse", "A>B"; repeatable')
     r.add_argument("-q", "--quiet", action="store_true", help="no table, no progress bar")
+    r.add_argument("--keep-partial", action="store_true",
+                   help="on Ctrl-C, score what ran and write it (manifest: partial = true); default: write nothing")
+    r.add_argument("--no-memory-check", action="store_true",
+                   help="run even when the estimated memory exceeds what is available")
     v = sub.add_parser("validate", help="check a scenario and print it normalized",
-                       description="Validate a scenario; print it with every default filled in (JSON).")
+                       description="Validate a scenario; print it with every default filled in (JSON, or TOML "
+                                   "with --format toml).")
     v.add_argument("scenario", help="scenario file (TOML, or JSON when named *.json)")
     _add_set(v)
+    v.add_argument("--format", choices=("json", "toml"), default="json", help="output format (default json)")
     sub.add_parser("codecs", help="list the codec table", description="List codecs with frame, rate, Ie and Bpl.")
     s = sub.add_parser("sweep", help="run a parameter sweep into a results store",
                        description="Run every point and replication of a [sweep] (docs/sweeps.md) into DIR: "
@@ -72,18 +78,22 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--no-trace", action="store_true", help="skip the per-packet tables (faster, smaller)")
     s.add_argument("--force", action="store_true", help="replace a DIR holding something else")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+    s.add_argument("--dry-run", action="store_true",
+                   help="print the points and the number of runs (and how many DIR already holds); run nothing")
     rp = sub.add_parser("report", help="write an HTML report of a results folder",
                         description="Write one self-contained HTML file (figures embedded) for the results of "
                                     "talkspurt run -o or talkspurt sweep -o.")
     rp.add_argument("results", help="results folder")
     rp.add_argument("-o", "--output", metavar="FILE", help="HTML file (default RESULTS/report.html)")
     rp.add_argument("--force", action="store_true", help="replace an existing FILE")
+    _add_figure_selection(rp)
     pl = sub.add_parser("plot", help="draw the figures of a results folder",
                         description="Draw the figures of a results folder as PNG and SVG files.")
     pl.add_argument("results", help="results folder")
     pl.add_argument("-o", "--output", metavar="DIR", help="figure folder (default RESULTS/figures)")
     pl.add_argument("--format", choices=["png", "svg", "both"], default="both")
     pl.add_argument("--force", action="store_true", help="replace existing figure files")
+    _add_figure_selection(pl)
     rp2 = sub.add_parser("reproduce", help="reproduce a seed study: the paper's numbers beside ours (and ns-2's)",
                          description="Run a reproduction bundle (scenarios/seeds/NNN, docs/reproductions/README.md) "
                                      "and write comparison.csv, reproduction.md and report.html into DIR. Re-running "
@@ -118,7 +128,29 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--stoi", action="store_true", help="also compute STOI")
     a.add_argument("--wav", metavar="DIR", help="write callN_reference.wav and callN_degraded.wav into DIR")
     a.add_argument("--workers", type=int, help="processes (default: all cores)")
+    from . import compare as _compare
+
+    _compare.add_parser(sub)
     return p
+
+
+def _add_figure_selection(p: argparse.ArgumentParser) -> None:
+    from .figures import KINDS
+
+    p.add_argument("--metric", action="append", metavar="KIND|COLUMN",
+                   help=f"what a sweep's figures plot: {', '.join(KINDS)} or a calls-table column "
+                        "(repeatable; default quality)")
+    p.add_argument("--x", metavar="AXIS", help="the swept key path on the x axis (default: one figure per axis)")
+    p.add_argument("--stat", choices=("median", "mean"), default="median",
+                   help="median and quartiles over calls, or mean over replications with its 95%% interval")
+    p.add_argument("--run", metavar="RUN|POINT", help="the run of a sweep the per-run figures show: its key or a "
+                                                      "point index (default the first complete run)")
+    p.add_argument("--call", type=int, metavar="N", help="the call the per-call panels show (default the first)")
+
+
+def _figure_selection(args: argparse.Namespace) -> dict[str, Any]:
+    return {"metrics": tuple(args.metric or ("quality",)), "x": args.x, "run": args.run, "call": args.call,
+            "stat": args.stat}
 
 
 def _add_set(p: argparse.ArgumentParser) -> None:
@@ -214,8 +246,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is not None and not args.output.strip():
         return _fail("-o/--output: got an empty path; expected a directory")
     out: Optional[Path] = Path(args.output) if args.output else None
+    sets = _overrides(args.sets)
+    if args.seed is not None and "run.seed" in sets:
+        return _fail(f"--seed {args.seed} and --set run.seed={sets['run.seed']}: both set the seed; give one of them")
     # The scenario is a path, never TOML text, whatever characters it holds.
-    doc = resolve(Path(args.scenario), _overrides(args.sets))
+    doc = resolve(Path(args.scenario), sets)
     validate(doc)  # a bad scenario fails before anything touches the disk
     _pcap.check(args.pcap, args.capture, args.force, ("--pcap", "--capture"))
     if out is not None:
@@ -230,13 +265,23 @@ def _run(args: argparse.Namespace) -> int:
             bar.update(int(f * 1000) - bar.n)
     try:
         res = run(doc, args.seed, trace=False if args.no_trace else None, progress=progress, pcap=args.pcap,
-                  capture=args.capture, force=args.force, keys=("--pcap", "--capture"))
+                  capture=args.capture, force=args.force, keys=("--pcap", "--capture"),
+                  check_memory=not args.no_memory_check, partial=args.keep_partial)
     finally:
         if bar is not None:
             bar.close()
+    if res.manifest.get("partial"):
+        if out is not None:
+            res.save(out, overwrite=args.force)
+        print(f"talkspurt: interrupted at {res.manifest['sim_end_s']:.3f} s of simulated time"
+              + (f"; partial results written to {out}/ (manifest: partial = true)" if out is not None else ""),
+              file=sys.stderr)
+        return 130
     if not args.quiet:
         m = res.manifest
-        _print(_table(res.summary_columns()))
+        cols = res.summary_columns()
+        _print(_table(cols))
+        _warn_late(cols.get("call", []), cols.get("loss_late", []), m["scenario"])
         _print(f"seed {m['seed']}, {m['voice_packets']} voice packets, {m['events']} events, "
                f"{m['wall_time_s']:.3g} s")
     if out is not None:
@@ -259,6 +304,8 @@ def _sweep(args: argparse.Namespace) -> int:
 
     parse_executor(args.executor)
     sw = load_sweep(Path(args.scenario), _overrides(args.sets))
+    if args.dry_run:
+        return _sweep_dry_run(sw, args.output)
     runs = sw.runs()  # validates every point before anything is written
     bar = _progress_bar(args.quiet, total=len({r.run_id for r in runs}), unit="run", smoothing=0.1,
                         bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} runs [{elapsed}<{remaining}]")
@@ -275,10 +322,53 @@ def _sweep(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     if not args.quiet:
+        calls = res.calls
+        if calls is not None and "loss_late" in calls.columns:
+            med = calls.groupby("point", observed=True)["loss_late"].median()
+            _warn_late(list(med.index), list(med), res.manifest.get("base", {}), "point", "in the median call, ")
         s = res.manifest.get("sessions", [{}])[-1] if "sessions" in res.manifest else {}
         _print(f"{len(runs)} runs ({len(sw.points())} points × {sw.replications} replications), "
                f"{s.get('runs_executed', '?')} executed, {s.get('runs_resumed', 0)} already done, "
                f"{time.perf_counter() - t0:.2f} s; results in {args.output}/")
+    return 0
+
+
+LATE_WARNING = 0.5  # share of a call's packets arriving after their playout time
+
+
+def _warn_late(calls: Sequence[Any], late: Sequence[Any], scenario: dict, noun: str = "call", how: str = "") -> None:
+    """Warn (stderr) when most packets of some call arrived too late to be
+    played: the buffer, not the network, decides the result, and a swept
+    delay shows nothing (issue 25). No effect on the exit status."""
+    bad = [c for c, x in zip(calls, late) if x is not None and x == x and x > LATE_WARNING]
+    if not bad:
+        return
+    kinds = sorted({str((g.get("playout") or {}).get("kind", "fixed")) + (
+        f" {(g.get('playout') or {}).get('delay')}" if (g.get("playout") or {}).get("delay") else "")
+        for g in scenario.get("calls", [])})
+    shown = ", ".join(str(c) for c in bad[:8]) + (" …" if len(bad) > 8 else "")
+    print(f"talkspurt: warning: {noun}{'s' if len(bad) > 1 else ''} {shown}: {how}more than "
+          f"{LATE_WARNING:.0%} of the packets arrived after their playout time (playout: {', '.join(kinds)}); "
+          "R reflects the buffer, not the network: use an adaptive buffer (playout = { kind = \"ramjee-4\" }) "
+          "or a fixed delay above the path's", file=sys.stderr)
+
+
+def _sweep_dry_run(sw, output: str) -> int:
+    """`talkspurt sweep --dry-run`: the points and the run count; nothing runs
+    or is written."""
+    import json
+
+    from .sweeps import LABEL, plan
+
+    p = plan(sw, output)
+    axes = sw.axes
+    for i, point in enumerate(p["points"]):
+        values = ", ".join(f"{k} = {json.dumps(point[k], default=str)}" for k in axes if k in point)
+        label = f" [{point[LABEL]}]" if LABEL in point else ""
+        _print(f"point {i}{label}: {values or '(the base scenario)'}")
+    _print(f"{len(p['points'])} points × {p['replications']} replications = {p['runs']} runs"
+           + (f" ({p['unique_runs']} distinct)" if p["unique_runs"] != p["runs"] else "")
+           + f"; {p['already_done']} already in {output}/, {p['to_run']} to run")
     return 0
 
 
@@ -288,7 +378,7 @@ def _report(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else Path(args.results) / "report.html"
     if out.exists() and not args.force:
         return _fail(f"output {out} exists; choose another file or pass --force to replace it")
-    write_report(args.results, out)
+    write_report(args.results, out, **_figure_selection(args))
     _print(f"report written to {out}")
     return 0
 
@@ -298,7 +388,7 @@ def _plot(args: argparse.Namespace) -> int:
 
     out = Path(args.output) if args.output else Path(args.results) / "figures"
     formats = ("png", "svg") if args.format == "both" else (args.format,)
-    files = save_figures(args.results, out, formats=formats, overwrite=args.force)
+    files = save_figures(args.results, out, formats=formats, overwrite=args.force, **_figure_selection(args))
     for f in files:
         _print(str(f))
     return 0
@@ -399,7 +489,13 @@ def _dispatch(args: argparse.Namespace) -> int:
 
             from .api import resolve, validate
 
-            _print(json.dumps(validate(resolve(Path(args.scenario), _overrides(args.sets))), indent=2))
+            doc = validate(resolve(Path(args.scenario), _overrides(args.sets)))
+            if args.format == "toml":
+                from .tomlout import dumps
+
+                _print(dumps(doc).rstrip("\n"))
+            else:
+                _print(json.dumps(doc, indent=2))
             return 0
         if args.command == "codecs":
             from . import codecs
@@ -411,6 +507,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             return 0
         if args.command == "audio":
             return _audio(args)
+        if args.command == "compare":
+            from .compare import main as compare_main
+
+            return compare_main(args)
         if args.command == "reproduce":
             return _reproduce(args)
     except ScenarioError as e:

@@ -186,6 +186,31 @@ def run_dask(tasks: list[dict[str, Any]], address: Any, workers: Optional[int], 
             x.close()
 
 
+# Seconds to reach a Dask scheduler before saying it is unreachable.
+CONNECT_TIMEOUT_ENV = "TALKSPURT_DASK_TIMEOUT"
+
+
+def connect(address: str):
+    """A `distributed.Client` of the scheduler at `address`, or a one-line
+    ScenarioError (`--executor`) saying it is unreachable: checked before
+    the store is written, so a sweep that cannot run leaves nothing."""
+    from ._core import ScenarioError
+
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ScenarioError("--executor: dask needs the `distributed` package (pip install 'talkspurt[dask]')") from None
+    timeout = float(os.environ.get(CONNECT_TIMEOUT_ENV, "10"))
+    try:
+        return Client(address, timeout=timeout)
+    except (OSError, TimeoutError) as e:
+        shown = "dask://" + address.removeprefix("tcp://")
+        err = ScenarioError(f"--executor: got {shown!r}; the Dask scheduler at {address} is unreachable "
+                            f"({type(e).__name__} after {timeout:g} s): start it (dask scheduler) or check the address")
+        err.path, err.value, err.allowed = "--executor", repr(shown), "a reachable scheduler"
+        raise err from None
+
+
 def parse_executor(spec: Any) -> tuple[str, Any]:
     """`local`, `dask`, `dask://local`, `dask://host:port` or a Client → (kind, address)."""
     from ._core import ScenarioError

@@ -52,7 +52,16 @@ def fairness(
     ``per="flow"``: each call and each traffic source is one flow (seed 002);
     ``per="group"``: each group's flows are summed into one (seed 003 §8).
     Goodput is measured over ``[analysis] interval`` for traffic flows and
-    over each call's generation period for calls."""
+    over each call's generation period for calls.
+
+    `results` may be a sweep's store (`talkspurt.load(DIR)`): the index is
+    then computed per run (pooling flows of different runs into one index
+    would compare flows that never shared a network) and returned as a
+    DataFrame, one row per run with its identity and axes and `fairness`."""
+    from .store import SweepResults
+
+    if isinstance(results, SweepResults):
+        return _per_run(results, groups, per, measure)
     if per not in ("flow", "group"):
         raise ValueError(f"per: {per!r} is not allowed; use 'flow' or 'group'")
     rates = flow_rates(results, measure)
@@ -65,3 +74,23 @@ def fairness(
     if per == "group":
         return jain_index(rates.groupby("group", sort=True)[measure].sum())
     return jain_index(rates[measure])
+
+
+class _RunTables:
+    def __init__(self, calls, traffic):
+        self.calls, self.traffic = calls, traffic
+
+
+def _per_run(store, groups, per, measure):
+    import pandas as pd
+
+    calls, traffic = store.calls, store.traffic
+    ident = store.identity()
+    values = []
+    empty = traffic.iloc[0:0] if traffic is not None else pd.DataFrame(columns=["group", measure, "source"])
+    by_run_t = dict(tuple(traffic.groupby("run", sort=False))) if traffic is not None and len(traffic) else {}
+    by_run_c = dict(tuple(calls.groupby("run", sort=False))) if calls is not None else {}
+    for run in ident["run"]:
+        c = by_run_c.get(run, calls.iloc[0:0] if calls is not None else None)
+        values.append(fairness(_RunTables(c, by_run_t.get(run, empty)), groups, per, measure))
+    return ident.assign(fairness=values)

@@ -72,13 +72,45 @@ def numeric_axis(values: Sequence[Any]) -> tuple[Optional[np.ndarray], str]:
     return np.array(out), unit or ""
 
 
+# Fraction columns (0–1) drawn and tabulated in percent everywhere (issue
+# 25: the table and the plots used to disagree).
+FRACTIONS = {"p_tp", "per", "p_j", "p_j_jitter", "rtpi", "dpr", "rtpi_pooled", "bound_loss", "bound_g107_loss",
+             "fixed_loss", "fixed_g107_loss", "loss_event_rate_mean"}
+
+
+def is_fraction(col: str) -> bool:
+    return col.startswith("loss_") or col in FRACTIONS
+
+
+# Series styles: a marker, a size and a line style each, so that series
+# with identical values stay visible (the later ones are drawn smaller and
+# hollow over the earlier ones).
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+_STYLES = ("-", "--", "-.", ":")
+
+
+def _style(i: int) -> dict[str, Any]:
+    return {"marker": _MARKERS[i % len(_MARKERS)], "markersize": max(3.5, 8.0 - 1.2 * i),
+            "fillstyle": "full" if i % 2 == 0 else "none", "linestyle": _STYLES[i % len(_STYLES)]}
+
+
 def quality_vs_parameter(calls, axis: str, others: Sequence[str] = (),
-                         metrics: Sequence[tuple[str, str]] = (("r", "R (G.107)"), ("loss_total", "loss (%)"))):
-    """Median and quartiles over every call of every replication at each
-    value of `axis`; one line per combination of the `others` axes. With two
-    `others` whose first has at most MAX_ROWS values, each of its values gets
-    its own row of panels (seed 000 draws G.729 and G.711 apart), and the
-    second names the lines."""
+                         metrics: Sequence[tuple[str, str]] = (("r", "R (G.107)"), ("loss_total", "loss (%)")),
+                         stat: str = "median"):
+    """Median and quartiles (`stat="median"`) — or the mean over replications
+    of each run's mean with its 95 % interval (`stat="mean"`, needs the
+    `run` column) — at each value of `axis`; one line per combination of
+    the `others` axes. With two `others` whose first has at most MAX_ROWS
+    values, each of its values gets its own row of panels (seed 000 draws
+    G.729 and G.711 apart), and the second names the lines.
+
+    Fractions are drawn in percent. A categorical axis (codec, transport)
+    is drawn as points without connecting lines, each series shifted a
+    little so that none hides another; on a numeric axis each series has
+    its own marker, size and line style. Points whose value is NaN are
+    not drawn and are counted in a note on the panel."""
+    from .stats import mean_ci
+
     plt = _plt()
     rows: list[tuple[str, Any]] = [("", calls)]
     lines = list(others)
@@ -89,31 +121,54 @@ def quality_vs_parameter(calls, axis: str, others: Sequence[str] = (),
                              squeeze=False)
     xs_all = list(dict.fromkeys(calls[axis].tolist()))
     num, unit = numeric_axis(xs_all)
-    pos = dict(zip(xs_all, num)) if num is not None else {v: i for i, v in enumerate(xs_all)}
+    pos = dict(zip(xs_all, num)) if num is not None else {v: float(i) for i, v in enumerate(xs_all)}
     for (title, part), row in zip(rows, axes):
-        groups = part.groupby(lines, sort=False, observed=True) if lines else [((), part)]
+        groups = list(part.groupby(lines, sort=False, observed=True)) if lines else [((), part)]
+        groups = groups[:MAX_LINES]
         for ax, (col, label) in zip(row, metrics):
+            nan_points = 0
             for i, (key, g) in enumerate(groups):
-                if i >= MAX_LINES:
-                    break
                 key = key if isinstance(key, tuple) else (key,)
-                stats = g.groupby(axis, sort=False, observed=True)[col].quantile([0.25, 0.5, 0.75]).unstack()
-                stats = stats.reindex([v for v in xs_all if v in stats.index])
-                scale = 100.0 if col.startswith("loss") else 1.0
-                x = np.array([pos[v] for v in stats.index])
-                order = np.argsort(x)
-                q1, med, q3 = (stats[q].to_numpy()[order] * scale for q in (0.25, 0.5, 0.75))
+                scale = 100.0 if is_fraction(col) else 1.0
+                if stat == "mean":
+                    per_run = g.groupby([axis, "run"], sort=False, observed=True)[col].mean().reset_index()
+                    st = {v: mean_ci(h[col]) for v, h in per_run.groupby(axis, sort=False, observed=True)}
+                    xs = [v for v in xs_all if v in st]
+                    mid = np.array([st[v]["mean"] for v in xs])
+                    lo = np.array([st[v]["ci_low"] for v in xs])
+                    hi = np.array([st[v]["ci_high"] for v in xs])
+                else:
+                    stats = g.groupby(axis, sort=False, observed=True)[col].quantile([0.25, 0.5, 0.75]).unstack()
+                    stats = stats.reindex([v for v in xs_all if v in stats.index])
+                    xs = list(stats.index)
+                    lo, mid, hi = (stats[q].to_numpy(dtype=float) if q in stats else np.full(len(xs), np.nan)
+                                   for q in (0.25, 0.5, 0.75))
+                x = np.array([pos[v] for v in xs], dtype=float)
+                order = np.argsort(x, kind="stable")
+                x, lo, mid, hi = x[order], lo[order] * scale, mid[order] * scale, hi[order] * scale
+                ok = np.isfinite(mid)
+                nan_points += int((~ok).sum())
+                if num is None and len(groups) > 1:  # dodge: categorical positions are 0, 1, 2, …
+                    x = x + (i - (len(groups) - 1) / 2) * min(0.3, 0.6 / len(groups))
                 name = ", ".join(f"{o}={k}" for o, k in zip(lines, key)) or "all calls"
-                ax.errorbar(x[order], med, yerr=[med - q1, q3 - med], marker="o", capsize=3, label=name)
+                style = _style(i)
+                if num is None:
+                    style["linestyle"] = "none"  # categories are not a continuum
+                err = [np.where(np.isfinite(lo), mid - lo, 0.0)[ok], np.where(np.isfinite(hi), hi - mid, 0.0)[ok]]
+                ax.errorbar(x[ok], mid[ok], yerr=err, capsize=3, label=name, **style)
             ax.set_xlabel(f"{axis} ({unit})" if unit else axis)
             ax.set_ylabel(label)
             if title:
                 ax.set_title(title, fontsize=9)
             if num is None:
                 ax.set_xticks(list(pos.values()), [str(v) for v in pos], rotation=30)
+            if nan_points:
+                ax.text(0.01, 0.01, f"{nan_points} point{'s' if nan_points > 1 else ''} NaN, not drawn",
+                        transform=ax.transAxes, fontsize=7, color="firebrick", va="bottom", gid="nan-note")
             ax.grid(alpha=0.3)
         row[0].legend(fontsize=8)
-    fig.suptitle(f"Median and quartiles vs {axis}")
+    what = "Median and quartiles" if stat == "median" else "Mean over replications and 95 % CI"
+    fig.suptitle(f"{what} vs {axis}")
     fig.tight_layout()
     return fig
 
@@ -208,7 +263,13 @@ def ptime_rate_loss(packets, calls, frame_ms: dict[str, float]):
         p, t0 = _call_packets(packets, c)
         codec = str(calls.loc[calls.call == c, "codec"].iloc[0])
         t = p.t_generated.to_numpy() - t0
-        ax[0].step(t, p.frames * frame_ms.get(codec, np.nan), where="post", lw=0.8, label=f"call {c}")
+        # A talkspurt's last packet carries the frames left over (often one):
+        # it is not a ptime decision, so the step leaves it out (issue 25:
+        # 20 ms calls seemed to "drop" to 10 ms at every talkspurt end;
+        # seed 001 plots the ptime the sender chose).
+        full = ~_talkspurt_tail(p)
+        ax[0].step(t[full], (p.frames * frame_ms.get(codec, np.nan)).to_numpy()[full], where="post", lw=0.8,
+                   label=f"call {c}")
         bins = np.arange(0.0, max(t.max(), WINDOW_S) + WINDOW_S, WINDOW_S)
         sent = p.t_sent.notna().to_numpy()
         rate = np.histogram(t[sent], bins, weights=p.payload_bytes.to_numpy()[sent])[0] * 8e-3 / WINDOW_S
@@ -227,6 +288,18 @@ def ptime_rate_loss(packets, calls, frame_ms: dict[str, float]):
     fig.suptitle("ptime, rate and loss over time")
     fig.tight_layout()
     return fig
+
+
+def _talkspurt_tail(p) -> np.ndarray:
+    """True for the last packet of each talkspurt (rows in generation
+    order), a one-packet talkspurt's only packet included: it carries what
+    was left of the talkspurt, not a packet of the chosen ptime. All False
+    when that would leave nothing."""
+    ts = p.talkspurt.to_numpy()
+    if len(ts) == 0:
+        return np.zeros(0, dtype=bool)
+    last = np.append(ts[1:] != ts[:-1], True)
+    return last if not last.all() else np.zeros(len(ts), dtype=bool)
 
 
 def delay_jitter_cdfs(packets, calls):
@@ -295,41 +368,129 @@ def _same_partition(a, b) -> bool:
     return pairs.nunique() == a.astype(str).nunique() == b.astype(str).nunique()
 
 
-def figures_for(results) -> list[tuple[str, str, Any]]:
+# The seeds' figure kinds over a sweep (`talkspurt plot --metric KIND`):
+# kind → (table, [(column, axis label)], seeds). A calls-table column name
+# works too (`--metric jitter_ms`).
+KINDS: dict[str, tuple[str, list[tuple[str, str]], str]] = {
+    "quality": ("calls", [("r", "R (G.107)"), ("loss_total", "loss (%)")], "000 Figs 5.1–5.6"),
+    "rtpi": ("calls", [("rtpi", "RTPI (%)"), ("dpr", "delayed-packet rate (%)")], "002"),
+    "goodput": ("calls", [("goodput_bps", "voice goodput (kb/s)")], "002"),
+    "ftp-goodput": ("traffic", [("goodput_bps", "cross-traffic goodput (kb/s)")], "002, 004"),
+    "fairness": ("groups", [("jain_goodput", "Jain's index of goodput")], "002, 003 §8"),
+    "loss-stages": ("calls", [("p_tp", "P_TP (%)"), ("per", "PER (%)"), ("p_j", "P_J (%)")], "000, 003"),
+    "runs": ("calls", [("lost_run_mean", "mean lost run (packets)"),
+                       ("received_run_mean", "mean received run (packets)")], "004 §5"),
+}
+
+
+def _metric_table(results, metric: str):
+    """(table, metrics, title) of a kind or a calls column; a ScenarioError
+    naming `--metric` for anything else."""
+    from .scenario import _error
+
+    if metric in KINDS:
+        table, metrics, _ = KINDS[metric]
+        df = results.table(table) if hasattr(results, "table") else getattr(results, table)
+        if df is not None and table == "groups" and "group" in df.columns:
+            df = df[df["group"].astype(str) == "(all)"]
+        if df is not None:
+            metrics = [(c, l) for c, l in metrics if c in df.columns]
+        return df, metrics, metric
+    calls = results.calls
+    if calls is not None and metric in calls.columns:
+        unit = " (%)" if is_fraction(metric) else ""
+        return calls, [(metric, f"{metric}{unit}")], metric
+    cols = sorted(calls.columns) if calls is not None else []
+    raise _error("--metric", repr(metric), f"a figure kind ({', '.join(KINDS)}) or a calls-table column "
+                                           f"({', '.join(c for c in cols if not c.startswith('bound'))[:300]}…)")
+
+
+def _scaled(df, metrics):
+    """kb/s for bit-rate columns (their labels say kb/s)."""
+    cols = [c for c, _ in metrics if c.endswith("_bps")]
+    if not cols:
+        return df
+    return df.assign(**{c: df[c] * 1e-3 for c in cols})
+
+
+def pick_run(results, run: Any = None) -> tuple[Optional[str], str]:
+    """The run whose per-run figures a sweep draws: `run` is a run key, a
+    point index (its first complete replication), or None (the first
+    complete run). Returns (key, caption suffix)."""
+    from .scenario import _error
+
+    runs = results.runs
+    done = runs[runs.complete]
+    if not len(done):
+        return None, ""
+    if run is None:
+        row = done.iloc[0]
+    elif isinstance(run, (int, np.integer)) or (isinstance(run, str) and run.isdigit()):
+        sel = done[done.point == int(run)]
+        if not len(sel):
+            raise _error("--run", repr(run), f"a point with a complete run (points {sorted(set(done.point))})")
+        row = sel.iloc[0]
+    else:
+        sel = done[done.run == run]
+        if not len(sel):
+            raise _error("--run", repr(run), "a run key of this store (talkspurt.load(DIR).runs) or a point index")
+        row = sel.iloc[0]
+    return str(row.run), f" (run {row.run}, point {int(row.point)}, replication {int(row.replication)})"
+
+
+def figures_for(results, metrics: Sequence[str] = ("quality",), x: Optional[str] = None, run: Any = None,
+                call: Optional[int] = None, stat: str = "median") -> list[tuple[str, str, Any]]:
     """(file stem, caption, figure) for everything `results` supports: a
-    `Results` (one run) or a `SweepResults`."""
+    `Results` (one run) or a `SweepResults`.
+
+    For a sweep: one figure per figure kind or column in `metrics` (KINDS)
+    and per distinct varied axis (or only `x`); `stat` "median" (quartile
+    bars) or "mean" (95 % interval over replications). The per-run figures
+    are drawn for the run `run` picks (`pick_run`) and the call `call`
+    (default the first)."""
     from . import codecs
+    from .scenario import _error
     from .store import SweepResults
 
     out: list[tuple[str, str, Any]] = []
     if isinstance(results, SweepResults):
         calls = results.calls
         varied = distinct_axes(calls, results.axes) if calls is not None else []
-        metrics = [("r", "R (G.107)"), ("loss_total", "loss (%)")]
-        bound = ""
-        if calls is not None and "bound_r" in calls.columns and calls["bound_r"].notna().any():
-            # Seed 000 scores the per-talkspurt optimum (reduced E-model).
-            metrics.insert(1, ("bound_r", "R bound (optimal playout, reduced)"))
-            bound = ", R bound"
-        for a in varied:
-            others = [o for o in varied if o != a][:2]
-            out.append((f"quality_vs_{_stem(a)}", f"R{bound} and loss vs {a}: median and quartiles over calls "
-                        f"and replications; lines: {', '.join(others) or 'all calls'}",
-                        quality_vs_parameter(calls, a, others, metrics)))
-        runs = results.runs
-        first = runs[runs.complete].iloc[0].run if runs.complete.any() else None
-        if first is None:
+        if x is not None:
+            if x not in results.axes:
+                raise _error("--x", repr(x), f"a swept key path ({', '.join(results.axes) or 'none'})")
+            varied = [x] + [a for a in varied if a != x]
+        for metric in metrics:
+            table, mets, kind = _metric_table(results, metric)
+            bound = ""
+            if metric == "quality" and calls is not None and "bound_r" in calls.columns and calls["bound_r"].notna().any():
+                # Seed 000 scores the per-talkspurt optimum (reduced E-model).
+                mets = mets[:1] + [("bound_r", "R bound (optimal playout, reduced)")] + mets[1:]
+                bound = ", R bound"
+            if table is None or not len(table) or not mets:
+                continue
+            what = "median and quartiles over calls and replications" if stat == "median" else \
+                "mean over replications and its 95 % interval"
+            for a in (varied[:1] if x is not None else varied):
+                others = [o for o in varied if o != a][:2]
+                stem = f"quality_vs_{_stem(a)}" if metric == "quality" else f"{_stem(kind)}_vs_{_stem(a)}"
+                names = ", ".join(l for _, l in mets) if metric != "quality" else f"R{bound} and loss"
+                out.append((stem, f"{names} vs {a}: {what}; lines: {', '.join(others) or 'all calls'}",
+                            quality_vs_parameter(_scaled(table, mets), a, others, mets, stat=stat)))
+        key, label = pick_run(results, run)
+        if key is None:
             return out
         from .store import load as _load
 
-        single = _load(results.directory / "runs" / first)
-        label = f" (run {first}, point 0)"
+        single = _load(results.directory / "runs" / key)
     else:
         single, label = results, ""
     frame = {c["name"]: c["frame_ms"] for c in codecs()}
     if single.packets is not None and len(single.packets):
         calls = single.calls
-        c0 = int(calls.call.iloc[0])
+        c0 = int(calls.call.iloc[0]) if call is None else int(call)
+        if c0 not in set(calls.call.astype(int)):
+            raise _error("--call", str(call), f"a call of the run (0 to {int(calls.call.max())})")
         out.append((f"call_{c0}_panels", f"Call {c0} over time{label}", call_panels(single.packets, c0, single.series)))
         out.append(("ptime_rate_loss", f"ptime, rate and loss per second{label}",
                     ptime_rate_loss(single.packets, calls, frame)))
@@ -343,12 +504,14 @@ def _stem(axis: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", axis).strip("_")
 
 
-def save_figures(source, directory, formats: Sequence[str] = ("png", "svg"), overwrite: bool = False) -> list[Path]:
-    """Write every figure of a results folder (or results object) as files."""
+def save_figures(source, directory, formats: Sequence[str] = ("png", "svg"), overwrite: bool = False,
+                 **select: Any) -> list[Path]:
+    """Write every figure of a results folder (or results object) as files;
+    `select` passes `metrics`, `x`, `run`, `call`, `stat` to `figures_for`."""
     from .store import load
 
     res = load(source) if isinstance(source, (str, Path)) else source
-    figs = figures_for(res)
+    figs = figures_for(res, **select)
     d = Path(directory)
     targets = [d / f"{stem}.{fmt}" for stem, _, _ in figs for fmt in formats]
     clash = [t for t in targets if t.exists()]

@@ -22,7 +22,8 @@ from typing import Any
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; font-size: 0.85em; margin: 1em 0; }
+table { border-collapse: collapse; font-size: 0.8em; margin: 1em 0; }
+.wide { overflow-x: auto; max-width: 100%; }
 th, td { border: 1px solid #ddd; padding: 0.25em 0.5em; text-align: right; }
 th { background: #f4f4f4; } figure { margin: 1.5em 0; } img { max-width: 100%; }
 figcaption { font-size: 0.9em; color: #555; } code { background: #f4f4f4; padding: 0 0.2em; }
@@ -35,12 +36,26 @@ window.addEventListener("load", function () {
   document.body.dataset.figuresOk = ok;
   document.body.dataset.figuresTotal = imgs.length;
   document.body.dataset.figuresBroken = bad.join("|");
+  // Header cells of the calls table a reader cannot see without scrolling
+  // (right of the window).
+  var hidden = [];
+  document.querySelectorAll("#calls th").forEach(function (h) {
+    var r = h.getBoundingClientRect();
+    if (r.right > window.innerWidth + 0.5) { hidden.push(h.textContent.trim()); }
+  });
+  document.body.dataset.headersOffscreen = hidden.join("|");
 });
 """
 
-CALL_COLUMNS = ["call", "group", "codec", "ptime_ms", "transport", "playout", "generated", "loss_total",
-                "loss_late", "delay_mean_ms", "delay_p95_ms", "jitter_ms", "mouth_to_ear_ms", "r", "mos", "band",
+# R and MOS lead, so the columns a reader came for are on screen whatever
+# the width (issue 25: at 1280 px they were cut off at the right).
+CALL_COLUMNS = ["call", "group", "r", "mos", "band", "codec", "ptime_ms", "transport", "playout", "generated",
+                "loss_total", "loss_late", "delay_mean_ms", "delay_p95_ms", "jitter_ms", "mouth_to_ear_ms",
                 "r_random", "bound_g107_r", "emodel_extrapolated"]
+# Short headers (docs/results.md names every column).
+HEADERS = {"ptime_ms": "ptime ms", "generated": "pkts", "delay_mean_ms": "delay ms", "delay_p95_ms": "p95 ms",
+           "jitter_ms": "jitter ms", "mouth_to_ear_ms": "m2e ms", "bound_g107_r": "R opt",
+           "emodel_extrapolated": "extrap.", "r": "R", "mos": "MOS", "r_random": "R random"}
 
 
 def _png(fig) -> str:
@@ -50,10 +65,26 @@ def _png(fig) -> str:
 
 
 def _table(df, floatfmt: str = "{:.2f}") -> str:
-    return df.to_html(index=False, float_format=lambda x: floatfmt.format(x), na_rep="–", border=0)
+    """An HTML table, fractions in percent (`loss_total` → `loss_total %`, as
+    the figures draw them), in a box that scrolls rather than overflows."""
+    from .figures import is_fraction
+
+    pct = [c for c in df.columns if isinstance(c, str) and is_fraction(c) and df[c].dtype.kind == "f"]
+    if pct:
+        df = df.assign(**{c: df[c] * 100.0 for c in pct}).rename(columns={c: f"{c} %" for c in pct})
+    df = df.rename(columns={k: v for k, v in HEADERS.items() if k in df.columns})
+    return '<div class="wide">' + df.to_html(index=False, float_format=lambda x: floatfmt.format(x), na_rep="–",
+                                              border=0) + "</div>"
 
 
 def _sweep_summary(res) -> str:
+    """Per point: median and quartiles of R over calls, and the mean of R
+    over replications (each run's mean over its calls) with its 95 %
+    interval and the number of replications."""
+    import pandas as pd
+
+    from .stats import summarize
+
     calls = res.calls
     if calls is None:
         return "<p>No run is complete yet.</p>"
@@ -61,12 +92,15 @@ def _sweep_summary(res) -> str:
     agg = calls.groupby(keys, dropna=False, observed=True).agg(
         runs=("run", "nunique"), calls=("call", "size"), r_median=("r", "median"),
         r_q1=("r", lambda s: s.quantile(0.25)), r_q3=("r", lambda s: s.quantile(0.75)),
-        mos_median=("mos", "median"), loss_median=("loss_total", "median"),
+        mos_median=("mos", "median"), loss_total_median=("loss_total", "median"),
         extrapolated=("emodel_extrapolated", "sum")).reset_index()
+    ci = summarize(res, "r", keys).drop(columns=["n", "r_ci_half"])
+    agg = pd.merge(agg, ci, on=keys, how="left")
     return _table(agg, "{:.3f}")
 
 
-def build_html(res) -> str:
+def build_html(res, **select: Any) -> str:
+    """The report's HTML; `select` chooses the figures (`figures.figures_for`)."""
     from .figures import _plt, figures_for
     from .store import SweepResults
 
@@ -90,13 +124,13 @@ def build_html(res) -> str:
                      f"{m['wall_time_s']:.2f} s wall. Generated {when} by talkspurt "
                      f"{html.escape(str(m['versions']['talkspurt']))}.</p>")
         cols = [c for c in CALL_COLUMNS if c in res.calls.columns]
-        parts.append("<h2>Calls</h2>" + _table(res.calls[cols]))
+        parts.append("<h2>Calls</h2><div id=\"calls\">" + _table(res.calls[cols]) + "</div>")
         if res.groups is not None:
             parts.append("<h2>Groups</h2>" + _table(res.groups))
         if res.links is not None:
             parts.append("<h2>Links</h2>" + _table(res.links))
     parts.append("<h2>Figures</h2>")
-    for stem, caption, fig in figures_for(res):
+    for stem, caption, fig in figures_for(res, **select):
         parts.append(f"<figure id=\"{html.escape(stem)}\"><img alt=\"{html.escape(stem)}\" "
                      f"src=\"data:image/png;base64,{_png(fig)}\"><figcaption>{html.escape(caption)}</figcaption></figure>")
         plt.close(fig)
@@ -106,13 +140,13 @@ def build_html(res) -> str:
     return "".join(parts)
 
 
-def write_report(source: Any, output: str | os.PathLike) -> Path:
+def write_report(source: Any, output: str | os.PathLike, **select: Any) -> Path:
     """Write the report of a results folder (or a results object) to
-    `output`, atomically."""
+    `output`, atomically; `select` chooses the figures (`figures_for`)."""
     from .store import load
 
     res = load(source) if isinstance(source, (str, os.PathLike)) else source
-    text = build_html(res)
+    text = build_html(res, **select)
     out = Path(output)
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)

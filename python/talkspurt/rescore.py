@@ -110,8 +110,17 @@ def rescore(
     Needs the per-packet table (run with ``trace=True``, the default).
     Links, traffic and series are the original run's. Bad values raise
     `ScenarioError` naming the argument's key path.
+
+    `results` may be a sweep's store (`talkspurt.load(DIR)`): each run is
+    rescored on its own and a `RescoredSweep` comes back, whose `calls`,
+    `groups`, `bursts` and `talkspurts` tables lead with each run's identity
+    and axes like the store's.
     """
     from .results import Results
+    from .store import SweepResults
+
+    if isinstance(results, SweepResults):
+        return _rescore_store(results, playout, advantage, analysis)
 
     packets = results.packets
     if packets is None:
@@ -147,17 +156,75 @@ def rescore(
     manifest["scenario"] = json.loads(raw["scenario"])
     manifest["rescored"] = {"wall_time_s": wall, "playout": playout, "advantage": advantage, "analysis": analysis}
     out = Results(tables, manifest, base=results)
-    new_calls = out.calls
-    for k in _KEPT_CALL_COLUMNS:
-        if k in calls.columns and k not in new_calls.columns:
-            col = calls[k]
-            if _is_string(col.dtype):
+    # The kept columns go back in one step, at their places in the original
+    # table's order: inserting them one by one fragments the frame (pandas'
+    # PerformanceWarning), and a loaded sweep run's tables lead with its
+    # identity columns, so an index into the original can exceed the new
+    # table's width (issue 25: "loc must be an integer between -14 and 14").
+    out._frames["calls"] = _with_kept(calls, out.calls, _KEPT_CALL_COLUMNS, string_like=out.calls["codec"].dtype)
+    out._frames["packets"] = _with_kept(packets, out.packets, _KEPT_PACKET_COLUMNS)
+    return out
+
+
+def _with_kept(old, new, kept, string_like=None):
+    """`new` with the columns `kept` of `old` it lacks, placed after the
+    column that precedes each in `old` (or last)."""
+    import pandas as pd
+
+    add = {}
+    for k in kept:
+        if k in old.columns and k not in new.columns:
+            col = old[k]
+            if string_like is not None and _is_string(col.dtype):
                 # A loaded table's strings may carry another missing-value
                 # convention: take the fresh table's string dtype.
-                col = col.astype(new_calls["codec"].dtype)
-            new_calls.insert(min(list(calls.columns).index(k), len(new_calls.columns)), k, col.values)
-    new_packets = out.packets
-    for k in _KEPT_PACKET_COLUMNS:
-        if k in packets.columns:
-            new_packets.insert(list(packets.columns).index(k), k, packets[k].values)
-    return out
+                col = col.astype(string_like)
+            add[k] = col.values
+    if not add:
+        return new
+    order = list(new.columns)
+    for k in add:
+        before = list(old.columns)[: list(old.columns).index(k)]
+        anchor = next((c for c in reversed(before) if c in order), None)
+        order.insert(order.index(anchor) + 1 if anchor is not None else 0, k)
+    both = pd.concat([new, pd.DataFrame(add, index=new.index)], axis=1)
+    return both[order]
+
+
+class RescoredSweep:
+    """A sweep's runs rescored (`rescore(store, …)`): the per-run tables
+    concatenated, each row with its run's identity and axes."""
+
+    TABLES = ("calls", "groups", "bursts", "talkspurts")
+
+    def __init__(self, tables: dict[str, Any], axes: list[str]):
+        self._tables = tables
+        self.axes = axes
+
+    def __getattr__(self, name: str):
+        if name in RescoredSweep.TABLES:
+            return self._tables.get(name)
+        raise AttributeError(name)
+
+    def __repr__(self) -> str:
+        n = 0 if self.calls is None else self.calls["run"].nunique()
+        return f"<RescoredSweep: {n} runs, axes {self.axes}>"
+
+
+def _rescore_store(store, playout, advantage, analysis) -> RescoredSweep:
+    import pandas as pd
+
+    parts: dict[str, list] = {k: [] for k in RescoredSweep.TABLES}
+    for ident, res in store.each_run():
+        new = rescore(res, playout, advantage=advantage, analysis=analysis)
+        for name in RescoredSweep.TABLES:
+            t = getattr(new, name)
+            if t is None:
+                continue
+            # The run's identity as the store gives it (not the file's copy).
+            t = t.drop(columns=[c for c in ident if c in t.columns])
+            lead = pd.DataFrame({k: [v] * len(t) for k, v in ident.items()}, index=t.index)
+            parts[name].append(pd.concat([lead, t], axis=1))
+        del res, new  # one run's packets at a time
+    tables = {k: (pd.concat(v, ignore_index=True) if v else None) for k, v in parts.items()}
+    return RescoredSweep(tables, store.axes)

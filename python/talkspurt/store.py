@@ -11,8 +11,12 @@ OUT/.tmp/                      runs being written
 
 Every table file carries the run's identity and swept parameters as
 columns — `run`, `point`, `replication`, `seed` and one column per swept
-key path (`links[1].delay`) — so `read_parquet("OUT/runs/*/calls.parquet")`
-in DuckDB or polars gives the whole sweep as is.
+key path (`links[1].delay`), plus, for a value with units, its number in
+one unit beside it (`links[1].delay_ms`, `links[1].rate_bps`, `…_B`,
+`…_packets`) — so `read_parquet("OUT/runs/*/calls.parquet")` in DuckDB or
+polars gives the whole sweep as is. A sweep that grew (more points) may
+renumber points: `SweepResults` takes `point`, `replication` and the axes
+from sweep.json, a file keeps the values of when its run was written.
 
 A run is written into `.tmp/` and renamed into `runs/<run>` when complete,
 so `runs/` holds only complete runs: a sweep killed at any moment restarts
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -45,6 +50,44 @@ def axis_kind(values: list[Any]) -> str:
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         return "float"
     return "str"
+
+
+# Swept values with units get a numeric sibling column (issue 25): the
+# label column keeps the text as written ("25ms"; other code selects on
+# it), and `<key path>_<unit>` holds its number in one unit, so sorting and
+# groupby follow the value: `links[1].delay_ms` = 25.0.
+_UNIT_VALUE = re.compile(r"^\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-zµ%]+)\s*$")
+UNIT_SCALES = {
+    "ms": {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1.0, "s": 1e3, "min": 6e4, "h": 3.6e6},
+    "bps": {"bps": 1.0, "kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9},
+    "B": {"B": 1.0, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9},
+    "packets": {"p": 1.0},
+}
+
+
+def number_with_unit(v: Any) -> Optional[tuple[float, str]]:
+    """`"25ms"` → (25.0, "ms"), `"1.5s"` → (1500.0, "ms"), `"300kbps"` →
+    (300000.0, "bps"); None for anything else."""
+    if not isinstance(v, str):
+        return None
+    m = _UNIT_VALUE.match(v)
+    if m is None:
+        return None
+    for unit, scales in UNIT_SCALES.items():
+        if m.group(2) in scales:
+            return float(m.group(1)) * scales[m.group(2)], unit
+    return None
+
+
+def numeric_axes(values: dict[str, list[Any]]) -> dict[str, list[str]]:
+    """Axes whose values all carry units of one dimension → [column, unit]."""
+    out = {}
+    for a, vs in values.items():
+        parsed = [number_with_unit(v) for v in vs]
+        if parsed and all(p is not None for p in parsed) and len({p[1] for p in parsed}) == 1:  # type: ignore[index]
+            unit = parsed[0][1]  # type: ignore[index]
+            out[a] = [f"{a}_{unit}", unit]
+    return out
 
 
 def axis_value(v: Any, kind: str) -> Any:
@@ -275,6 +318,9 @@ def _run_ident(task: dict[str, Any], run_id: str):
             v = axis_value(task["params"].get(path), kind) if path in task["params"] else None
             typ = {"int": pa.int64(), "float": pa.float64(), "bool": pa.bool_(), "str": pa.string()}[kind]
             cols[path] = pa.array([v] * n, typ)
+        for path, (col, _unit) in task.get("numbers", {}).items():
+            nv = number_with_unit(task["params"].get(path))
+            cols[col] = pa.array([nv[0] if nv else None] * n, pa.float64())
         return cols
 
     return ident
@@ -283,42 +329,63 @@ def _run_ident(task: dict[str, Any], run_id: str):
 def prepare(out: Path, manifest: dict[str, Any], force: bool) -> set[str]:
     """Create or reopen the store. Returns the keys of runs already complete.
 
-    A folder holding the same sweep (same run keys) is resumed; a folder
-    holding anything else is refused unless `force` (then its sweep is
-    replaced)."""
+    Runs are keyed by content, so a store of this sweep, of an earlier
+    version of it with fewer points or replications, or of any sweep whose
+    complete runs all belong to this one, is reopened as is: its runs are
+    kept and only the new ones run (a sweep grows without --force). A store
+    holding complete runs that are not part of this sweep is refused unless
+    `force`; `force` then removes those runs only (the ones this sweep
+    shares are kept). A folder holding something other than a store is
+    refused unless `force` (its contents are then removed)."""
     runs_dir = out / "runs"
     if out.exists() and not out.is_dir():
         raise FileExistsError(f"{out} exists and is not a directory")
     existing = out / "sweep.json"
+    old: Optional[dict[str, Any]] = None
     if out.is_dir() and any(out.iterdir()):
-        same = False
         if existing.is_file():
             try:
                 old = json.loads(existing.read_text())
-                same = old.get("format") == FORMAT and [r["run"] for r in old["runs"]] == [
-                    r["run"] for r in manifest["runs"]]
-            except (ValueError, KeyError, TypeError):
-                same = False
-        if not same:
+                if old.get("format") != FORMAT or not isinstance(old.get("runs"), list):
+                    old = None
+            except (ValueError, TypeError):
+                old = None
+        if old is None:
             if not force:
                 what = "another sweep" if existing.is_file() else "other files"
                 raise FileExistsError(f"output {out} holds {what}; choose a new directory or pass --force to replace it")
             for child in out.iterdir():
                 shutil.rmtree(child) if child.is_dir() else child.unlink()
+        else:
+            wanted = {r["run"] for r in manifest["runs"]}
+            on_disk = {p.name for p in runs_dir.iterdir() if p.is_dir()} if runs_dir.is_dir() else set()
+            stale = sorted(on_disk - wanted)
+            if stale and not force:
+                raise FileExistsError(
+                    f"output {out} holds another sweep: {len(stale)} of its {len(on_disk)} complete runs are not "
+                    f"part of this one; choose a new directory or pass --force to remove those {len(stale)} runs "
+                    f"(the {len(on_disk) - len(stale)} runs this sweep shares are kept)")
+            for run in stale:
+                shutil.rmtree(runs_dir / run)
+            manifest["sessions"] = list(old.get("sessions", []))
     out.mkdir(parents=True, exist_ok=True)
     runs_dir.mkdir(exist_ok=True)
     shutil.rmtree(out / ".tmp", ignore_errors=True)  # partial runs of a killed sweep
-    if not existing.is_file():
+    if old is None or old.get("sweep") != manifest.get("sweep") or old.get("base") != manifest.get("base") \
+            or [r["run"] for r in old["runs"]] != [r["run"] for r in manifest["runs"]] or not existing.is_file():
         _atomic_write_text(existing, json.dumps(manifest, indent=1, default=str) + "\n")
     return {p.name for p in runs_dir.iterdir() if p.is_dir()}
 
 
 def finish(out: Path, extra: dict[str, Any]) -> None:
-    """Record the end of a sweep (wall time, executor) in the manifest."""
-    m = json.loads((out / "sweep.json").read_text())
-    m.setdefault("sessions", []).append(extra)
-    _atomic_write_text(out / "sweep.json", json.dumps(m, indent=1, default=str) + "\n")
-    shutil.rmtree(out / ".tmp", ignore_errors=True)
+    """Record the end of a sweep's session (wall time, executor; an
+    interrupted session says so) in the manifest, and remove `.tmp/`."""
+    try:
+        m = json.loads((out / "sweep.json").read_text())
+        m.setdefault("sessions", []).append(extra)
+        _atomic_write_text(out / "sweep.json", json.dumps(m, indent=1, default=str) + "\n")
+    finally:
+        shutil.rmtree(out / ".tmp", ignore_errors=True)
 
 
 class SweepResults:
@@ -343,8 +410,11 @@ class SweepResults:
         rows = []
         for r in self.manifest["runs"]:
             row = {k: r[k] for k in IDENTITY}
+            nums = self.numbers()
             for a, kind in self.manifest["axes"].items():
                 row[a] = axis_value(r["params"][a], kind) if a in r["params"] else None
+                if a in nums:
+                    row[nums[a][0]] = (number_with_unit(r["params"].get(a)) or (None,))[0]
             row["complete"] = r["run"] in done
             rows.append(row)
         return pd.DataFrame(rows)
@@ -353,8 +423,72 @@ class SweepResults:
         if name not in RUN_TABLES:
             raise KeyError(f"{name!r}: expected one of {', '.join(RUN_TABLES)}")
         if name not in self._frames:
-            self._frames[name] = _read_table(self.directory, name, [r["run"] for r in self.manifest["runs"]])
+            df = _read_table(self.directory, name, [r["run"] for r in self.manifest["runs"]])
+            self._frames[name] = None if df is None else self._identity(df)
         return self._frames[name]
+
+    def identity(self) -> "Any":
+        """One row per complete run: `run`, `point`, `replication`, `seed`
+        and the axes (with their numeric siblings)."""
+        r = self.runs
+        return r[r["complete"]].drop(columns="complete").drop_duplicates("run").reset_index(drop=True)
+
+    def each_run(self):
+        """(identity row as a dict, `Results` of the run) for every complete
+        run, in manifest order: what a function of one run needs to work
+        per run on a store (`fairness`, `rescore`)."""
+        from .results import Results
+
+        for row in self.identity().to_dict("records"):
+            yield row, Results.load(self.directory / "runs" / row["run"])
+
+    def numbers(self) -> dict[str, list[str]]:
+        """Swept axes with units → [numeric column, unit] (`links[1].delay`
+        → `["links[1].delay_ms", "ms"]`)."""
+        if "axis_numbers" in self.manifest:
+            return dict(self.manifest["axis_numbers"])
+        values: dict[str, list[Any]] = {}
+        for r in self.manifest["runs"]:
+            for k, v in r["params"].items():
+                values.setdefault(k, []).append(v)
+        return numeric_axes({a: values.get(a, []) for a in self.axes})
+
+    def _identity(self, df):
+        """Identity and axis columns from the manifest, not the files: a
+        run written by an earlier, smaller version of the sweep carries
+        the point index it had then (a grown grid renumbers points), and
+        no column for an axis added since."""
+        import pandas as pd
+
+        if "run" not in df.columns:
+            return df
+        first: dict[str, dict[str, Any]] = {}
+        for r in self.manifest["runs"]:
+            first.setdefault(r["run"], r)
+        runs = df["run"].astype(str)
+        cols: dict[str, Any] = {}
+        for k in ("point", "replication"):
+            cols[k] = runs.map({rid: r[k] for rid, r in first.items()}).astype("int64").to_numpy()
+        nums = self.numbers()
+        for a, kind in self.manifest["axes"].items():
+            vals = {rid: (axis_value(r["params"][a], kind) if a in r["params"] else None) for rid, r in first.items()}
+            col = runs.map(vals)
+            if a in df.columns:
+                try:
+                    col = col.astype(df[a].dtype)
+                except (TypeError, ValueError):
+                    pass
+            cols[a] = col.to_numpy() if col.dtype == object else col
+            if a in nums:
+                numbers = {rid: (number_with_unit(r["params"].get(a)) or (None,))[0] for rid, r in first.items()}
+                cols[nums[a][0]] = runs.map(numbers).astype("float64").to_numpy()
+        lead = ["run", "point", "replication", "seed"]
+        ident = [c for c in lead if c in df.columns]
+        rest = [c for c in df.columns if c not in ident and c not in cols]
+        out = pd.concat([df[ident].drop(columns=[c for c in ("point", "replication") if c in ident]),
+                         pd.DataFrame(cols, index=df.index), df[rest]], axis=1)
+        order = [c for c in lead if c in out.columns] + [c for c in out.columns if c not in lead]
+        return out[order]
 
     def __getattr__(self, name: str):
         if name in RUN_TABLES:
@@ -417,14 +551,16 @@ def manifest_for(sweep, runs, versions: dict[str, Any]) -> dict[str, Any]:
         "base": sweep.base,
         "source": sweep.origin,
         "axes": axes,
+        "axis_numbers": numeric_axes({a: values.get(a, []) for a in sweep.axes}),
         "runs": [{"run": r.run_id, "point": r.point, "replication": r.replication, "seed": r.seed,
                   "params": r.params} for r in runs],
         "versions": versions,
     }
 
 
-def task_for(r, out: Path, axes: dict[str, str], trace: Optional[bool]) -> dict[str, Any]:
+def task_for(r, out: Path, axes: dict[str, str], trace: Optional[bool],
+             numbers: Optional[dict[str, list[str]]] = None) -> dict[str, Any]:
     return {"run": r.run_id, "point": r.point, "replication": r.replication, "seed": r.seed,
             "params": r.params, "scenario_json": r.scenario_json, "source_json": r.source_json,
-            "out": str(out), "axes": axes,
+            "out": str(out), "axes": axes, "numbers": numbers or {},
             "trace": trace}

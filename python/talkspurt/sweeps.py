@@ -114,6 +114,7 @@ class Sweep:
         for p, params in enumerate(self.points()):
             doc = json.loads(json.dumps(self.base))
             _ov.apply(doc, {k: v for k, v in params.items() if k != LABEL})
+            _ov.drop_empty_groups(doc)
             for r in range(self.replications):
                 seed = derive_seed(base_seed, r)
                 doc.setdefault("run", {})["seed"] = seed
@@ -238,10 +239,48 @@ def load_sweep(source: Union[ScenarioLike, Path], extra: Optional[Mapping[str, A
         doc = read_scenario_file(origin)
     else:
         doc = load_scenario(source)
+    base_extra = {}
+    for k, v in (extra or {}).items():
+        if k == "sweep" or k.startswith("sweep."):
+            doc = dict(doc)
+            doc["sweep"] = _set_sweep_key(doc.get("sweep"), k, v)
+        else:
+            base_extra[k] = v
     sw = parse(doc, origin)
-    if extra:
-        _ov.apply(sw.base, extra)
+    if base_extra:
+        _ov.apply(sw.base, base_extra)
     return sw
+
+
+def _set_sweep_key(table: Any, key: str, value: Any) -> Any:
+    """`--set sweep.KEY=VALUE` on the `[sweep]` table: `sweep.replications=10`,
+    `sweep.grid.<key path>=[…]` (the rest of the key is the axis' key path:
+    `sweep.grid.links[1].delay=["25ms","50ms"]`), likewise `sweep.zip.…`,
+    `sweep.list=[…]`; `null` removes the key or axis."""
+    import copy
+
+    t = copy.deepcopy(dict(table)) if isinstance(table, Mapping) else {}
+    rest = key[len("sweep."):] if key.startswith("sweep.") else ""
+    if not rest:
+        raise _error(key, json.dumps(value, default=str), "a key of [sweep]: sweep.replications, sweep.grid.<key path>, "
+                                                          "sweep.zip.<key path>, sweep.list, sweep.scenario")
+    head, _, axis = rest.partition(".")
+    if head in ("grid", "zip") and axis:
+        axes = dict(t.get(head) or {})
+        if value is None:
+            axes.pop(axis, None)
+        else:
+            axes[axis] = value
+        t[head] = axes
+        return t
+    if head not in SWEEP_KEYS or axis:
+        raise _error(key, json.dumps(value, default=str), f"a key of [sweep]: one of {', '.join(SWEEP_KEYS)} "
+                                                          "(axes as sweep.grid.<key path> or sweep.zip.<key path>)")
+    if value is None:
+        t.pop(head, None)
+    else:
+        t[head] = value
+    return t
 
 
 def sweep(
@@ -275,29 +314,63 @@ def sweep(
     sw = source if isinstance(source, Sweep) else load_sweep(source, overrides)
     if isinstance(source, Sweep) and overrides:
         _ov.apply(sw.base, overrides)
-    executors.parse_executor(executor)  # a bad executor fails before any work
+    kind, address = executors.parse_executor(executor)  # a bad executor fails before any work
     runs = sw.runs()
     manifest = store.manifest_for(sw, runs, host_versions())
     out = Path(output)
-    done = store.prepare(out, manifest, force)
-    todo, seen = [], set(done)
-    for r in runs:
-        if r.run_id not in seen:
-            seen.add(r.run_id)
-            todo.append(store.task_for(r, out, manifest["axes"], trace))
-    unique = len({r.run_id for r in runs})
-    started = datetime.now(timezone.utc)
-    t0 = time.perf_counter()
-    if progress:
-        progress(unique - len(todo), unique)
-    offset = unique - len(todo)
-    stats = executors.run_tasks(todo, executor, workers,
-                                (lambda d, t: progress(offset + d, unique)) if progress else None)
-    store.finish(out, {"started_utc": started.isoformat(timespec="seconds"), "wall_time_s": time.perf_counter() - t0,
-                       "executor": executor if isinstance(executor, str) else type(executor).__name__,
-                       "workers": workers, "runs_executed": len(todo), "runs_resumed": unique - len(todo),
-                       **stats.summary()})
+    # An unreachable scheduler fails here, before the store is touched.
+    client = executors.connect(address) if kind == "dask" and isinstance(address, str) and address != "local" else None
+    try:
+        done = store.prepare(out, manifest, force)
+        todo, seen = [], set(done)
+        for r in runs:
+            if r.run_id not in seen:
+                seen.add(r.run_id)
+                todo.append(store.task_for(r, out, manifest["axes"], trace, manifest["axis_numbers"]))
+        unique = len({r.run_id for r in runs})
+        started = datetime.now(timezone.utc)
+        t0 = time.perf_counter()
+        if progress:
+            progress(unique - len(todo), unique)
+        offset = unique - len(todo)
+        finished = [0]
+
+        def on_done(d: int, t: int) -> None:
+            finished[0] = d
+            if progress:
+                progress(offset + d, unique)
+
+        session = {"started_utc": started.isoformat(timespec="seconds"),
+                   "executor": executor if isinstance(executor, str) else type(executor).__name__,
+                   "workers": workers, "runs_resumed": unique - len(todo)}
+        try:
+            stats = executors.run_tasks(todo, client if client is not None else executor, workers, on_done)
+        except BaseException as e:
+            # Ctrl-C, SIGTERM or a failed run: the session is recorded as
+            # interrupted (runs complete so far are kept) and .tmp/ removed.
+            session.update({"wall_time_s": time.perf_counter() - t0, "runs_executed": finished[0],
+                            "interrupted": type(e).__name__})
+            store.finish(out, session)
+            raise
+        session.update({"wall_time_s": time.perf_counter() - t0, "runs_executed": len(todo), **stats.summary()})
+        store.finish(out, session)
+    finally:
+        if client is not None:
+            client.close()
     return store.load(out)
 
 
-__all__ = ["Sweep", "RunSpec", "derive_seed", "load_sweep", "parse", "run_key", "sweep", "ScenarioError"]
+def plan(sw: Sweep, output: Union[str, os.PathLike, None] = None) -> dict[str, Any]:
+    """What `sweep` would do, without doing it (`talkspurt sweep --dry-run`):
+    the points with their values, the run count, and how many runs the
+    store `output` already holds."""
+    runs = sw.runs()
+    unique = {r.run_id for r in runs}
+    done: set[str] = set()
+    if output is not None and (Path(output) / "runs").is_dir():
+        done = {p.name for p in (Path(output) / "runs").iterdir() if p.is_dir()} & unique
+    return {"points": sw.points(), "replications": sw.replications, "runs": len(runs), "unique_runs": len(unique),
+            "already_done": len(done), "to_run": len(unique) - len(done)}
+
+
+__all__ = ["Sweep", "RunSpec", "derive_seed", "load_sweep", "parse", "plan", "run_key", "sweep", "ScenarioError"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import sys
-from typing import Any
+from pathlib import Path
+from typing import Any, Optional
 
 
 def platform_name() -> str:
@@ -28,7 +30,57 @@ def platform_name() -> str:
     return fmt(u.system, u.release, u.machine, "with", libc + version)
 
 
+def _git_dir(start: Path) -> Optional[Path]:
+    for d in (start, *start.parents):
+        g = d / ".git"
+        if g.is_dir():
+            return g
+        if g.is_file():  # a worktree or submodule: "gitdir: <path>"
+            text = g.read_text().strip()
+            if text.startswith("gitdir:"):
+                p = Path(text[len("gitdir:"):].strip())
+                return p if p.is_absolute() else (d / p)
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def git_commit() -> Optional[str]:
+    """The commit of the source tree talkspurt runs from (a checkout with
+    `maturin develop`), read from the repository's files without running
+    git (a child process would cost more than a small run); None for an
+    installed wheel or when the files cannot be read. Uncommitted changes
+    are not detected."""
+    try:
+        gd = _git_dir(Path(__file__).resolve().parent)
+        if gd is None:
+            return None
+        head = (gd / "HEAD").read_text().strip()
+        if not head.startswith("ref:"):
+            return head or None
+        ref = head[len("ref:"):].strip()
+        common = gd
+        if (gd / "commondir").is_file():
+            c = Path((gd / "commondir").read_text().strip())
+            common = c if c.is_absolute() else (gd / c).resolve()
+        for base in (gd, common):
+            f = base / ref
+            if f.is_file():
+                return f.read_text().strip() or None
+        packed = common / "packed-refs"
+        if packed.is_file():
+            for line in packed.read_text().splitlines():
+                parts = line.split()
+                if len(parts) == 2 and parts[1] == ref:
+                    return parts[0]
+    except OSError:
+        return None
+    return None
+
+
 def versions() -> dict[str, Any]:
+    """talkspurt's version and the git commit it was built from (None
+    outside a checkout), Python, and the host."""
     from . import _core
 
-    return {"talkspurt": _core.__version__, "python": sys.version.split()[0], "platform": platform_name()}
+    return {"talkspurt": _core.__version__, "git_commit": git_commit(), "python": sys.version.split()[0],
+            "platform": platform_name()}

@@ -10,7 +10,8 @@
 //!   document's (or the root, for syntax errors), and says what is allowed;
 //! - an unmutated document is accepted.
 //!
-//! Not run in CI: `cargo run --release --example fuzz_scenario -- 1000000 [seed]`.
+//! Long budgets: `cargo run --release --example fuzz_scenario -- 1000000 [seed]`;
+//! CI runs a short budget of the same code (`tests/fuzz_scenario.rs`).
 
 use std::collections::BTreeMap;
 use std::panic;
@@ -229,12 +230,33 @@ fn transport(g: &mut Rng, echo: bool) -> Value {
     }
 }
 
-fn start(g: &mut Rng, duration_s: u64) -> Value {
-    if g.coin() {
-        json!(format!("{}ms", g.below(duration_s * 1000)))
+/// `count`, `start` and `stagger` of a group whose sources must all begin
+/// before `stop_ms` (the validator's rule, `validate::starts_before`: the
+/// latest start plus `stagger × (count − 1)` is before the stop; a uniform
+/// start's draws are below `to`, so `to` may equal the stop). Each key is
+/// set half the time, as `maybe` does; when a key is left out its default
+/// (count 1, start 0, stagger 0) is what the bound is computed with.
+fn start_group(m: &mut Map<String, Value>, g: &mut Rng, stop_ms: u64, max_count: u64) {
+    let count = if g.coin() { g.range(1, max_count) } else { 1 };
+    if count > 1 || g.coin() {
+        m.insert("count".into(), json!(count));
+    }
+    // Room for the start and the stagger: latest + stagger·(count−1) < stop.
+    let latest = if g.coin() {
+        let at = g.below(stop_ms);
+        m.insert("start".into(), json!(format!("{at}ms")));
+        at
+    } else if g.coin() {
+        let to = g.range(1, stop_ms);
+        let from = g.below(to);
+        m.insert("start".into(), json!({ "kind": "uniform", "from": format!("{from}ms"), "to": format!("{to}ms") }));
+        to - 1
     } else {
-        let lo = g.below(5000);
-        json!({ "kind": "uniform", "from": format!("{lo}ms"), "to": format!("{}ms", lo + g.range(1, 5000)) })
+        0
+    };
+    if g.coin() {
+        let room = (stop_ms - 1 - latest) / (count - 1).max(1);
+        m.insert("stagger".into(), json!(format!("{}ms", g.below(room.min(1000) + 1))));
     }
 }
 
@@ -289,7 +311,7 @@ fn scenario(g: &mut Rng, toml: bool) -> Value {
             let &(codec, ptimes) = g.pick(CODECS);
             let (from, to) = if g.coin() { (&first, &last) } else { (&last, &first) };
             let mut c = obj(json!({ "from": from, "to": to, "codec": codec }));
-            maybe(&mut c, g, "count", |g| json!(g.range(1, 5)));
+            start_group(&mut c, g, duration_s * 1000, 5);
             maybe(&mut c, g, "ptime", |g| json!(format!("{}ms", g.pick(ptimes))));
             maybe(&mut c, g, "overhead", |g| json!(format!("{}B", g.below(100))));
             maybe(&mut c, g, "speech", speech);
@@ -297,8 +319,6 @@ fn scenario(g: &mut Rng, toml: bool) -> Value {
             maybe(&mut c, g, "transport", |g| transport(g, true));
             maybe(&mut c, g, "playout", playout);
             maybe(&mut c, g, "advantage", |g| json!(40.0 * g.unit()));
-            maybe(&mut c, g, "start", |g| start(g, duration_s));
-            maybe(&mut c, g, "stagger", |g| g.ms(0, 1000));
             maybe(&mut c, g, "length", |g| g.ms(1, 60_000));
             maybe(&mut c, g, "label", |_| json!(format!("voice {i}")));
             Value::Object(c)
@@ -309,7 +329,6 @@ fn scenario(g: &mut Rng, toml: bool) -> Value {
         .map(|_| {
             let kind = *g.pick(&["cbr", "poisson", "onoff", "bulk", "transfer"]);
             let mut t = obj(json!({ "from": last, "to": first, "kind": kind }));
-            maybe(&mut t, g, "count", |g| json!(g.range(1, 3)));
             match kind {
                 "bulk" | "transfer" => {
                     t.insert("transport".into(), tcp(g));
@@ -336,12 +355,24 @@ fn scenario(g: &mut Rng, toml: bool) -> Value {
             if kind == "transfer" {
                 t.insert("size".into(), json!(format!("{}kB", g.range(1, 1_000_000))));
             }
+            // A stop before the run's end bounds the starts (whole seconds,
+            // after a fixed start).
+            let mut stop_ms = duration_s * 1000;
             if g.coin() {
                 let s = g.below(duration_s);
+                let stop = g.range(s + 1, duration_s + 10);
+                t.insert("stop".into(), json!(format!("{stop}s")));
+                stop_ms = stop_ms.min(stop * 1000);
                 t.insert("start".into(), json!(format!("{s}s")));
-                maybe(&mut t, g, "stop", |g| json!(format!("{}s", g.range(s + 1, duration_s + 10))));
+                let count = if g.coin() { g.range(1, 3) } else { 1 };
+                t.insert("count".into(), json!(count));
+                if g.coin() {
+                    let room = (stop_ms - 1 - s * 1000) / (count - 1).max(1);
+                    t.insert("stagger".into(), json!(format!("{}ms", g.below(room.min(1000) + 1))));
+                }
+            } else {
+                start_group(&mut t, g, stop_ms, 3);
             }
-            maybe(&mut t, g, "stagger", |g| g.ms(0, 1000));
             Value::Object(t)
         })
         .collect();
@@ -630,13 +661,19 @@ fn check_rejection(e: &ScenarioError, doc: Option<&Value>) -> Result<(), String>
     Ok(())
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let n: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
-    let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0x5EED);
-    panic::set_hook(Box::new(|_| {}));
+/// What a fuzz session saw: counts by verdict, and the first problems.
+pub struct Outcome {
+    pub counts: BTreeMap<&'static str, u64>,
+    pub problems: Vec<String>,
+    pub secs: f64,
+}
+
+/// Fuzz `n` cases from `seed`. `tests/fuzz_scenario.rs` runs a short budget
+/// of this in CI, so a generator that drifts from the validator fails the
+/// build (issue 25); this example runs long budgets.
+pub fn fuzz(n: u64, seed: u64) -> Outcome {
     let t0 = Instant::now();
-    let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut counts: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut problems: Vec<String> = Vec::new();
     for case in 0..n {
         let mut g = Rng(seed ^ (case + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -674,6 +711,7 @@ fn main() {
             Ok(Err(e)) => {
                 *counts.entry("rejected").or_default() += 1;
                 if pristine {
+                    *counts.entry("valid rejected").or_default() += 1;
                     Some(format!("valid document rejected: {e}"))
                 } else {
                     // A file's keys are those TOML reads in it (`["a"]` is a table header).
@@ -684,6 +722,9 @@ fn main() {
                 }
             }
         };
+        if pristine {
+            *counts.entry("pristine").or_default() += 1;
+        }
         if let Some(p) = problem {
             *counts.entry("problems").or_default() += 1;
             if problems.len() < 10 {
@@ -693,15 +734,24 @@ fn main() {
             }
         }
     }
-    let secs = t0.elapsed().as_secs_f64();
-    println!("{n} cases in {secs:.1} s ({:.1} µs/case), seed {seed}", secs * 1e6 / n as f64);
-    for (k, v) in &counts {
+    Outcome { counts, problems, secs: t0.elapsed().as_secs_f64() }
+}
+
+#[allow(dead_code)] // a module of tests/fuzz_scenario.rs too
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let n: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0x5EED);
+    panic::set_hook(Box::new(|_| {}));
+    let o = fuzz(n, seed);
+    println!("{n} cases in {:.1} s ({:.1} µs/case), seed {seed}", o.secs, o.secs * 1e6 / n as f64);
+    for (k, v) in &o.counts {
         println!("  {k}: {v}");
     }
-    for p in &problems {
+    for p in &o.problems {
         println!("{p}");
     }
-    if !problems.is_empty() {
+    if !o.problems.is_empty() {
         std::process::exit(1);
     }
 }

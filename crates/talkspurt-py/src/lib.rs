@@ -209,14 +209,38 @@ fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
     Ok(scenario::parse::to_json(&s).to_string())
 }
 
+/// A flag another thread sets to stop a run (`run(..., interrupt=flag)`):
+/// the Python side runs the core in a worker thread and sets it when the
+/// main thread gets Ctrl-C (talkspurt/api.py).
+#[pyclass(frozen, module = "talkspurt._core")]
+struct Interrupt(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+#[pymethods]
+impl Interrupt {
+    #[new]
+    fn new() -> Self {
+        Interrupt(Default::default())
+    }
+    fn set(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn is_set(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 /// Run a scenario to completion and return its tables as column buffers.
 /// `progress(fraction)` is called from time to time (with the GIL held);
 /// Ctrl-C aborts the run with KeyboardInterrupt.
 /// `capture` lists packet-capture specs (docs/pcap.md); the files come
 /// back as `captures`, a list of (name, libpcap bytes), one bytes object
 /// per file. `capture_key` names the option in errors.
+/// `partial`: when Ctrl-C (or `progress` raising) stops the run, score what
+/// ran and return it with `completed = False` and the exception as
+/// `interrupted`, instead of raising at once without scoring.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None, trace=None, progress=None, capture=None, capture_key="capture"))]
+/// `interrupt` (an `Interrupt`) stops the run once set, like Ctrl-C.
+#[pyo3(signature = (scenario_json, seed=None, trace=None, progress=None, capture=None, capture_key="capture", partial=false, interrupt=None))]
 fn run(
     py: Python<'_>,
     scenario_json: &str,
@@ -225,7 +249,10 @@ fn run(
     progress: Option<PyObject>,
     capture: Option<Vec<String>>,
     capture_key: &str,
+    partial: bool,
+    interrupt: Option<PyRef<'_, Interrupt>>,
 ) -> PyResult<PyObject> {
+    let flag = interrupt.map(|i| i.0.clone());
     let mut s = parse(py, scenario_json)?;
     if let Some(seed) = seed {
         s.run.seed = seed;
@@ -250,16 +277,32 @@ fn run(
                 true
             })
         };
-        let opts = talkspurt_core::run::RunOptions { capture: capture.unwrap_or_default(), capture_key: capture_key.to_string() };
+        let opts = talkspurt_core::run::RunOptions {
+            capture: capture.unwrap_or_default(),
+            capture_key: capture_key.to_string(),
+            partial,
+            interrupt: flag.clone(),
+        };
         talkspurt_core::run::run_with(&s, &opts, &mut cb)
     });
-    if let Some(e) = cb_err {
-        return Err(e);
+    if !partial {
+        if let Some(e) = cb_err.take() {
+            return Err(e);
+        }
     }
     let out = result.map_err(|e| scenario_err(py, e))?;
-    if !out.completed {
+    if !out.completed && !partial {
         return Err(PyKeyboardInterrupt::new_err("run interrupted"));
     }
+    let interrupted: PyObject = match cb_err {
+        None if !out.completed && flag.as_ref().is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) => {
+            PyKeyboardInterrupt::new_err("run interrupted").into_py(py)
+        }
+        Some(e) => e.into_py(py),
+        None if !out.completed => PyKeyboardInterrupt::new_err("run interrupted").into_py(py),
+        None => py.None(),
+    };
+    let completed = out.completed;
     let r = out.report;
     let d = tables_dict(
         py,
@@ -284,6 +327,8 @@ fn run(
     d.set_item("captures", caps)?;
     d.set_item("seed", s.run.seed)?;
     d.set_item("scenario", scenario::parse::to_json(&s).to_string())?;
+    d.set_item("completed", completed)?;
+    d.set_item("interrupted", interrupted)?;
     Ok(d.into_py(py))
 }
 
@@ -451,6 +496,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TRANSPORT_CALL_COLUMNS", talkspurt_core::run::report::TRANSPORT_CALL_COLUMNS.to_vec())?;
     m.add_class::<ColumnBuffer>()?;
     m.add_class::<PacketTable>()?;
+    m.add_class::<Interrupt>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(rescore, m)?)?;

@@ -131,9 +131,9 @@ def l16_spec(fs: int, frame_ms: float) -> CodecSpec:
 def resolve(name: str, law: str = "mu") -> CodecSpec:
     """The spec for a codec-table name; ValueError when none can be had."""
     if name in UNAVAILABLE:
-        raise AudioError(f"codec {name!r} has no audio implementation: {UNAVAILABLE[name]}; "
-                         "choose another codec for the audio with analysis.audio.codec")
+        raise AudioError(f"analysis.audio.codec: got \"{name}\"; expected a codec with an audio implementation "
+                         f"({UNAVAILABLE[name]}): choose another codec for the audio with analysis.audio.codec")
     spec = _table_codec(name, law)
     if spec is None:
-        raise AudioError(f"codec {name!r} has no audio implementation")
+        raise AudioError(f"analysis.audio.codec: got \"{name}\"; expected a codec with an audio implementation")
     return spec

@@ -20,8 +20,9 @@ from .speech import SpeechSource, speech_files, write_wav
 if TYPE_CHECKING:
     from ..results import Results
 
-COLUMNS = ["pesq_mos", "pesq_min", "pesq_raw", "pesq_segments", "pesq_failed", "pesq_note", "audio_frames",
-           "audio_missing", "audio_concealed", "audio_fec"]
+COLUMNS = ["pesq_mos", "pesq_min", "pesq_raw", "pesq_short", "pesq_segments", "pesq_failed", "pesq_note",
+           "pesq_speech_s", "pesq_loss", "pesq_coverage", "audio_frames", "audio_missing", "audio_concealed",
+           "audio_fec"]
 OPUS_BITRATE = {"nb": 12000, "wb": 20000}  # RFC 7587 §3.1.1, top of the speech ranges
 INT_COLUMNS = ("call", "pesq_segments", "pesq_failed", "audio_frames", "audio_missing", "audio_concealed", "audio_fec")
 
@@ -119,7 +120,7 @@ def _jobs(results: "Results", cfg: AudioConfig, calls: Optional[list[int]], keep
     wanted = list(range(n)) if calls is None else calls
     for c in wanted:
         if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < n:
-            raise AudioError(f"call: got {c!r}; expected a call index from 0 to {n - 1}")
+            raise AudioError(f"call: got {c}; expected a call index from 0 to {n - 1}")
     from .. import codecs as table_codecs
 
     frame_ms = {c["name"]: float(c["frame_ms"]) for c in table_codecs()}
@@ -141,6 +142,24 @@ def _jobs(results: "Results", cfg: AudioConfig, calls: Optional[list[int]], keep
     return jobs
 
 
+# The modules of the `audio` extra (pyproject.toml) and what needs them.
+EXTRA = (("pesq", "PESQ"), ("scipy", "resampling"))
+
+
+def require_extra(stoi: bool = False, find=None) -> None:
+    """A one-line AudioError, not a ModuleNotFoundError traceback, when the
+    `audio` extra is not installed (`pip install 'talkspurt[audio]'`, or
+    `pip install '.[audio]'` in a clone)."""
+    import importlib.util
+
+    find = find or importlib.util.find_spec
+    missing = [name for name, _ in EXTRA + ((("pystoi", "STOI"),) if stoi else ()) if find(name) is None]
+    if missing:
+        raise AudioError(f"{PATH}: got no {', '.join(missing)} module{'s' if len(missing) > 1 else ''}; expected "
+                         f"the audio extra installed: pip install 'talkspurt[audio]' (in a clone: "
+                         f"pip install '.[audio]')")
+
+
 def score_audio(results: "Results", config: Optional[AudioConfig | dict] = None, *,
           calls: Optional[list[int]] = None, wav_dir: Optional[str | os.PathLike] = None):
     """Score calls of `results` on real speech: a DataFrame with one row per
@@ -155,11 +174,12 @@ def score_audio(results: "Results", config: Optional[AudioConfig | dict] = None,
     from .config import parse
 
     cfg = config if isinstance(config, AudioConfig) else parse(config or {})
+    require_extra(cfg.stoi)
     jobs = _jobs(results, cfg, calls, wav_dir is not None)
     if wav_dir is not None:
         d = Path(wav_dir)
         if d.exists() and not d.is_dir():
-            raise AudioError(f"wav folder {str(d)!r} exists and is not a folder")
+            raise AudioError(f"wav: got \"{d}\", which exists and is not a folder; expected a folder for the WAV files")
         clash = [f for _, c, *_ in jobs for f in (d / f"call{c}_reference.wav", d / f"call{c}_degraded.wav")
                  if f.exists()]
         if clash:

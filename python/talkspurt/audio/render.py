@@ -25,7 +25,7 @@ Readings (docs/models/audio.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
@@ -59,6 +59,10 @@ class Rendered:
     frames_missing: int  # not played (lost, late, dropped), anywhere in the call
     frames_concealed: int
     frames_fec: int
+    # Per audio frame: its reference start sample and whether it was played
+    # (the scored segments' own loss and coverage, `score.score`).
+    frame_start: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    frame_ok: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
 
 def _frames_of(trace: CallTrace, fs: int, frame: int, audio_frame_s: float):
@@ -154,4 +158,4 @@ def render(trace: CallTrace, spec: CodecSpec, source: SpeechSource, *, conceal: 
         deg[d0:d0 + len(sig)] = sig
         spurts.append((r0, r1, r0 + off))
     missing = int((~ok_all).sum())
-    return Rendered(fs, ref, deg, aligned, spurts, len(spurt), missing, concealed, fec)
+    return Rendered(fs, ref, deg, aligned, spurts, len(spurt), missing, concealed, fec, start, ok_all)

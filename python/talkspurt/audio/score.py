@@ -14,6 +14,12 @@ duration; the worst segment is reported too. P.862 runs in a child process
 (`pesq_guard.py`), so a crash costs a NaN and a note, not the run.
 Seed 001 scored the first 15 s of each call; `segment = "15s"` with
 `max_segments = 1` reproduces that.
+
+Beside the score: the speech seconds PESQ heard (`pesq_speech_s`), the
+share of the call's frames in the scored segments (`pesq_coverage`) and
+their own loss (`pesq_loss`), so a score can be read against what it
+covers. P.862 §7 asks for about 8–20 s of speech per pair: below
+`MIN_SPEECH_S` of scored speech the score is flagged (`pesq_short`).
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ def p862_1_inverse(mos_lqo: float) -> float:
         return math.nan
     return (4.6607 - math.log(4.0 / (mos_lqo - 0.999) - 1.0)) / 1.4945
 
+
+MIN_SPEECH_S = 8.0  # P.862 §7: recordings of about 8–20 s (here: scored active speech)
 
 P862_RAW_MIN = -0.5  # P.862 §10.2.4: the raw score's range is −0.5 … 4.5
 
@@ -196,7 +204,7 @@ def score(r: Rendered, *, mode: str = "nb", segment_s: float = 10.0, max_segment
           stoi: bool = False) -> dict[str, float]:
     """The call's audio columns (see docs/results.md)."""
     segs = segments(r, segment_s, max_segments)
-    scores, weights, notes = [], [], []
+    scores, weights, scored, notes = [], [], [], []
     for i, s in enumerate(segs):
         v, note = pesq_noted(r.fs, r.reference[s.ref[0]:s.ref[1]], r.degraded[s.deg[0]:s.deg[1]], mode)
         if note is not None:
@@ -204,14 +212,26 @@ def score(r: Rendered, *, mode: str = "nb", segment_s: float = 10.0, max_segment
         if not math.isnan(v):
             scores.append(v)
             weights.append(s.speech_s)
+            scored.append(s)
+    # What PESQ actually heard: the frames of the scored segments, their own
+    # loss and their share of the call (a call with 26 % loss can score
+    # well on one clean segment; issue 25).
+    in_scored = np.zeros(len(r.frame_start), dtype=bool)
+    for s in scored:
+        in_scored |= (r.frame_start >= s.ref[0]) & (r.frame_start < s.ref[1])
+    n_scored = int(in_scored.sum())
     mos = float(np.average(scores, weights=weights)) if scores else math.nan
     row = {
         "pesq_mos": mos,
         "pesq_min": min(scores) if scores else math.nan,
         "pesq_raw": p862_1_inverse(mos) if mode == "nb" else math.nan,
+        "pesq_short": bool(sum(weights) < MIN_SPEECH_S),
         "pesq_segments": len(scores),
         "pesq_failed": len(notes),
         "pesq_note": "; ".join(notes[:1]) + (f" (and {len(notes) - 1} more)" if len(notes) > 1 else ""),
+        "pesq_speech_s": float(sum(weights)),
+        "pesq_loss": float((~r.frame_ok[in_scored]).sum() / n_scored) if n_scored else math.nan,
+        "pesq_coverage": n_scored / len(r.frame_start) if len(r.frame_start) else math.nan,
         "audio_frames": r.frames_total,
         "audio_missing": r.frames_missing,
         "audio_concealed": r.frames_concealed,

@@ -29,13 +29,13 @@ def read_wav(path: str | os.PathLike) -> tuple[np.ndarray, int]:
     """
     p = Path(path)
     if not p.is_file():
-        raise SpeechError(f"speech file {str(p)!r} does not exist")
+        raise SpeechError(f"speech: got {_q(p)}; expected an existing WAV file or folder (the file does not exist)")
     try:
         with wave.open(str(p), "rb") as w:
             ch, width, fs, n = w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes()
             raw = w.readframes(n)
     except (wave.Error, EOFError, OSError) as e:
-        raise SpeechError(f"speech file {str(p)!r} is not a readable PCM WAV ({e})") from None
+        raise SpeechError(f"speech: got {_q(p)}; expected a PCM WAV file (not a readable PCM WAV: {e})") from None
     if width == 1:
         x = (np.frombuffer(raw, np.uint8).astype(float) - 128.0) * 256.0
     elif width == 2:
@@ -46,11 +46,11 @@ def read_wav(path: str | os.PathLike) -> tuple[np.ndarray, int]:
     elif width == 4:
         x = np.frombuffer(raw, "<i4").astype(float) / 65536.0
     else:
-        raise SpeechError(f"speech file {str(p)!r} has {8 * width}-bit samples; expected 8, 16, 24 or 32-bit PCM")
+        raise SpeechError(f"speech: got {_q(p)} with {8 * width}-bit samples; expected 8, 16, 24 or 32-bit PCM")
     if ch > 1:
         x = x.reshape(-1, ch).mean(axis=1)
     if len(x) == 0:
-        raise SpeechError(f"speech file {str(p)!r} holds no samples")
+        raise SpeechError(f"speech: got {_q(p)}, which holds no samples; expected a WAV file with speech")
     return x, fs
 
 
@@ -99,6 +99,13 @@ def vad_mask(x: np.ndarray, fs: int, *, frame_ms: float = 10.0, threshold_db: fl
     return np.concatenate([mask, np.full(len(x) - len(mask), held[-1] if frames else False)])
 
 
+def _q(p) -> str:
+    """A path quoted as the core quotes values (JSON string)."""
+    import json
+
+    return json.dumps(str(p))
+
+
 def default_speech_dir() -> Optional[Path]:
     """`$TALKSPURT_SPEECH`, else `../shared/speech` beside the project root
     found upward from the working directory (where `pyproject.toml` is)."""
@@ -117,8 +124,9 @@ def speech_files(spec: Optional[Sequence[str] | str]) -> list[Path]:
     if spec is None:
         d = default_speech_dir()
         if d is None:
-            raise SpeechError("no speech given and no default found; set analysis.audio.speech "
-                              "(WAV files or a folder) or $TALKSPURT_SPEECH")
+            raise SpeechError("speech: got none (no speech given and no default found); expected "
+                              "analysis.audio.speech or --speech naming WAV files or a folder of 8 kHz+ "
+                              "speech, or $TALKSPURT_SPEECH (docs/models/audio.md, \"Speech\")")
         spec = [str(d)]
     items = [spec] if isinstance(spec, (str, os.PathLike)) else list(spec)
     out: list[Path] = []
@@ -127,12 +135,12 @@ def speech_files(spec: Optional[Sequence[str] | str]) -> list[Path]:
         if p.is_dir():
             found = sorted(p.glob("*.wav"))
             if not found:
-                raise SpeechError(f"speech folder {str(p)!r} holds no .wav files")
+                raise SpeechError(f"speech: got {_q(p)}, a folder that holds no .wav files; expected WAV files or a folder of them")
             out.extend(found)
         elif p.exists():
             out.append(p)
         else:
-            raise SpeechError(f"speech file {str(p)!r} does not exist")
+            raise SpeechError(f"speech: got {_q(p)}; expected an existing WAV file or folder (the file does not exist)")
     if not out:
         raise SpeechError("speech: no files given")
     return out

@@ -4,7 +4,10 @@
 pub mod capture;
 pub mod report;
 
-pub use report::{report, Report};
+pub use report::{report, report_until, Report};
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::scenario::{build, call_info, group_label, Scenario, ScenarioError};
 use crate::score::stream::CallStream;
@@ -20,7 +23,10 @@ pub struct RunOutput {
     pub voice_packets: u64,
     /// Simulated time at which the run ended (seconds).
     pub sim_end_s: f64,
-    /// False when `progress` asked to stop early.
+    /// False when `progress` asked to stop early. An incomplete run's
+    /// `report` is empty (`Report::default()`) unless `RunOptions::partial`
+    /// asked to score what ran: scoring a run the user interrupted would
+    /// spend time and memory on results nobody asked for (issue 25).
     pub completed: bool,
     /// Capture files (name, libpcap bytes), empty unless asked for.
     pub captures: Vec<(String, Vec<u8>)>,
@@ -44,6 +50,15 @@ pub struct RunOptions {
     pub capture: Vec<String>,
     /// The option's name in errors (`capture`, `--capture`).
     pub capture_key: String,
+    /// Score an interrupted run up to where it stopped (the caller marks
+    /// such results partial); false: an interrupted run returns an empty
+    /// report at once.
+    pub partial: bool,
+    /// Set by the caller (another thread: the Python binding's on Ctrl-C)
+    /// to stop the run: the event loop checks it at least every 50 ms of
+    /// wall time and scoring between calls (unless `partial`), so the run
+    /// returns, incomplete, within a fraction of a second.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 /// Run a validated scenario. `progress(fraction)` returns false to abort.
@@ -84,11 +99,22 @@ pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -
     let traffic_labels: Vec<String> =
         s.traffic.iter().enumerate().map(|(g, t)| group_label(&t.label, "traffic", g)).collect();
     let t1 = std::time::Instant::now();
-    let completed = w.run(progress);
+    let stop = opts.interrupt.clone().unwrap_or_default();
+    let completed = w.run(&mut |f| !stop.load(Ordering::Relaxed) && progress(f));
     let t2 = std::time::Instant::now();
     let voice_packets = w.calls.iter().map(|c| c.rec.len() as u64).sum();
     let captures = w.capture.take().map_or_else(Vec::new, |c| c.files.into_iter().map(|f| (f.name, f.bytes)).collect());
-    let report = report(&mut w, &infos, &traffic_labels, &s.analysis.score(), s.run.trace);
+    let no_stop = AtomicBool::new(false);
+    let (report, completed) = if completed || opts.partial {
+        // A partial run asked for is scored whatever the flag says.
+        let flag = if opts.partial { &no_stop } else { &*stop };
+        match report_until(&mut w, &infos, &traffic_labels, &s.analysis.score(), s.run.trace, flag) {
+            Some(r) => (r, completed),
+            None => (Report::default(), false),
+        }
+    } else {
+        (Report::default(), false)
+    };
     let secs = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64();
     let phases = Phases { build_s: secs(t0, t1), loop_s: secs(t1, t2), report_s: secs(t2, std::time::Instant::now()) };
     Ok(RunOutput {

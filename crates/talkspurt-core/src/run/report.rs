@@ -2,13 +2,15 @@
 //! talkspurts (from the scored calls), links, traffic, time series.
 
 use crate::score::packets::Packets;
-use crate::score::{call_tables, AnalysisCfg, CallInfo};
+use crate::score::{call_tables_until, AnalysisCfg, CallInfo};
+use std::sync::atomic::{AtomicBool, Ordering};
 use crate::metrics::adaptation::{adapt_stats, AdaptStats};
 use crate::sim::world::{Call, Side, World};
 use crate::voice::adapt::Cause;
 use crate::transport::tcp::TcpCounters;
 use crate::trace::{Column, Table};
 
+#[derive(Default)]
 pub struct Report {
     pub calls: Table,
     /// Built a column at a time when read (`Packets::column`, `table`).
@@ -220,6 +222,12 @@ fn series_table(w: &World) -> Table {
 /// The calls' records move out of the world into scoring (and, with the
 /// trace, into the packets table), so they are never held twice.
 pub fn report(w: &mut World, infos: &[CallInfo], traffic_labels: &[String], a: &AnalysisCfg, trace: bool) -> Report {
+    report_until(w, infos, traffic_labels, a, trace, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`report`] that gives up (None) once `stop` is set: an interrupted
+/// run's scoring stops between calls instead of finishing (issue 25).
+pub fn report_until(w: &mut World, infos: &[CallInfo], traffic_labels: &[String], a: &AnalysisCfg, trace: bool, stop: &AtomicBool) -> Option<Report> {
     let where_cats: Vec<String> = w.topo.channels.iter().map(|c| c.name.clone()).collect();
     // Streaming calls fold what is still in flight (before the onset below).
     for c in &mut w.calls {
@@ -228,7 +236,10 @@ pub fn report(w: &mut World, infos: &[CallInfo], traffic_labels: &[String], a: &
         }
     }
     let recs = w.calls.iter_mut().map(|c| std::mem::take(&mut c.rec)).collect();
-    let mut ct = call_tables(recs, infos, a, trace, &where_cats);
+    let mut ct = call_tables_until(recs, infos, a, trace, &where_cats, stop);
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
     // The calls table's transport columns (they need no records).
     let mut transport = Table::default();
     rate_columns(w, &mut transport, w.calls.iter().map(|c| c.flow));
@@ -237,7 +248,7 @@ pub fn report(w: &mut World, infos: &[CallInfo], traffic_labels: &[String], a: &
     for (name, col) in transport.columns {
         ct.calls.push(name, col);
     }
-    Report {
+    Some(Report {
         calls: ct.calls,
         packets: ct.packets,
         links: links_table(w),
@@ -246,5 +257,5 @@ pub fn report(w: &mut World, infos: &[CallInfo], traffic_labels: &[String], a: &
         groups: ct.groups,
         bursts: ct.bursts,
         talkspurts: ct.talkspurts,
-    }
+    })
 }

@@ -23,6 +23,7 @@ pub use row::{CallInfo, CallSummary};
 
 use crate::trace::record::Wide;
 use std::borrow::Borrow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use crate::trace::{CallRecord, Table};
 use packets::{played_offsets, Packets};
@@ -53,14 +54,20 @@ pub struct CallTables {
 /// collecting them per thread and then moving them into call order held
 /// every `Scored` two or three times over at 100 000 calls (issue 14).
 pub fn score_all(records: &[&CallRecord], infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool) -> (Vec<Scored>, Vec<Wide>) {
-    score_each(records.iter().copied(), infos, a, keep_played)
+    score_each(records.iter().copied(), infos, a, keep_played, &AtomicBool::new(false))
 }
 
 /// [`score_all`] over records given by reference or by value; a record
 /// given by value is dropped as soon as its call is scored, so that
 /// without the trace the records' memory goes down as the scores' goes up.
-fn score_each<R: Borrow<CallRecord> + Send, I: ExactSizeIterator<Item = R> + Send>(records: I, infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool) -> (Vec<Scored>, Vec<Wide>) {
+///
+/// Once `stop` is set (an interrupted run, `run::RunOptions::interrupt`)
+/// the calls not yet scored are skipped: the caller discards the tables.
+fn score_each<R: Borrow<CallRecord> + Send, I: ExactSizeIterator<Item = R> + Send>(records: I, infos: &[CallInfo], a: &AnalysisCfg, keep_played: bool, stop: &AtomicBool) -> (Vec<Scored>, Vec<Wide>) {
     let score = |r: R, i: &CallInfo| {
+        if stop.load(Ordering::Relaxed) {
+            return (Scored::empty(), Wide::default());
+        }
         let r = r.borrow();
         let mut s = score_call(r, i, a);
         let played = if keep_played { played_offsets(r, &s.played) } else { Wide::default() };
@@ -104,7 +111,13 @@ const BLOCK: usize = 8;
 
 /// Score the calls and build their tables; `trace` keeps the records for
 /// the packets table (else they are dropped here).
-pub fn call_tables(mut records: Vec<CallRecord>, infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String]) -> CallTables {
+pub fn call_tables(records: Vec<CallRecord>, infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String]) -> CallTables {
+    call_tables_until(records, infos, a, trace, where_cats, &AtomicBool::new(false))
+}
+
+/// [`call_tables`] that skips the calls left once `stop` is set (the
+/// tables are then incomplete: the caller checks `stop` and discards them).
+pub fn call_tables_until(mut records: Vec<CallRecord>, infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String], stop: &AtomicBool) -> CallTables {
     if records.iter().any(|r| r.sink().is_some()) {
         // Streaming scoring: the calls were scored as they ran.
         let scored = records.iter_mut().map(|r| stream::scored(r.take_sink().expect("every call streams"))).collect();
@@ -114,11 +127,11 @@ pub fn call_tables(mut records: Vec<CallRecord>, infos: &[CallInfo], a: &Analysi
         // Without the packets table each call's records are done with once
         // it is scored: freed then, not after every call (peak memory,
         // issue 14).
-        let (scored, played) = score_each(records.into_iter(), infos, a, false);
+        let (scored, played) = score_each(records.into_iter(), infos, a, false, stop);
         return tables(Vec::new(), played, infos, a, false, where_cats, scored);
     }
     let refs: Vec<&CallRecord> = records.iter().collect();
-    let (scored, played) = score_all(&refs, infos, a, trace);
+    let (scored, played) = score_each(refs.iter().copied(), infos, a, trace, stop);
     drop(refs);
     tables(records, played, infos, a, trace, where_cats, scored)
 }

@@ -263,17 +263,24 @@ impl World {
         }
     }
 
-    /// Run to the end. `progress(fraction)` is called now and then; it
-    /// returns false to abort (the run is then incomplete).
+    /// Run to the end. `progress(fraction)` is called now and then — at
+    /// least every `PROGRESS_EVERY` of wall time, so an interrupt it checks
+    /// (Ctrl-C) stops the run promptly whatever an event costs; it returns
+    /// false to abort (the run is then incomplete).
     pub fn run(&mut self, progress: &mut dyn FnMut(f64) -> bool) -> bool {
-        let mut countdown = 1u32 << 16;
+        const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
+        let mut countdown = 1u32 << 10;
+        let mut last = std::time::Instant::now();
         while let Some((now, ev)) = self.q.pop_until(self.end) {
             self.handle(now, ev);
             countdown -= 1;
             if countdown == 0 {
-                countdown = 1 << 16;
-                if !progress(now.0 as f64 / self.end.0.max(1) as f64) {
-                    return false;
+                countdown = 1 << 10;
+                if last.elapsed() >= PROGRESS_EVERY {
+                    last = std::time::Instant::now();
+                    if !progress(now.0 as f64 / self.end.0.max(1) as f64) {
+                        return false;
+                    }
                 }
             }
         }

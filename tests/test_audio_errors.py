@@ -1,0 +1,62 @@
+"""The audio path's errors: one line in the core's style, no tracebacks
+(issue 25)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import talkspurt
+from conftest import small_scenario
+from talkspurt.audio.config import AudioError
+from talkspurt.audio.pipeline import require_extra
+
+
+def test_a_missing_audio_extra_is_one_line_naming_the_install():
+    with pytest.raises(AudioError) as e:
+        require_extra(stoi=True, find=lambda name: None if name in ("pesq", "pystoi") else object())
+    msg = str(e.value)
+    assert msg == ("analysis.audio: got no pesq, pystoi modules; expected the audio extra installed: "
+                   "pip install 'talkspurt[audio]' (in a clone: pip install '.[audio]')")
+    require_extra(stoi=False, find=lambda name: object())  # all there: nothing raised
+
+
+def test_speech_errors_quote_like_the_core(tmp_path):
+    res = talkspurt.run(small_scenario(duration="3s"))
+    with pytest.raises(AudioError) as e:
+        talkspurt.score_audio(res, {"speech": str(tmp_path / "x.wav")})
+    assert str(e.value).startswith(f'speech: got "{tmp_path / "x.wav"}"; expected an existing WAV file')
+    assert "'" not in str(e.value)
+
+
+def test_no_speech_found_is_one_line_on_the_cli(tmp_path):
+    d = tmp_path / "run"
+    talkspurt.run(small_scenario(duration="3s")).save(d)
+    env = {k: v for k, v in os.environ.items() if k != "TALKSPURT_SPEECH"}
+    r = subprocess.run([sys.executable, "-m", "talkspurt", "audio", str(d), "--call", "0"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("talkspurt: error: speech: got none"), r.stderr
+
+
+def test_pesq_reports_what_its_segments_cover():
+    pytest.importorskip("pesq")
+    from conftest import SPEECH
+
+    if not SPEECH.is_dir():
+        pytest.skip("no speech")
+    sc = small_scenario(duration="40s").replace("p = 0.01", "p = 0.05")
+    res = talkspurt.run(sc)
+    full = talkspurt.score_audio(res, {"speech": str(SPEECH), "workers": 1}, calls=[0]).iloc[0]
+    one = talkspurt.score_audio(res, {"speech": str(SPEECH), "workers": 1, "max_segments": 1}, calls=[0]).iloc[0]
+    assert full.pesq_coverage == pytest.approx(1.0, abs=0.02)  # every segment scored (bar NaN ones)
+    # Over the whole call the scored frames' loss is the call's audio loss.
+    assert full.pesq_loss == pytest.approx(full.audio_missing / full.audio_frames, abs=0.02)
+    assert 0 < one.pesq_coverage < 0.7 and one.pesq_speech_s < full.pesq_speech_s
+    short = talkspurt.score_audio(talkspurt.run(small_scenario(duration="4s")),
+                                  {"speech": str(SPEECH), "workers": 1}, calls=[0]).iloc[0]
+    assert bool(short.pesq_short) and not bool(full.pesq_short)

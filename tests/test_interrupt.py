@@ -1,0 +1,114 @@
+"""Runs that stop when asked and runs that cannot fit (issue 25)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import talkspurt
+from conftest import small_scenario
+
+# 50 on/off G.711 calls for 3000 s: minutes of simulation, far longer than
+# the test waits.
+LONG = """
+[run]
+duration = "3000s"
+seed = 3
+
+[[links]]
+between = ["a", "r"]
+rate = "100Mbps"
+delay = "1ms"
+
+[[links]]
+between = ["r", "b"]
+rate = "10Mbps"
+delay = "20ms"
+loss = { kind = "bernoulli", p = 0.01 }
+
+[[calls]]
+count = 50
+from = "a"
+to = "b"
+codec = "G.711"
+speech = { model = "exponential", talk = "1s", silence = "1.5s" }
+"""
+
+
+def _interrupt(tmp_path: Path, *extra: str, after: float = 3.0) -> tuple[subprocess.CompletedProcess, float]:
+    f = tmp_path / "long.toml"
+    f.write_text(LONG)
+    p = subprocess.Popen([sys.executable, "-m", "talkspurt", "run", str(f), "-o", str(tmp_path / "out"), "-q",
+                          *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after)  # well into the event loop (the world builds in milliseconds)
+    assert p.poll() is None, p.communicate()
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err), time.monotonic() - t0
+
+
+def test_ctrl_c_stops_a_long_run_within_a_second_and_writes_nothing(tmp_path):
+    # Before: the interrupted run was scored to the point it reached (2.8 s
+    # after SIGINT on this machine for this scenario, growing with the run).
+    r, took = _interrupt(tmp_path)
+    assert r.returncode == 130, r.stderr
+    assert r.stderr.strip() == "talkspurt: interrupted"
+    assert took < 1.0, f"{took:.2f} s from SIGINT to exit"
+    assert not (tmp_path / "out").exists()
+
+
+def test_ctrl_c_with_keep_partial_writes_results_marked_partial(tmp_path):
+    r, _ = _interrupt(tmp_path, "--keep-partial", "--no-trace", after=2.0)
+    assert r.returncode == 130, r.stderr
+    assert "partial results written" in r.stderr
+    m = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert m["partial"] is True and 0 < m["sim_end_s"] < 3000
+    res = talkspurt.load(tmp_path / "out")
+    assert len(res.calls) == 50
+
+
+def test_a_run_that_cannot_fit_is_refused_with_the_figure_and_how_to_proceed(tmp_path):
+    # The issue's case: 20 calls × 43 200 min (30 days): > 20 GB.
+    f = tmp_path / "huge.toml"
+    f.write_text(small_scenario(duration="43200min").replace("count = 3", "count = 20"))
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "talkspurt", "run", str(f), "-o", str(tmp_path / "out")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    line = r.stderr.strip()
+    assert "\n" not in line and line.startswith("talkspurt: error: run.duration:"), line
+    # 20 calls × 2 592 000 s / 20 ms = 2.592e9 packets (upper bound, continuous speech).
+    assert "2,592,000,000 voice packets" in line, line
+    assert "--no-trace" in line and "streaming" in line and "--no-memory-check" in line
+    assert time.monotonic() - t0 < 30  # refused before simulating
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_estimate_follows_trace_and_streaming():
+    from talkspurt.estimate import SCORING_B, TRACE_B, check, estimate
+
+    doc = {"run": {"duration": "60s"}, "calls": [{"count": 10, "codec": "G.711", "ptime": "20ms"}]}
+    e = estimate(doc)
+    assert e["packets"] == 10 * 3000 and e["largest_call_packets"] == 3000
+    assert e["bytes"] - 100 * 2**20 == TRACE_B * 30000 + SCORING_B * 3000
+    streaming = {**doc, "analysis": {"scoring": "streaming"}}
+    assert estimate(streaming, trace=False)["per_packet_B"] == 0
+    with pytest.raises(talkspurt.ScenarioError, match="run.duration"):
+        check(doc, available=1000)
+    check(doc, available=2**40)  # fits
+
+
+def test_seed_and_set_run_seed_together_are_an_error(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text(small_scenario())
+    r = subprocess.run([sys.executable, "-m", "talkspurt", "run", str(f), "--seed", "3", "--set", "run.seed=4"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--seed 3 and --set run.seed=4" in r.stderr, r.stderr
