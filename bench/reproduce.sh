@@ -7,8 +7,10 @@
 #   sh bench/reproduce.sh --quick    # scaled down (target: all five <= 60 s)
 #   JOBS=2 sh bench/reproduce.sh     # worker processes per bundle (default:
 #                                    # the CLI's, one per core)
+#   sh bench/reproduce.sh --quick tests/data/reproduce/toy   # named bundles only
 #
-# Bundles are the folders scenarios/seeds/NNN holding a published.toml.
+# Bundles are the folders scenarios/seeds/NNN holding a published.toml, or
+# the ids / folders given after the options.
 # Each run starts from an empty output folder (reproduce resumes finished
 # runs, so reusing a folder would time nothing); the folders are removed at
 # the end. Wall time is the whole `python -m talkspurt reproduce` process,
@@ -19,7 +21,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 quick=""
-[ "${1:-}" = "--quick" ] && quick="--quick"
+[ "${1:-}" = "--quick" ] && { quick="--quick"; shift; }
 jobs=""
 [ -n "${JOBS:-}" ] && jobs="-j $JOBS"
 py=${PYTHON:-python3}
@@ -29,13 +31,16 @@ cd "$repo"
 total=0
 failed=0
 json=""
-for d in scenarios/seeds/*/; do
+[ $# -gt 0 ] || set -- scenarios/seeds/*/
+for d in "$@"; do
+    d=${d%/}
+    [ -f "$d/published.toml" ] || [ -f "scenarios/seeds/$d/published.toml" ] || continue
     id=$(basename "$d")
-    [ -f "$d/published.toml" ] || continue
+    [ -d "$d" ] || d="scenarios/seeds/$d"
     load=$(cut -d' ' -f1 /proc/loadavg)
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086
-    $py -m talkspurt reproduce "$id" -o "$tmp/$id" $quick $jobs >"$tmp/$id.log" 2>&1
+    $py -m talkspurt reproduce "$d" -o "$tmp/$id" $quick $jobs >"$tmp/$id.log" 2>&1
     rc=$?
     t1=$(date +%s.%N)
     s=$(echo "$t1 - $t0" | bc)
