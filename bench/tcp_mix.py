@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Voice + TCP benchmark: talkspurt vs ns-2 vs ns-3 on bench/tcp_mix.toml.
 
-    python bench/tcp_mix.py [--repeat K] [--duration S] [--calls N] [--flows F]
+    python bench/tcp_mix.py [--preset small|mixed] [--repeat K] [--duration S] [--calls N] [--flows F]
 
-100 always-on G.711 calls and 4 greedy NewReno TCP flows share a 20 Mb/s,
-20 ms, 100-packet drop-tail bottleneck for 60 s. Runs, once per repeat and
-interleaved (so machine noise hits every simulator alike):
+small (default): 100 always-on G.711 calls and 4 greedy NewReno TCP flows
+share a 20 Mb/s, 20 ms, 100-packet drop-tail bottleneck for 60 s.
+mixed (issue 26 target 1): 500 calls and 100 flows through 100 Mb/s, 30 ms,
+50 packets, 1000-byte segments, window 1000 (bench/tcp_mix_big.toml; ns-2
+gets the same five values as arguments; no ns-3 twin of it yet, so ns-3 is
+skipped). Runs, once per repeat and interleaved (so machine noise hits
+every simulator alike):
 
   ns-2        ns bench/ns2/tcp_mix.tcl S N F
   ns-3        bench/ns3/build/tcp_mix --duration=S --calls=N --flows=F
@@ -49,6 +53,12 @@ NS2_SCRIPT = BENCH / "ns2" / "tcp_mix.tcl"
 NS3_BUILD = BENCH / "ns3" / "build.sh"
 NS3_BIN = BENCH / "ns3" / "build" / "tcp_mix"
 SCENARIO = BENCH / "tcp_mix.toml"
+# preset -> (scenario, calls, flows in it, ns-2 bottleneck args, label)
+PRESETS = {
+    "small": (BENCH / "tcp_mix.toml", 100, 4, [], "20 Mb/s bottleneck"),
+    "mixed": (BENCH / "tcp_mix_big.toml", 500, 100, ["100Mb", "30ms", "50", "1000", "1000"],
+              "100 Mb/s, 30 ms, 50 p bottleneck, 1000 B segments"),
+}
 RESULTS = BENCH / "results" / "tcp_mix.json"
 
 PTIME = Fraction(20, 1000)
@@ -65,7 +75,7 @@ def run_ns2(a, workdir: Path) -> dict:
     if ns is None:
         return {"available": False, "reason": "`ns` not found; run bench/setup.sh"}
     r = run_child([ns, str(NS2_SCRIPT), repr(float(a.duration)), str(a.calls), str(a.flows),
-                   repr(WINDOW_START)], workdir)
+                   repr(WINDOW_START)] + PRESETS[a.preset][3], workdir)
     if r.rc != 0:
         return {"available": False, "reason": f"ns exited {r.rc}: {r.stderr.strip()[-500:]}"}
     out = last_json_line(r.stdout)
@@ -138,18 +148,19 @@ print(json.dumps(out))
 
 
 def write_scenario(a, workdir: Path) -> Path:
-    """bench/tcp_mix.toml with duration, call count, flow count and interval rewritten."""
-    text = SCENARIO.read_text()
+    """The preset's scenario with duration, call count, flow count and interval rewritten."""
+    scen, calls0, flows0 = PRESETS[a.preset][:3]
+    text = scen.read_text()
     dur = f"{a.duration:g}s"
     text, n1 = re.subn(r'(?m)^(duration\s*=\s*)"[^"]*"', rf'\g<1>"{dur}"', text, count=1)
-    text, n2 = re.subn(r"(?m)^(count\s*=\s*)100\b", rf"\g<1>{a.calls}", text, count=1)
-    text, n3 = re.subn(r"(?m)^(count\s*=\s*)4\b", rf"\g<1>{a.flows}", text, count=1)
+    text, n2 = re.subn(rf"(?m)^(count\s*=\s*){calls0}\b", rf"\g<1>{a.calls}", text, count=1)
+    text, n3 = re.subn(rf"(?m)^(count\s*=\s*){flows0}\b(?=\s*\nfrom)", rf"\g<1>{a.flows}", text, count=1)
     text, n4 = re.subn(r'(?m)^(interval\s*=\s*)\[[^]]*\]', rf'\g<1>["{WINDOW_START:g}s", "{dur}"]',
                        text, count=1)
     doc = tomllib.loads(text)
     if (n1, n2, n3, n4) != (1, 1, 1, 1) or doc["run"]["duration"] != dur \
             or doc["calls"][0]["count"] != a.calls or doc["traffic"][0]["count"] != a.flows:
-        raise RuntimeError("could not parameterise bench/tcp_mix.toml")
+        raise RuntimeError(f"could not parameterise {scen.name}")
     path = workdir / "tcp_mix.toml"
     path.write_text(text)
     return path
@@ -248,21 +259,27 @@ def print_table(rows: list[dict], ref: dict | None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--preset", choices=sorted(PRESETS), default="small")
     ap.add_argument("--duration", type=float, default=60.0, help="simulated seconds")
-    ap.add_argument("--calls", type=int, default=100)
-    ap.add_argument("--flows", type=int, default=4)
+    ap.add_argument("--calls", type=int, default=None, help="default: the preset's")
+    ap.add_argument("--flows", type=int, default=None, help="default: the preset's")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--skip-ns2", action="store_true")
     ap.add_argument("--skip-ns3", action="store_true")
     ap.add_argument("--skip-talkspurt", action="store_true")
-    ap.add_argument("--json", type=Path, default=RESULTS)
+    ap.add_argument("--json", type=Path, default=None,
+                    help="default bench/results/tcp_mix.json (small), tcp_mix_<preset>.json otherwise")
     a = ap.parse_args(argv)
+    a.calls = PRESETS[a.preset][1] if a.calls is None else a.calls
+    a.flows = PRESETS[a.preset][2] if a.flows is None else a.flows
+    if a.json is None:
+        a.json = RESULTS if a.preset == "small" else RESULTS.with_name(f"tcp_mix_{a.preset}.json")
     if a.calls < 0 or a.flows < 0 or a.repeat < 1 or a.duration <= WINDOW_START:
         ap.error(f"need --calls, --flows >= 0, --repeat >= 1, --duration > {WINDOW_START:g}")
 
     off = offered(a.calls, a.duration)
     print(f"tcp_mix: {a.calls} calls + {a.flows} TCP NewReno flows x {a.duration:g} s, "
-          f"20 Mb/s bottleneck, repeat {a.repeat}")
+          f"{PRESETS[a.preset][4]}, repeat {a.repeat}")
 
     names = ["ns-2", "ns-3", "talkspurt"]
     runs: dict[str, list[dict]] = {n: [] for n in names}
@@ -273,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
         reason["ns-2"] = "`ns` not found; run bench/setup.sh"
     if a.skip_ns3:
         reason["ns-3"] = "skipped (--skip-ns3)"
+    elif a.preset != "small":
+        reason["ns-3"] = f"no ns-3 twin of preset {a.preset}"
     else:
         reason["ns-3"] = build_ns3()
 
@@ -327,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "benchmark": "tcp_mix",
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "params": {"calls": a.calls, "flows": a.flows, "duration_s": a.duration,
+        "params": {"preset": a.preset, "calls": a.calls, "flows": a.flows, "duration_s": a.duration,
                    "repeat": a.repeat, "tcp_window_s": [WINDOW_START, a.duration]},
         "machine": machine(),
         "offered": off,

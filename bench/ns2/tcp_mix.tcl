@@ -1,12 +1,18 @@
 # talkspurt benchmark peer: always-on G.711 calls sharing a drop-tail
 # bottleneck with greedy NewReno TCP flows, in ns-2.
 #
-#   ns tcp_mix.tcl ?DURATION_S? ?CALLS? ?FLOWS? ?START_S?
+#   ns tcp_mix.tcl ?DURATION_S? ?CALLS? ?FLOWS? ?START_S? ?RATE DELAY QLIM MSS WINDOW?
 #
 #   DURATION_S  simulated seconds                                  (default 60)
 #   CALLS       one-way voice calls a -> b                         (default 100)
 #   FLOWS       greedy TCP NewReno flows a -> b                    (default 4)
 #   START_S     start of the TCP goodput window [START, DURATION]  (default 10)
+#   RATE DELAY QLIM MSS WINDOW   bottleneck rate and delay (ns-2 syntax),
+#               its queue limit (waiting packets), TCP payload bytes per
+#               segment and window_ (packets); all five or none
+#               (default 20Mb 20ms 100 1460 10000). bench/tcp_mix.py
+#               --preset mixed uses 100Mb 30ms 50 1000 1000 (issue 26's
+#               "Mixed" run; talkspurt twin bench/tcp_mix_big.toml).
 #
 # Topology (talkspurt twin: bench/tcp_mix.toml; ns-3 twin: bench/ns3/tcp_mix.cc):
 #
@@ -26,8 +32,8 @@
 # (Tcl clock around `$ns run`), voice packets sent/received, TCP goodput per
 # flow and the number of scheduler events.
 
-if {$argc > 4} {
-    puts stderr "usage: ns tcp_mix.tcl ?DURATION_S? ?CALLS? ?FLOWS? ?START_S?"
+if {$argc > 9 || ($argc > 4 && $argc != 9)} {
+    puts stderr "usage: ns tcp_mix.tcl ?DURATION_S? ?CALLS? ?FLOWS? ?START_S? ?RATE DELAY QLIM MSS WINDOW?"
     exit 2
 }
 set opt(duration) 60.0
@@ -48,6 +54,7 @@ if {![string is double -strict $opt(duration)] || $opt(duration) <= 0 \
 }
 
 source [file join [file dirname [info script]] tcp_common.tcl]
+set tcp_window 10000
 
 # --- scenario constants (keep in sync with bench/tcp_mix.toml, ns3/tcp_mix.cc)
 set voice_bytes    200       ;# whole IP datagram
@@ -61,6 +68,14 @@ set bneck_rate     20Mb
 set bneck_delay    20ms
 set bneck_qlim     100       ;# talkspurt "100p" (waiting packets)
 set ns2_qlim_extra 1         ;# ns-2 limit counts the packet in service too
+if {$argc == 9} {
+    lassign [lrange $argv 4 8] bneck_rate bneck_delay bneck_qlim tcp_mss tcp_window
+    if {![string is integer -strict $bneck_qlim] || ![string is integer -strict $tcp_mss]
+            || ![string is integer -strict $tcp_window]} {
+        puts stderr "bad arguments: QLIM, MSS and WINDOW are integers"
+        exit 2
+    }
+}
 
 set t_setup0 [clock milliseconds]
 set ns [new Simulator]
@@ -110,6 +125,8 @@ for {set i 0} {$i < $opt(calls)} {incr i} {
 # TCP
 for {set j 0} {$j < $opt(flows)} {incr j} {
     lassign [tcp_flow $ns $a $b Newreno [expr {$j + 1}]] tcp($j) tsink($j) ftp($j)
+    $tcp($j) set packetSize_ $tcp_mss
+    $tcp($j) set window_     $tcp_window
     $ns at [expr {$j * $flow_stagger}] "$ftp($j) start"
 }
 

@@ -1,5 +1,7 @@
 //! Run a scenario file natively (no Python): for profiling and benchmarks.
-//! `cargo run --release --example run_scenario -- SCENARIO.toml [--no-trace] [--loop]`
+//! `cargo run --release --example run_scenario -- SCENARIO.toml [--no-trace] [--loop] [--digest]`
+//! `--digest`: also print the report's digest (`Report::digest`, the
+//! results-hash guard's fingerprint), to compare builds on any scenario.
 //! `--loop`: build the world and time its event loop alone (no scoring, no
 //! report): `loop_s`, the figure behind ns per packet-hop, and `loop_cpu_s`,
 //! the thread's time on a CPU over the same span (clock_gettime; less
@@ -30,6 +32,9 @@ fn main() {
     let dt = t0.elapsed().as_secs_f64();
     let p = out.phases;
     let (events, voice_packets) = (out.events, out.voice_packets);
+    if args.iter().any(|a| a == "--digest") {
+        println!("{{\"digest\": \"{:016x}\"}}", out.report.digest());
+    }
     // Freeing the world's and the report's memory is part of a run's cost.
     let t1 = Instant::now();
     drop(out);

@@ -35,6 +35,53 @@ impl RangeSet {
         (s, e)
     }
 
+    /// `insert`, calling `new(a, b)` for each part `[a, b)` of
+    /// `[start, end)` the set did not cover before, in increasing order:
+    /// what a SACK block adds to the scoreboard.
+    pub fn insert_new(&mut self, start: u64, end: u64, mut new: impl FnMut(u64, u64)) {
+        if start >= end {
+            return;
+        }
+        let mut at = start;
+        let i = self.r.partition_point(|&(_, e)| e < start);
+        for &(s, e) in &self.r[i..] {
+            if s >= end {
+                break;
+            }
+            if s > at {
+                new(at, s);
+            }
+            at = at.max(e);
+        }
+        if at < end {
+            new(at, end);
+        }
+        self.insert(start, end);
+    }
+
+    /// Whether `[start, end)` is wholly covered (one range holds it: ranges
+    /// are disjoint and never adjacent).
+    pub fn covers(&self, start: u64, end: u64) -> bool {
+        let i = self.r.partition_point(|&(_, e)| e <= start);
+        i < self.r.len() && self.r[i].0 <= start && end <= self.r[i].1
+    }
+
+    /// Whether more than `limit` bytes are covered at or above `x`, walking
+    /// down from the highest range and stopping as soon as it knows.
+    pub fn covered_above_exceeds(&self, x: u64, limit: u64) -> bool {
+        let mut sum = 0u64;
+        for &(s, e) in self.r.iter().rev() {
+            if e <= x {
+                return false;
+            }
+            sum += e - s.max(x);
+            if sum > limit {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Drops everything below `point` (acknowledged cumulatively).
     pub fn remove_below(&mut self, point: u64) {
         let i = self.r.partition_point(|&(_, e)| e <= point);
@@ -119,6 +166,45 @@ mod tests {
             }
             let w = s.ranges();
             assert!(w.windows(2).all(|p| p[0].1 < p[1].0), "disjoint, non-adjacent (case {case})");
+        }
+    }
+
+    /// `insert_new` reports exactly the bits an insert turns on; `covers`
+    /// and `covered_above_exceeds` agree with the bitmap (seed 11).
+    #[test]
+    fn insert_new_covers_and_above_match_bitmap() {
+        let mut rng = crate::rng::Rng::stream(11, 0, crate::rng::StreamId::new(0, 0));
+        for case in 0..300 {
+            let mut s = RangeSet::new();
+            let mut bits = [false; 128];
+            for _ in 0..12 {
+                let a = rng.below(120);
+                let b = a + 1 + rng.below(8);
+                let mut turned = [false; 128];
+                let mut last = 0;
+                s.insert_new(a, b, |x, y| {
+                    assert!(x < y && x >= last, "increasing, non-empty parts (case {case})");
+                    last = y;
+                    for k in x..y {
+                        turned[k as usize] = true;
+                    }
+                });
+                for x in 0..128usize {
+                    let on = (a as usize..b as usize).contains(&x) && !bits[x];
+                    assert_eq!(turned[x], on, "case {case} bit {x} (seed 11)");
+                    bits[x] |= on;
+                }
+            }
+            for x in 0..128u64 {
+                for y in [x + 1, x + 3, x + 9] {
+                    let want = (x..y.min(128)).all(|k| bits[k as usize]) && y <= 128;
+                    assert_eq!(s.covers(x, y), want, "case {case} [{x}, {y}) (seed 11)");
+                }
+                let above = bits[x as usize..].iter().filter(|&&b| b).count() as u64;
+                for limit in [0, 1, 4, 10] {
+                    assert_eq!(s.covered_above_exceeds(x, limit), above > limit, "case {case} x {x} limit {limit}");
+                }
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 pub mod config;
 pub mod receiver;
 mod recovery;
+mod scoreboard;
 pub mod sender;
 
 pub use config::{IdleRestart, InitialWindow, SendLimit, TcpConfig};

@@ -4,6 +4,7 @@
 //! (RFC 6675) — the retransmission timeout (RFC 6298 §5) and ECN
 //! (RFC 3168 §6.1.2).
 
+use super::scoreboard::Board;
 use super::sender::TcpSender;
 use crate::cc::real::RealFeedback;
 use crate::cc::{AckSample, CcAlgorithm, Recovery, WindowController};
@@ -13,6 +14,11 @@ use crate::time::SimTime;
 
 /// RFC 5681 §3.2 / RFC 6675 §2: DupThresh.
 const DUP_THRESH: u32 = 3;
+
+/// Sends in SACK recovery whose running sums were checked against the
+/// walk (test builds; `tests.rs` asserts the check ran).
+#[cfg(test)]
+pub(super) static WALK_CHECKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl TcpSender {
     pub(super) fn on_ack(&mut self, now: SimTime, h: &TcpHeader) {
@@ -29,11 +35,17 @@ impl TcpSender {
             }
         }
         if let Some(s) = &h.sack {
+            let mut new = std::mem::take(&mut self.sack_new);
             for &(a, b) in &s.blocks {
                 if b > self.snd_una {
-                    self.sacked.insert(a.max(self.snd_una), b.min(self.snd_max));
+                    self.sacked.insert_new(a.max(self.snd_una), b.min(self.snd_max), |x, y| new.push((x, y)));
                 }
             }
+            for &(x, y) in &new {
+                self.sums.newly_sacked(&mut self.segs, &self.sacked, x, y);
+            }
+            new.clear();
+            self.sack_new = new;
         }
         let ack = h.ack.min(self.snd_max);
         if ack > self.snd_una {
@@ -65,11 +77,10 @@ impl TcpSender {
             if !s.rexmit {
                 sample = Some(s.sent);
             }
+            self.sums.popped(s);
             self.segs.pop_front();
         }
-        if let Some(front) = self.segs.front_mut() {
-            front.start = front.start.max(ack);
-        }
+        self.sums.trim_front(&mut self.segs, &self.sacked, ack);
         let rtt = sample.map(|sent| self.rtt.on_sample(sent, now));
         if let Some(r) = rtt {
             let rto = self.rtt.rto().as_nanos() as u128;
@@ -281,13 +292,29 @@ impl TcpSender {
         sacked_above > (DUP_THRESH as u64 - 1) * self.smss
     }
 
+    /// RFC 6675 §4 SetPipe and NextSeg's candidates from the running sums
+    /// (scoreboard.rs); with debug assertions on, checked against a walk
+    /// of the whole scoreboard.
+    fn scoreboard(&mut self) -> Board {
+        let board = self.sums.board(&self.segs, &self.sacked, self.high_rxt, (DUP_THRESH as u64 - 1) * self.smss);
+        #[cfg(any(test, debug_assertions))]
+        {
+            assert_eq!(board, self.scoreboard_walk(), "scoreboard sums vs walk");
+            #[cfg(test)]
+            WALK_CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        board
+    }
+
     /// One walk of the scoreboard, newest segment first (the SACKed bytes
     /// above a segment accumulate downwards): RFC 6675 §4 SetPipe —
     /// outstanding segments not SACKed and not lost, plus those
     /// retransmitted — and NextSeg's candidates at or above HighRxt, the
     /// lowest lost one (rule 1) and the lowest unSACKed one (rule 3).
-    fn scoreboard(&self) -> Scoreboard {
-        let mut board = Scoreboard::default();
+    /// The reference the running sums are checked against.
+    #[cfg(any(test, debug_assertions))]
+    fn scoreboard_walk(&self) -> Board {
+        let mut board = Board::default();
         let mut above = SackedAbove::new(self.sacked.ranges());
         for s in self.segs.iter().rev() {
             let len = s.end - s.start;
@@ -349,23 +376,17 @@ impl TcpSender {
         self.recover_after_rto = true;
         // RFC 6675 §5.1: SACK information is not trusted after a timeout.
         self.sacked.clear();
+        self.sums.reset(&mut self.segs);
         self.high_rxt = self.snd_una;
         self.snd_nxt = self.snd_una;
         self.arm_rto(now);
     }
 }
 
-/// What one scoreboard walk finds (`TcpSender::scoreboard`).
-#[derive(Default)]
-struct Scoreboard {
-    pipe: u64,
-    lost: Option<(u64, u64)>,
-    unsacked: Option<(u64, u64)>,
-}
-
 /// Bytes of a sorted, disjoint range list at or above a point, for points
 /// visited in non-increasing order: each range is added once, so a walk
 /// down the whole window costs one pass over the ranges.
+#[cfg(any(test, debug_assertions))]
 struct SackedAbove<'a> {
     ranges: &'a [(u64, u64)],
     /// Ranges `ranges[next..]` start at or above the last point.
@@ -374,6 +395,7 @@ struct SackedAbove<'a> {
     whole: u64,
 }
 
+#[cfg(any(test, debug_assertions))]
 impl<'a> SackedAbove<'a> {
     fn new(ranges: &'a [(u64, u64)]) -> Self {
         SackedAbove { ranges, next: ranges.len(), whole: 0 }

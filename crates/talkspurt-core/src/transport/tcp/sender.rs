@@ -6,6 +6,7 @@
 //! are control segments outside that space (docs/models/tcp.md).
 
 use super::config::{IdleRestart, SendLimit, TcpConfig};
+use super::scoreboard::Sums;
 use crate::cc::{CcAlgorithm, Controller, Recovery, WindowController};
 use crate::net::wire::{Header, TcpFlags, TcpHeader, IPV4_HEADER};
 use crate::net::{Ecn, Packet, NO_APP};
@@ -32,6 +33,8 @@ pub(super) struct Seg {
     pub sent: SimTime,
     /// Retransmitted at least once: gives no RTT sample (RFC 6298 §3).
     pub rexmit: bool,
+    /// Wholly SACKed (scoreboard.rs).
+    pub sacked: bool,
 }
 
 /// Counters for the traffic table: over the whole connection and over the
@@ -103,6 +106,10 @@ pub struct TcpSender {
     /// SACK scoreboard (RFC 6675 §2) and HighRxt.
     pub(super) sacked: RangeSet,
     pub(super) high_rxt: u64,
+    /// The scoreboard's running sums over `segs` (scoreboard.rs).
+    pub(super) sums: Sums,
+    /// Parts of the SACK blocks of one ACK new to `sacked` (reused).
+    pub(super) sack_new: Vec<(u64, u64)>,
     // ECN (RFC 3168 §6.1.2).
     pub(super) ecn_recover: u64,
     /// New ACKs left that check Vegas' fine-grained timeout (recovery.rs).
@@ -154,6 +161,8 @@ impl TcpSender {
             rexmit_at: None,
             sacked: RangeSet::new(),
             high_rxt: 0,
+            sums: Sums::default(),
+            sack_new: Vec::new(),
             ecn_recover: 0,
             vegas_checks: 0,
             send_cwr: false,
@@ -307,7 +316,9 @@ impl TcpSender {
                 s.sent = now;
             }
         } else {
-            self.segs.push_back(Seg { start, end, sent: now, rexmit: false });
+            let seg = Seg { start, end, sent: now, rexmit: false, sacked: false };
+            self.sums.pushed(&seg);
+            self.segs.push_back(seg);
             self.snd_max = end;
             while let Some(&(e, app_seq)) = self.writes.front() {
                 if e > end {

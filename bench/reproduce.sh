@@ -1,0 +1,54 @@
+#!/bin/sh
+# Time every reproduction bundle present (issue 26 target 6): each
+# `talkspurt reproduce NNN` into a fresh folder, one after another, with the
+# 1-minute load average beside each figure, then the total.
+#
+#   sh bench/reproduce.sh            # full scale (target: all five <= 600 s)
+#   sh bench/reproduce.sh --quick    # scaled down (target: all five <= 60 s)
+#   JOBS=2 sh bench/reproduce.sh     # worker processes per bundle (default:
+#                                    # the CLI's, one per core)
+#   sh bench/reproduce.sh --quick tests/data/reproduce/toy   # named bundles only
+#
+# Bundles are the folders scenarios/seeds/NNN holding a published.toml, or
+# the ids / folders given after the options.
+# Each run starts from an empty output folder (reproduce resumes finished
+# runs, so reusing a folder would time nothing); the folders are removed at
+# the end. Wall time is the whole `python -m talkspurt reproduce` process,
+# ns-2 twins included. A bundle that fails is reported with its exit code
+# and counted in the total; the script exits 1 if any failed.
+# Prints one line per bundle and a last line of JSON for the benchmark page.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+quick=""
+[ "${1:-}" = "--quick" ] && { quick="--quick"; shift; }
+jobs=""
+[ -n "${JOBS:-}" ] && jobs="-j $JOBS"
+py=${PYTHON:-python3}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/talkspurt-reproduce-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$repo"
+total=0
+failed=0
+json=""
+[ $# -gt 0 ] || set -- scenarios/seeds/*/
+for d in "$@"; do
+    d=${d%/}
+    [ -f "$d/published.toml" ] || [ -f "scenarios/seeds/$d/published.toml" ] || continue
+    id=$(basename "$d")
+    [ -d "$d" ] || d="scenarios/seeds/$d"
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    t0=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    $py -m talkspurt reproduce "$d" -o "$tmp/$id" $quick $jobs >"$tmp/$id.log" 2>&1
+    rc=$?
+    t1=$(date +%s.%N)
+    s=$(echo "$t1 - $t0" | bc)
+    total=$(echo "$total + $s" | bc)
+    [ "$rc" -eq 0 ] || { failed=$((failed + 1)); tail -3 "$tmp/$id.log" >&2; }
+    printf '%s  %8.1f s  load %s  exit %d\n' "$id" "$s" "$load" "$rc"
+    json="$json${json:+, }{\"bundle\": \"$id\", \"wall_s\": $s, \"load_before\": $load, \"exit\": $rc}"
+done
+printf 'total %8.1f s  (%s)  load now %s\n' "$total" "${quick:-full scale}" "$(cut -d' ' -f1 /proc/loadavg)"
+echo "{\"benchmark\": \"reproduce\", \"quick\": $([ -n "$quick" ] && echo true || echo false), \"total_s\": $total, \"bundles\": [$json]}"
+[ "$failed" -eq 0 ]
