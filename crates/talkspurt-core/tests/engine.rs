@@ -43,6 +43,7 @@ fn busy(seed: u64) -> talkspurt_core::scenario::Scenario {
         active: vec![],
         random: false,
         idle_first: false,
+        spread: false,
         count: 2,
         from: "a".into(),
         to: "b".into(),

@@ -10,7 +10,7 @@
 
 mod common;
 
-use talkspurt_core::metrics::MissingPredecessor;
+use talkspurt_core::metrics::{MissingPredecessor, RtpiSilence};
 use talkspurt_core::playout::PlayoutKind;
 use talkspurt_core::quality::sketch::SKETCH_RELATIVE_ERROR;
 use talkspurt_core::run::run;
@@ -121,11 +121,14 @@ fn every_playout_buffer_scores_the_same() {
             }
             check(&format!("{file} {name}"), &s);
         }
-        for missing in [MissingPredecessor::Delayed, MissingPredecessor::PreviousArrival] {
-            let mut s = load(file, 15);
-            s.analysis.rtpi_missing = missing;
-            s.analysis.rtpi_threshold = SimDuration::from_millis(30);
-            check(&format!("{file} {missing:?}"), &s);
+        for missing in [MissingPredecessor::Timely, MissingPredecessor::Delayed, MissingPredecessor::PreviousArrival] {
+            for silence in [RtpiSilence::Count, RtpiSilence::Exclude] {
+                let mut s = load(file, 15);
+                s.analysis.rtpi_missing = missing;
+                s.analysis.rtpi_silence = silence;
+                s.analysis.rtpi_threshold = SimDuration::from_millis(30);
+                check(&format!("{file} {missing:?} {silence:?}"), &s);
+            }
         }
     }
 }

@@ -25,6 +25,7 @@ pub mod reno;
 pub mod tfrc;
 pub mod vegas;
 pub mod westwood;
+pub mod westwood2001;
 
 use crate::time::{SimDuration, SimTime};
 
@@ -105,8 +106,11 @@ pub enum CcAlgorithm {
     Sack,
     /// Brakmo & Peterson 1995 TCP Vegas (α, β, γ).
     Vegas,
-    /// Westwood+ (Mascolo et al.): ssthresh = BWE·RTTmin after loss.
+    /// TCP Westwood as first published (Mascolo et al., MobiCom 2001):
+    /// per-ACK bandwidth samples, time-varying Tustin filter.
     Westwood,
+    /// Westwood+ (Grieco & Mascolo 2004): one bandwidth sample per RTT.
+    WestwoodPlus,
     /// TCP-Real (Tsaoussidis & Zhang): receiver-oriented, wave-based.
     Real,
     /// RFC 9438 CUBIC.
@@ -114,13 +118,14 @@ pub enum CcAlgorithm {
 }
 
 impl CcAlgorithm {
-    pub const ALL: [CcAlgorithm; 8] = [
+    pub const ALL: [CcAlgorithm; 9] = [
         CcAlgorithm::Tahoe,
         CcAlgorithm::Reno,
         CcAlgorithm::NewReno,
         CcAlgorithm::Sack,
         CcAlgorithm::Vegas,
         CcAlgorithm::Westwood,
+        CcAlgorithm::WestwoodPlus,
         CcAlgorithm::Real,
         CcAlgorithm::Cubic,
     ];
@@ -133,16 +138,15 @@ impl CcAlgorithm {
             CcAlgorithm::Sack => "sack",
             CcAlgorithm::Vegas => "vegas",
             CcAlgorithm::Westwood => "westwood",
+            CcAlgorithm::WestwoodPlus => "westwood+",
             CcAlgorithm::Real => "real",
             CcAlgorithm::Cubic => "cubic",
         }
     }
 
-    /// Accepts the names above, and "westwood+" for Westwood.
+    /// Accepts the names above. "westwood" is the 2001 algorithm (until
+    /// this change it named Westwood+, now "westwood+").
     pub fn from_name(s: &str) -> Option<CcAlgorithm> {
-        if s == "westwood+" {
-            return Some(CcAlgorithm::Westwood);
-        }
         Self::ALL.into_iter().find(|a| a.name() == s)
     }
 
@@ -154,7 +158,7 @@ impl CcAlgorithm {
         match self {
             CcAlgorithm::Tahoe => Recovery::Tahoe,
             CcAlgorithm::Reno | CcAlgorithm::Vegas => Recovery::Reno,
-            CcAlgorithm::NewReno | CcAlgorithm::Westwood | CcAlgorithm::Real => Recovery::NewReno,
+            CcAlgorithm::NewReno | CcAlgorithm::Westwood | CcAlgorithm::WestwoodPlus | CcAlgorithm::Real => Recovery::NewReno,
             CcAlgorithm::Sack | CcAlgorithm::Cubic => Recovery::Sack,
         }
     }
@@ -235,8 +239,10 @@ impl Default for CubicParams {
     }
 }
 
-/// Westwood+ bandwidth estimation: one sample per RTT into the low-pass
-/// filter `BWE_k = gain·BWE_{k−1} + (1 − gain)·b_k`.
+/// Westwood bandwidth estimation. Westwood+ (`cc = "westwood+"`): one
+/// sample per RTT into `BWE_k = gain·BWE_{k−1} + (1 − gain)·b_k`.
+/// Westwood (`cc = "westwood"`, MobiCom 2001): a sample per ACK into the
+/// Tustin filter of time constant `tau`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WestwoodParams {
     /// Weight of the old estimate in the per-RTT filter. Default 0.9, the
@@ -245,11 +251,17 @@ pub struct WestwoodParams {
     /// this: it cascades two stages of gain 7/8 (`westwood_do_filter`), so
     /// 0.875 here approximates only its first stage.
     pub gain: f64,
+    /// Westwood (2001) only: τ, the filter's time constant (cut-off
+    /// frequency 1/τ). Default 0.5 s: the value used with the MobiCom 2001
+    /// filter (τ = 0.5 s, m = 2 virtual samples per τ) as far as we could
+    /// establish it; the paper's text was not available to us (see
+    /// docs/models/tcp-cc.md).
+    pub tau: SimDuration,
 }
 
 impl Default for WestwoodParams {
     fn default() -> Self {
-        WestwoodParams { gain: 0.9 }
+        WestwoodParams { gain: 0.9, tau: SimDuration::from_millis(500) }
     }
 }
 
@@ -290,7 +302,8 @@ pub enum Controller {
     /// Tahoe, Reno, NewReno and SACK share RFC 5681's window.
     Reno(classic::Classic<reno::Aimd>),
     Vegas(vegas::Vegas),
-    Westwood(classic::Classic<westwood::Westwood>),
+    Westwood(classic::Classic<westwood2001::Westwood2001>),
+    WestwoodPlus(classic::Classic<westwood::Westwood>),
     Cubic(classic::Classic<cubic::Cubic>),
     Real(real::Real),
 }
@@ -312,7 +325,10 @@ impl Controller {
             }
             CcAlgorithm::Real => Ok(Controller::Real(real::Real::new(smss, iw))),
             CcAlgorithm::Westwood => {
-                Ok(Controller::Westwood(classic::Classic::new(westwood::Westwood::new(params.westwood), smss, iw)))
+                Ok(Controller::Westwood(classic::Classic::new(westwood2001::Westwood2001::new(params.westwood), smss, iw)))
+            }
+            CcAlgorithm::WestwoodPlus => {
+                Ok(Controller::WestwoodPlus(classic::Classic::new(westwood::Westwood::new(params.westwood), smss, iw)))
             }
         }
     }
@@ -324,6 +340,7 @@ macro_rules! dispatch {
             Controller::Reno($c) => $e,
             Controller::Vegas($c) => $e,
             Controller::Westwood($c) => $e,
+            Controller::WestwoodPlus($c) => $e,
             Controller::Cubic($c) => $e,
             Controller::Real($c) => $e,
         }
@@ -380,7 +397,8 @@ mod tests {
             assert!(c.in_slow_start());
             assert_eq!(CcAlgorithm::from_name(alg.name()), Some(alg));
         }
-        assert_eq!(CcAlgorithm::from_name("westwood+"), Some(CcAlgorithm::Westwood));
+        assert_eq!(CcAlgorithm::from_name("westwood+"), Some(CcAlgorithm::WestwoodPlus));
+        assert_eq!(CcAlgorithm::from_name("westwood"), Some(CcAlgorithm::Westwood));
     }
 
     /// The receiver-verdict hook reaches TCP-Real through the enum and is a

@@ -43,7 +43,7 @@ pub use fairness::{delivered_bytes, goodput_bps, jain_index};
 pub use jitter::{gap_jitter, gap_jitter_over, gap_jitter_samples, jitter_exceedance, GapJitter, GapJitterStream};
 pub use oscillation::{oscillations, Oscillations};
 pub use rtpi::{
-    real_time_performance, MissingPredecessor, RealTimePerformance, DEFAULT_RTPI_THRESHOLD_NS,
+    real_time_performance, real_time_performance_spurts, MissingPredecessor, RealTimePerformance, RtpiSilence, DEFAULT_RTPI_THRESHOLD_NS,
 };
 pub use runs::{back_to_back, back_to_back_of_runs, histogram_bins, nonzero_bins, not_played, run_moments, run_stats, BackToBack, RunStats, DEFAULT_RUN_CAP};
 pub use window::{windowed_impairments, WindowedPoint, DEFAULT_WINDOW_PACKETS};

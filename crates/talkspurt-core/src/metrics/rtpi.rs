@@ -20,8 +20,14 @@
 //!   comparison is strict (a gap equal to the threshold is timely);
 //! - the pseudo-code does not say what happens when packet `i − 1` has not
 //!   been received when packet `i` arrives (lost, or reordered behind `i`):
-//!   [`MissingPredecessor`] selects the reading, default the `i = 0` case
-//!   (no comparison, timely);
+//!   [`MissingPredecessor`] selects the reading, default what the seed's
+//!   receiver code as written gives, `packetTime[i − 1]` never set (zero):
+//!   delayed;
+//! - Algorithm 1 sees arrival times only, so the first packet of a
+//!   talkspurt after a silence longer than the threshold is delayed:
+//!   [`RtpiSilence`] selects `Count` (default, as written) or `Exclude`
+//!   (a talkspurt's first packet is not compared with the previous
+//!   talkspurt's last);
 //! - "sent packets" is every packet the application generated (the length of
 //!   the column), sender drops included;
 //! - Delayed Packets Rate = delayed / sent and Packet Loss Rate =
@@ -37,16 +43,31 @@ pub const DEFAULT_RTPI_THRESHOLD_NS: u64 = 300_000_000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MissingPredecessor {
     /// No comparison is possible; treated like the algorithm's own
-    /// no-predecessor case `i = 0`: the packet is timely. Default.
-    #[default]
+    /// no-predecessor case `i = 0`: the packet is timely.
     Timely,
-    /// Counted delayed: what a zero-initialised `packetTime` array gives
-    /// (`packetTime[i] − 0 > threshold` once the clock passes the threshold).
+    /// Counted delayed: what Algorithm 1 as written gives, `packetTime[i−1]`
+    /// never set (zero): `packetTime[i] − 0 > threshold` once the clock
+    /// passes the threshold. Default (seed 002 §III.B, issue 24).
+    #[default]
     Delayed,
     /// Compared with the packet received just before it (arrival order, ties
     /// broken by sequence number): the "inter-arrival time" reading. Timely
     /// if it is the first packet received.
     PreviousArrival,
+}
+
+/// What Algorithm 1 does with the first packet of a talkspurt, whose
+/// inter-arrival time includes the speaker's silence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RtpiSilence {
+    /// Compared like any other packet (Algorithm 1 as written: the receiver
+    /// sees arrival times only), so a silence longer than the threshold
+    /// makes the next packet delayed. Default.
+    #[default]
+    Count,
+    /// Not compared: a talkspurt's first packet is timely (the gap is the
+    /// speaker's, not the network's). Needs the talkspurt of each packet.
+    Exclude,
 }
 
 /// Counts and rates of Algorithm 1 for one call.
@@ -95,6 +116,24 @@ pub fn real_time_performance(
     threshold_ns: u64,
     missing: MissingPredecessor,
 ) -> Result<RealTimePerformance, String> {
+    real_time_performance_spurts(t_arr, &[], threshold_ns, missing, RtpiSilence::Count)
+}
+
+/// [`real_time_performance`] with the talkspurt of each packet (`spurt`,
+/// the same length as `t_arr`, or empty with `RtpiSilence::Count`) and the
+/// treatment of a talkspurt's first packet. With `Exclude`, packet `i > 0`
+/// whose talkspurt differs from packet `i − 1`'s is timely.
+pub fn real_time_performance_spurts(
+    t_arr: &[u64],
+    spurt: &[u32],
+    threshold_ns: u64,
+    missing: MissingPredecessor,
+    silence: RtpiSilence,
+) -> Result<RealTimePerformance, String> {
+    let exclude = silence == RtpiSilence::Exclude;
+    if exclude && spurt.len() != t_arr.len() {
+        return Err(format!("RTPI silence = exclude needs a talkspurt per packet ({} for {} packets)", spurt.len(), t_arr.len()));
+    }
     if threshold_ns == 0 {
         return Err("RTPI threshold must be > 0 (Algorithm 1 counts nothing at 0)".to_string());
     }
@@ -123,6 +162,9 @@ pub fn real_time_performance(
             continue;
         }
         received += 1;
+        if exclude && spurt[k + 1] != spurt[k] {
+            continue; // a talkspurt's first packet: the gap is the silence
+        }
         // `p <= a` with `a` arrived means `p` arrived too (NOT_ARRIVED is
         // the largest u64).
         let late = if p <= a {
@@ -165,6 +207,46 @@ mod tests {
         close(r.index.unwrap(), 0.8, 1e-12);
         close(r.delayed_rate.unwrap(), 0.2, 1e-12);
         close(r.loss_rate.unwrap(), 0.0, 0.0);
+    }
+
+    /// Two talkspurts, 20-ms packets, a 500-ms silence between them: as
+    /// written (Count) the first packet after it is delayed (gap 520 ms >
+    /// 300 ms): RTPI 5/6; Exclude does not compare it: RTPI 1. A network
+    /// gap inside a talkspurt is delayed either way.
+    #[test]
+    fn silence_count_or_exclude() {
+        let t = ms(&[0, 20, 40, 560, 580, 600]);
+        let sp = [0, 0, 0, 1, 1, 1];
+        let c = real_time_performance_spurts(&t, &sp, 300 * MS, Delayed, RtpiSilence::Count).unwrap();
+        assert_eq!(counts(&c), (6, 6, 1, 5));
+        assert_eq!(c, real_time_performance(&t, 300 * MS, Delayed).unwrap());
+        let e = real_time_performance_spurts(&t, &sp, 300 * MS, Delayed, RtpiSilence::Exclude).unwrap();
+        assert_eq!(counts(&e), (6, 6, 0, 6));
+        let t = ms(&[0, 20, 400, 560, 580, 600]);
+        let e = real_time_performance_spurts(&t, &sp, 300 * MS, Delayed, RtpiSilence::Exclude).unwrap();
+        assert_eq!(e.delayed, 1, "the 380-ms gap inside talkspurt 0");
+        assert!(real_time_performance_spurts(&t, &[], 300 * MS, Delayed, RtpiSilence::Exclude).is_err());
+        // docs/models/metrics.md's example: packet 1 lost as well. RTPI
+        // count/delayed 3/6, exclude/delayed 4/6, count/timely 4/6,
+        // exclude/timely 5/6.
+        let t = ms(&[0, X, 40, 560, 580, 600]);
+        for (m, sil, timely) in [
+            (Delayed, RtpiSilence::Count, 3),
+            (Delayed, RtpiSilence::Exclude, 4),
+            (Timely, RtpiSilence::Count, 4),
+            (Timely, RtpiSilence::Exclude, 5),
+        ] {
+            let r = real_time_performance_spurts(&t, &sp, 300 * MS, m, sil).unwrap();
+            assert_eq!(r.timely, timely, "{m:?} {sil:?}");
+            close(r.index.unwrap(), timely as f64 / 6.0, 1e-12);
+        }
+    }
+
+    /// The default reading is Algorithm 1 as written (issue 24).
+    #[test]
+    fn defaults_are_as_written() {
+        assert_eq!(MissingPredecessor::default(), Delayed);
+        assert_eq!(RtpiSilence::default(), RtpiSilence::Count);
     }
 
     #[test]

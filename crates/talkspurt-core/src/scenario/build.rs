@@ -347,9 +347,14 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
     // Read on every packet: huge pages where the kernel gives them.
     crate::trace::slab::advise_huge(&mut calls);
     for (g, grp) in s.calls.iter().enumerate() {
-        let src = node(&topo, &grp.from, format!("calls[{g}].from"))?;
-        let dst = node(&topo, &grp.to, format!("calls[{g}].to"))?;
-        route_check(&topo, src, dst, &format!("calls[{g}].to"))?;
+        let ends = |i: u32| -> Result<(_, _), ScenarioError> {
+            let (a, b) = super::model::flow_endpoints(&grp.from, &grp.to, grp.spread, i);
+            let src = node(&topo, &a, format!("calls[{g}].from"))?;
+            let dst = node(&topo, &b, format!("calls[{g}].to"))?;
+            route_check(&topo, src, dst, &format!("calls[{g}].to"))?;
+            Ok((src, dst))
+        };
+        let (mut src, mut dst) = ends(0)?;
         let c = &group_codec(grp).ok_or_else(|| {
             ScenarioError::new(format!("calls[{g}].codec"), format!("\"{}\"", grp.codec), codec::names().join(", "))
         })?;
@@ -371,6 +376,9 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         };
         let transport_key = format!("calls[{g}].transport");
         for i in 0..grp.count {
+            if grp.spread && i > 0 {
+                (src, dst) = ends(i)?;
+            }
             let model = match &grp.speech {
                 SpeechCfg::Continuous => SpeechModel::Continuous,
                 SpeechCfg::OnOff { talk, silence } => SpeechModel::OnOff { talk: *talk, silence: *silence },
@@ -428,9 +436,14 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
     let interval = s.analysis.interval.map_or((SimTime::ZERO, gen_end), |(a, b)| (SimTime::ZERO + a, SimTime::ZERO + b));
     let mut traffic = Vec::new();
     for (g, t) in s.traffic.iter().enumerate() {
-        let src = node(&topo, &t.from, format!("traffic[{g}].from"))?;
-        let dst = node(&topo, &t.to, format!("traffic[{g}].to"))?;
-        route_check(&topo, src, dst, &format!("traffic[{g}].to"))?;
+        let ends = |i: u32| -> Result<(_, _), ScenarioError> {
+            let (a, b) = super::model::flow_endpoints(&t.from, &t.to, t.spread, i);
+            let src = node(&topo, &a, format!("traffic[{g}].from"))?;
+            let dst = node(&topo, &b, format!("traffic[{g}].to"))?;
+            route_check(&topo, src, dst, &format!("traffic[{g}].to"))?;
+            Ok((src, dst))
+        };
+        let (mut src, mut dst) = ends(0)?;
         let packets = match t.kind {
             TrafficKind::Cbr { rate_bps, packet } => Some((Pattern::Cbr, rate_bps, packet)),
             TrafficKind::Poisson { rate_bps, packet } => Some((Pattern::Poisson, rate_bps, packet)),
@@ -439,6 +452,9 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         };
         let transport_key = format!("traffic[{g}].transport");
         for i in 0..t.count {
+            if t.spread && i > 0 {
+                (src, dst) = ends(i)?;
+            }
             let ti = traffic.len() as u32;
             let mut rng = Rng::stream(seed, run, StreamId::new(kind::TRAFFIC, ti));
             let start = start_time(&t.start, t.stagger, i, &mut rng);

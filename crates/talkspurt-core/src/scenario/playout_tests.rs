@@ -154,13 +154,14 @@ fn advantage_and_analysis_parse() {
     }
     let s = from_toml_str(&with(
         "top",
-        "[analysis]\nrtpi_threshold = \"100ms\"\nrtpi_missing = \"previous-arrival\"\nwindow = 50\n\
+        "[analysis]\nrtpi_threshold = \"100ms\"\nrtpi_missing = \"previous-arrival\"\nrtpi_silence = \"exclude\"\nwindow = 50\n\
          bounds = false\njitter_threshold = \"250ms\"\nrun_cap = 1\ndelay = \"avella\"\nscoring = \"streaming\"",
     ))
     .unwrap();
     let expected = AnalysisCfg {
         rtpi_threshold: ms(100),
         rtpi_missing: MissingPredecessor::PreviousArrival,
+        rtpi_silence: crate::metrics::RtpiSilence::Exclude,
         window: 50,
         bounds: false,
         jitter_threshold: ms(250),
@@ -170,11 +171,12 @@ fn advantage_and_analysis_parse() {
         scoring: crate::score::Scoring::Streaming,
     };
     assert_eq!(s.analysis, expected);
-    let s = from_toml_str(&with("top", "[analysis]\nrtpi_missing = \"delayed\"")).unwrap();
+    let s = from_toml_str(&with("top", "[analysis]\nrtpi_missing = \"timely\"")).unwrap();
     assert_eq!(
         s.analysis,
-        AnalysisCfg { rtpi_missing: MissingPredecessor::Delayed, ..AnalysisCfg::default() }
+        AnalysisCfg { rtpi_missing: MissingPredecessor::Timely, ..AnalysisCfg::default() }
     );
+    assert_eq!(AnalysisCfg::default().rtpi_missing, MissingPredecessor::Delayed);
 }
 
 #[test]
@@ -189,7 +191,7 @@ fn to_json_writes_every_parameter() {
     assert_eq!(
         j["analysis"],
         serde_json::json!({
-            "rtpi_threshold": "300ms", "rtpi_missing": "timely", "window": 100, "bounds": true,
+            "rtpi_threshold": "300ms", "rtpi_missing": "delayed", "rtpi_silence": "count", "window": 100, "bounds": true,
             "jitter_threshold": "400ms", "run_cap": 200, "delay": "playout",
         })
     );
@@ -319,7 +321,7 @@ fn invalid_playout_advantage_analysis_name_path_and_allowed() {
         (
             a("threshold = \"1s\""),
             "analysis.threshold",
-            "rtpi_threshold, rtpi_missing, window, bounds, jitter_threshold, run_cap",
+            "rtpi_threshold, rtpi_missing, rtpi_silence, window, bounds, jitter_threshold, run_cap",
         ),
         (a("run_capp = 10"), "analysis.run_capp", "did you mean \"run_cap\""),
         (with("top", "analysis = 3"), "analysis", "an [analysis] table"),

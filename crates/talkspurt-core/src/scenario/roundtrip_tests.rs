@@ -167,6 +167,7 @@ impl Gen {
         AnalysisCfg {
             rtpi_threshold: self.dur(1),
             rtpi_missing: [Timely, Delayed, PreviousArrival][self.below(3) as usize],
+            rtpi_silence: [crate::metrics::RtpiSilence::Count, crate::metrics::RtpiSilence::Exclude][self.below(2) as usize],
             window: 1 + self.below(1_000_000) as u32,
             bounds: self.coin(),
             jitter_threshold: self.dur(1),
@@ -279,7 +280,10 @@ impl Gen {
                     tcp_friendliness: g.coin(),
                 }
             }
-            CcAlgorithm::Westwood => t.params.westwood.gain = 1.0 - g.unit().max(1e-9),
+            CcAlgorithm::Westwood | CcAlgorithm::WestwoodPlus => {
+                t.params.westwood.gain = 1.0 - g.unit().max(1e-9);
+                t.params.westwood.tau = g.dur(1);
+            }
             CcAlgorithm::Real => {
                 t.params.real = crate::cc::RealParams {
                     wave: 1 + g.below(1000) as u32,
@@ -332,6 +336,7 @@ impl Gen {
             count: 1 + g.below(MAX_GROUP_COUNT) as u32,
             from: "n1".into(),
             to: "n0".into(),
+            spread: false,
             codec: codec.name.into(),
             ptime: Some(ptime),
             overhead_bytes: g.below(65_536) as u32,
@@ -387,6 +392,7 @@ impl Gen {
             active: vec![],
             random: false,
             idle_first: false,
+            spread: false,
             count: 1 + g.below(100) as u32,
             from: "n0".into(),
             to: "n1".into(),

@@ -89,14 +89,15 @@ impl Default for TcpDoc {
     }
 }
 
-/// The controller whose parameter table `key` is.
-pub fn table_owner(key: &str) -> Option<CcAlgorithm> {
+/// The controllers whose parameter table `key` is (`westwood` serves
+/// both Westwoods: `tau` is the 2001 filter's, `gain` Westwood+'s).
+pub fn table_owners(key: &str) -> &'static [CcAlgorithm] {
     match key {
-        "vegas" => Some(CcAlgorithm::Vegas),
-        "cubic" => Some(CcAlgorithm::Cubic),
-        "westwood" => Some(CcAlgorithm::Westwood),
-        "real" => Some(CcAlgorithm::Real),
-        _ => None,
+        "vegas" => &[CcAlgorithm::Vegas],
+        "cubic" => &[CcAlgorithm::Cubic],
+        "westwood" => &[CcAlgorithm::Westwood, CcAlgorithm::WestwoodPlus],
+        "real" => &[CcAlgorithm::Real],
+        _ => &[],
     }
 }
 
@@ -163,7 +164,7 @@ impl From<&TcpConfig> for TcpDoc {
             framing: t.framing,
             vegas: (cc == CcAlgorithm::Vegas).then_some(Vegas(p.vegas)),
             cubic: (cc == CcAlgorithm::Cubic).then_some(Cubic(p.cubic)),
-            westwood: (cc == CcAlgorithm::Westwood).then_some(Westwood(p.westwood)),
+            westwood: matches!(cc, CcAlgorithm::Westwood | CcAlgorithm::WestwoodPlus).then_some(Westwood(p.westwood)),
             real: (cc == CcAlgorithm::Real).then_some(Real(p.real)),
         }
     }
@@ -221,11 +222,15 @@ struct Westwood(#[serde(with = "WestwoodDef")] WestwoodParams);
     remote = "WestwoodParams",
     default = "WestwoodParams::default",
     deny_unknown_fields,
-    expecting = "a westwood table, e.g. { gain = 0.9 }"
+    expecting = "a westwood table, e.g. { gain = 0.9 } (westwood+) or { tau = \"0.5s\" } (westwood)"
 )]
 struct WestwoodDef {
+    /// Westwood+'s per-RTT filter weight.
     #[serde(deserialize_with = "fields::open_fraction")]
     gain: f64,
+    /// Westwood (2001)'s filter time constant (> 0).
+    #[serde(deserialize_with = "fields::positive")]
+    tau: SimDuration,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -253,12 +258,9 @@ struct RealDef {
 // ---------------------------------------------------------------------------
 // Named choices and the two mixed-form values
 
-/// Names `cc` accepts: the algorithms' names, and `westwood+`.
+/// Names `cc` accepts: the algorithms' names.
 pub fn cc_names() -> Vec<&'static str> {
-    let mut names: Vec<&str> = CcAlgorithm::ALL.iter().map(|a| a.name()).collect();
-    let at = names.iter().position(|n| *n == "westwood").map_or(names.len(), |i| i + 1);
-    names.insert(at, "westwood+");
-    names
+    CcAlgorithm::ALL.iter().map(|a| a.name()).collect()
 }
 
 mod cc_name {

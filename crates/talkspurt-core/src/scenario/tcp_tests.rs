@@ -39,7 +39,12 @@ fn tcp_defaults_are_the_configs_with_recovery_and_sack_filled_in() {
         (vegas.recovery, vegas.sack, vegas.params.vegas),
         (Some(Recovery::Reno), Some(false), VegasParams::default())
     );
-    assert_eq!(tcp("{ kind = \"tcp\", cc = \"westwood+\" }").cc, CcAlgorithm::Westwood);
+    assert_eq!(tcp("{ kind = \"tcp\", cc = \"westwood+\" }").cc, CcAlgorithm::WestwoodPlus);
+    assert_eq!(tcp("{ kind = \"tcp\", cc = \"westwood\" }").cc, CcAlgorithm::Westwood);
+    assert_eq!(
+        tcp("{ kind = \"tcp\", cc = \"westwood\", westwood = { tau = \"1s\" } }").params.westwood.tau,
+        crate::time::SimDuration::from_secs(1)
+    );
     assert_eq!(tcp("{ kind = \"tcp\", cc = \"reno\", sack = true }").sack, Some(true));
 }
 
@@ -89,7 +94,7 @@ fn tcp_every_key_given() {
         tcp("{ kind = \"tcp\", cc = \"westwood\", westwood = { gain = 0.8 }, initial_window = \"rfc6928\" }");
     assert_eq!(
         (ww.params.westwood, ww.initial_window),
-        (WestwoodParams { gain: 0.8 }, InitialWindow::Rfc6928)
+        (WestwoodParams { gain: 0.8, ..WestwoodParams::default() }, InitialWindow::Rfc6928)
     );
     let real = tcp("{ kind = \"tcp\", cc = \"real\", real = { wave = 8 }, send_buffer = \"64kB\" }");
     assert_eq!(
@@ -265,7 +270,8 @@ fn invalid_tcp_traffic_interval_name_path_and_allowed() {
         (c("nodelay = 1"), at("nodelay"), "true or false"),
         (c("vegas = { alpha = 1 }"), at("vegas"), "no vegas table: it configures cc = \"vegas\", and cc is \"newreno\""),
         (c("cc = \"reno\", cubic = {}"), at("cubic"), "it configures cc = \"cubic\""),
-        (c("cc = \"vegas\", westwood = { gain = 0.5 }"), at("westwood"), "cc = \"westwood\", and cc is \"vegas\""),
+        (c("cc = \"vegas\", westwood = { gain = 0.5 }"), at("westwood"), "cc = \"westwood\" or cc = \"westwood+\", and cc is \"vegas\""),
+        (c("cc = \"westwood\", westwood = { tau = \"0s\" }"), at("westwood.tau"), "a positive duration"),
         (c("cc = \"cubic\", real = {}"), at("real"), "configures cc = \"real\""),
         (c("cc = \"vegas\", vegas = { alpha = 4 }"), at("vegas.alpha"), "at most beta (3, the default)"),
         (c("cc = \"vegas\", vegas = { alpha = 2, beta = 1 }"), at("vegas.beta"), "at least alpha (2)"),

@@ -14,7 +14,7 @@
 use super::bounds::{bounds_with, Bounds};
 use super::row::{CallInfo, CallSummary};
 use crate::metrics::adaptation::congestion_onset;
-use crate::metrics::rtpi::real_time_performance;
+use crate::metrics::rtpi::real_time_performance_spurts;
 use crate::metrics::{clips_by, histogram_bins, run_moments, delivered_bytes, gap_jitter, goodput_bps, loss_counts, loss_decomposition};
 use crate::metrics::{gap_jitter_over, not_played, BackToBack, LossCounts};
 use crate::playout::{self, CallTrace};
@@ -102,8 +102,8 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     delays(&mut s, &rec, a, info.frame.as_nanos());
     let congestion_onset = congestion_onset(&rec.fate, &rec.t_sent);
     rec.t_sent = Vec::new();
-    let rt = real_time_performance(&rec.t_arr, a.rtpi_threshold.as_nanos(), a.rtpi_missing)
-        .expect("the scenario parser keeps the RTPI threshold > 0");
+    let rt = real_time_performance_spurts(&rec.t_arr, &rec.talkspurt, a.rtpi_threshold.as_nanos(), a.rtpi_missing, a.rtpi_silence)
+        .expect("the scenario parser keeps the RTPI threshold > 0, and talkspurt is a column of the record");
     (s.rtpi, s.dpr, s.delayed) = (or_nan(rt.index), or_nan(rt.delayed_rate), rt.delayed);
     let lost = not_played(&played);
     // One split into runs for the back-to-back runs and BurstR (issue 14).

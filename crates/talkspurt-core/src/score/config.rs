@@ -1,7 +1,7 @@
 //! How calls are scored: the `[analysis]` settings, one set for every call
 //! of a run.
 
-use crate::metrics::rtpi::MissingPredecessor;
+use crate::metrics::rtpi::{MissingPredecessor, RtpiSilence};
 use crate::metrics::{DEFAULT_RTPI_THRESHOLD_NS, DEFAULT_RUN_CAP, DEFAULT_WINDOW_PACKETS};
 use crate::time::SimDuration;
 
@@ -14,8 +14,12 @@ pub struct AnalysisCfg {
     /// seed's value); must be > 0.
     pub rtpi_threshold: SimDuration,
     /// What Algorithm 1 does when a packet's predecessor has not arrived
-    /// before it. Default `timely` (see metrics::rtpi).
+    /// before it. Default `delayed`, Algorithm 1 as written (see
+    /// metrics::rtpi).
     pub rtpi_missing: MissingPredecessor,
+    /// What Algorithm 1 does with a talkspurt's first packet. Default
+    /// `count` (as written: compared like any other).
+    pub rtpi_silence: RtpiSilence,
     /// Running window, in packets, of the per-packet windowed impairments
     /// in the packets table (seed 000 Fig. 5.7: 100). ≥ 1.
     pub window: u32,
@@ -71,7 +75,8 @@ impl Default for AnalysisCfg {
     fn default() -> Self {
         AnalysisCfg {
             rtpi_threshold: SimDuration(DEFAULT_RTPI_THRESHOLD_NS),
-            rtpi_missing: MissingPredecessor::Timely,
+            rtpi_missing: MissingPredecessor::Delayed,
+            rtpi_silence: RtpiSilence::Count,
             window: DEFAULT_WINDOW_PACKETS as u32,
             bounds: true,
             jitter_threshold: SimDuration(400_000_000),

@@ -26,7 +26,7 @@ use super::calls::{losses_of, ms, or_nan, quality_of, Scored, NAN};
 use super::modes::ModeTally;
 use super::row::{CallInfo, CallSummary};
 use super::AnalysisCfg;
-use crate::metrics::rtpi::MissingPredecessor;
+use crate::metrics::rtpi::{MissingPredecessor, RtpiSilence};
 use crate::metrics::{goodput_bps, BackToBack, GapJitterStream, LossCounts, RunStats};
 use crate::playout::OnlinePlayout;
 use crate::quality::sketch::LogHistogram;
@@ -140,6 +140,8 @@ struct Fold {
     delivered: u64,
     delivered_played: u64,
     prev_t_arr: u64,
+    /// Talkspurt of the previous packet (RTPI `silence = exclude`).
+    prev_spurt: u32,
     rtpi_delayed: u64,
     sender_jitter: GapJitterStream,
     receiver_jitter: GapJitterStream,
@@ -202,6 +204,7 @@ impl CallStream {
             delivered: 0,
             delivered_played: 0,
             prev_t_arr: NEVER,
+            prev_spurt: 0,
             rtpi_delayed: 0,
             sender_jitter: GapJitterStream::default(),
             receiver_jitter: GapJitterStream::default(),
@@ -345,7 +348,8 @@ impl CallStream {
             }
         }
         // Seed 002 Algorithm 1 (metrics::rtpi), predecessor in sequence.
-        if p.t_arr != NEVER && f.seq > 0 {
+        let spurt_start = a.rtpi_silence == RtpiSilence::Exclude && f.seq > 0 && p.talkspurt != f.prev_spurt;
+        if p.t_arr != NEVER && f.seq > 0 && !spurt_start {
             let (q, t) = (f.prev_t_arr, p.t_arr);
             let threshold = a.rtpi_threshold.as_nanos();
             let late = if q != NEVER && q <= t {
@@ -360,6 +364,7 @@ impl CallStream {
             f.rtpi_delayed += late as u64;
         }
         f.prev_t_arr = p.t_arr;
+        f.prev_spurt = p.talkspurt;
         let threshold = a.jitter_threshold.as_nanos() as f64;
         f.sender_jitter.push(p.talkspurt, p.t_sent, threshold);
         f.receiver_jitter.push(p.talkspurt, p.t_arr, threshold);

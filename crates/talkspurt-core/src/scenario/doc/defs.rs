@@ -59,6 +59,15 @@ pub enum MissingDef {
     PreviousArrival,
 }
 
+#[derive(Deserialize, Serialize)]
+#[serde(remote = "RtpiSilence")]
+pub enum SilenceDef {
+    #[serde(rename = "count")]
+    Count,
+    #[serde(rename = "exclude")]
+    Exclude,
+}
+
 /// Playout buffers by `kind`; each accepts only its own keys, all
 /// optional, defaults from the playout module's `Default`s.
 #[derive(Deserialize, Serialize)]

@@ -418,6 +418,10 @@ macro_rules! source {
             pub label: Option<String>,
             #[serde(default, skip_serializing_if = "Vec::is_empty")]
             pub active: Vec<ActiveCfg>,
+            /// One host pair per source: `from`/`to` are host-name
+            /// prefixes, source i runs `{from}{i}` → `{to}{i}`.
+            #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+            pub spread: bool,
         }
 
         impl $name {
@@ -436,6 +440,7 @@ macro_rules! source {
                     active: self.active.clone(),
                     random: false,
                     idle_first: false,
+                    spread: self.spread,
                 }
             }
             fn new(t: &TrafficCfg, $($f: $t),*) -> Self {
@@ -450,6 +455,7 @@ macro_rules! source {
                     stop: t.stop,
                     label: t.label.clone(),
                     active: t.active.clone(),
+                    spread: t.spread,
                 }
             }
         }

@@ -8,11 +8,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::doc::{DelayDef, MissingDef, PlayoutDef, ScoringDef, SpeechDoc};
+use crate::scenario::doc::{DelayDef, MissingDef, PlayoutDef, ScoringDef, SilenceDef, SpeechDoc};
 use super::fields::{self, Bytes, Int, Packets};
 use crate::time::SimDuration;
 
-pub use crate::metrics::rtpi::MissingPredecessor;
+pub use crate::metrics::rtpi::{MissingPredecessor, RtpiSilence};
 pub use crate::score::{DelayModel, Scoring};
 pub use crate::net::queue::QueueLimit;
 /// A playout buffer and its parameters, as the playout module defines them
@@ -35,6 +35,17 @@ pub struct Scenario {
     pub calls: Vec<CallGroupCfg>,
     pub traffic: Vec<TrafficCfg>,
     pub analysis: AnalysisCfg,
+}
+
+/// The endpoints of flow `i` (from 0) of a group: `from`/`to` as written,
+/// or with `spread` the hosts `{from}{i + 1}` and `{to}{i + 1}`.
+pub fn flow_endpoints<'a>(from: &'a str, to: &'a str, spread: bool, i: u32) -> (std::borrow::Cow<'a, str>, std::borrow::Cow<'a, str>) {
+    use std::borrow::Cow;
+    if spread {
+        (Cow::Owned(format!("{from}{}", i + 1)), Cow::Owned(format!("{to}{}", i + 1)))
+    } else {
+        (Cow::Borrowed(from), Cow::Borrowed(to))
+    }
 }
 
 /// A group's name in results: its `label`, else `"{kind}[{index}]"`
@@ -114,9 +125,14 @@ pub struct AnalysisCfg {
     #[serde(deserialize_with = "fields::positive")]
     pub rtpi_threshold: SimDuration,
     /// What Algorithm 1 does when a packet's predecessor has not arrived
-    /// before it. Default `timely` (see metrics::rtpi).
+    /// before it. Default `delayed`, Algorithm 1 as written (see
+    /// metrics::rtpi).
     #[serde(with = "MissingDef")]
     pub rtpi_missing: MissingPredecessor,
+    /// What Algorithm 1 does with a talkspurt's first packet: `count`
+    /// (default, as written) or `exclude`.
+    #[serde(with = "SilenceDef")]
+    pub rtpi_silence: RtpiSilence,
     /// Running window, in packets, of the per-packet windowed impairments
     /// in the packets table (seed 000 Fig. 5.7: 100). ≥ 1.
     #[serde(with = "fields::PacketInt::<1, 1000000>")]
@@ -162,6 +178,7 @@ impl AnalysisCfg {
         crate::score::AnalysisCfg {
             rtpi_threshold: self.rtpi_threshold,
             rtpi_missing: self.rtpi_missing,
+            rtpi_silence: self.rtpi_silence,
             window: self.window,
             bounds: self.bounds,
             jitter_threshold: self.jitter_threshold,
@@ -180,6 +197,7 @@ impl Default for AnalysisCfg {
         AnalysisCfg {
             rtpi_threshold: d.rtpi_threshold,
             rtpi_missing: d.rtpi_missing,
+            rtpi_silence: d.rtpi_silence,
             window: d.window,
             bounds: d.bounds,
             jitter_threshold: d.jitter_threshold,
@@ -234,6 +252,11 @@ pub struct CallGroupCfg {
     pub from: String,
     #[serde(deserialize_with = "fields::node")]
     pub to: String,
+    /// One host pair per call (`spread = true`): `from`/`to` are host-name
+    /// prefixes and call i (from 1) runs `{from}{i}` → `{to}{i}`
+    /// (a topology's `a1…aN` → `b1…bN`). Default false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spread: bool,
     /// Codec name from the codec table (`voice::codec`). Required.
     #[serde(deserialize_with = "fields::codec")]
     pub codec: String,

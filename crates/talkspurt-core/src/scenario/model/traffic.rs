@@ -26,6 +26,9 @@ pub struct TrafficCfg {
     pub random: bool,
     /// `onoff` and on/off `bulk`: begin with an off period (`first = "off"`).
     pub idle_first: bool,
+    /// One host pair per source (`spread = true`): `from`/`to` are host-name
+    /// prefixes and source i (from 1) runs `{from}{i}` → `{to}{i}`.
+    pub spread: bool,
 }
 
 /// An activation window `{ from = "50s", to = "170s" }`; without `to`,

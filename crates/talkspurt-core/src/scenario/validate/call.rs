@@ -33,7 +33,7 @@ pub(super) fn bitrate(cx: &Ctx, p: &str, c: &CallGroupCfg, b: &BitrateCfg) -> R<
 }
 
 pub(super) fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net, run: SimDuration) -> R<()> {
-    net.endpoints(cx, p, &c.from, &c.to)?;
+    net.group_endpoints(cx, p, &c.from, &c.to, c.spread, c.count)?;
     let codecs = crate::scenario::fields::codecs_text();
     let Some(k) = codec::lookup(&c.codec) else {
         let name = c.codec.to_ascii_lowercase();

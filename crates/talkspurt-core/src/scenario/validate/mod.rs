@@ -19,7 +19,7 @@ use super::doc::{DistDoc, LinkDoc, ScenarioDoc, SpeechDoc, TrafficDoc};
 use super::error::ScenarioError;
 use super::fields::LINKS;
 use super::model::*;
-use super::tcp::{table_owner, CC_TABLES};
+use super::tcp::{table_owners, CC_TABLES};
 use super::tfrc::{RateDoc, CCID2_KEYS, CCID2_ONLY, DCCP_ONLY, TFRC_ONLY};
 use crate::cc::tfrc::{FasterRestart, Variant};
 use super::units::format_duration;
@@ -269,6 +269,30 @@ impl Net {
     }
 
     /// `from` and `to` of a group: named nodes, distinct, connected.
+    /// A group's endpoints; with `spread`, every pair `{from}{i}` →
+    /// `{to}{i}`, i = 1…count, must be hosts of the links.
+    fn group_endpoints(&self, cx: &Ctx, p: &str, from: &str, to: &str, spread: bool, count: u32) -> R<()> {
+        if !spread {
+            return self.endpoints(cx, p, from, to);
+        }
+        for (key, prefix) in [("from", from), ("to", to)] {
+            let have = (1..).take_while(|i| self.nodes.iter().any(|n| *n == format!("{prefix}{i}"))).count() as u32;
+            if have < count {
+                let allowed = if have == 0 {
+                    format!("with spread = true, a host-name prefix: nodes {prefix}1…{prefix}{count} (one per flow); there is no {prefix}1")
+                } else {
+                    format!("with spread = true, nodes {prefix}1…{prefix}{count} (one per flow); the links have {prefix}1…{prefix}{have}, so count ≤ {have}")
+                };
+                return Err(cx.err(&format!("{p}.{key}"), allowed));
+            }
+        }
+        for i in 0..count {
+            let (a, b) = crate::scenario::model::flow_endpoints(from, to, true, i);
+            self.endpoints(cx, p, &a, &b)?;
+        }
+        Ok(())
+    }
+
     fn endpoints(&self, cx: &Ctx, p: &str, from: &str, to: &str) -> R<()> {
         let find = |key: &str, name: &str| {
             self.nodes

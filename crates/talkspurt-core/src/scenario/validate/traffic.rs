@@ -5,7 +5,7 @@ use super::*;
 
 pub(super) fn traffic(cx: &Ctx, p: &str, doc: &TrafficDoc, net: &Net, run: SimDuration) -> R<TrafficCfg> {
     let mut t = doc.cfg();
-    net.endpoints(cx, p, &t.from, &t.to)?;
+    net.group_endpoints(cx, p, &t.from, &t.to, t.spread, t.count)?;
     let kind = t.kind.name();
     // Bulk sources need a congestion-controlled sender; a finite transfer
     // needs a byte stream (TCP).

@@ -68,12 +68,10 @@ pub(super) fn rate(cx: &Ctx, p: &str, d: &mut RateDoc, dccp: bool) -> R<()> {
 pub(super) fn tcp(cx: &Ctx, p: &str, t: &mut TcpConfig) -> R<()> {
     let cc = t.cc.name();
     for key in CC_TABLES {
-        let owner = table_owner(key).map_or("", |o| o.name());
-        if cx.given(&format!("{p}.{key}")) && table_owner(key) != Some(t.cc) {
-            return Err(cx.err(
-                &format!("{p}.{key}"),
-                format!("no {key} table: it configures cc = \"{owner}\", and cc is \"{cc}\""),
-            ));
+        let owners = table_owners(key);
+        if cx.given(&format!("{p}.{key}")) && !owners.contains(&t.cc) {
+            let owner = owners.iter().map(|o| format!("cc = \"{}\"", o.name())).collect::<Vec<_>>().join(" or ");
+            return Err(cx.err(&format!("{p}.{key}"), format!("no {key} table: it configures {owner}, and cc is \"{cc}\"")));
         }
     }
     let recovery = t.recovery();
