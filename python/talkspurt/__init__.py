@@ -30,6 +30,10 @@ def __getattr__(name: str):
         from . import sweeps
 
         return getattr(sweeps, name)
+    if name == "reproduce":
+        from .reproductions import reproduce
+
+        return reproduce
     raise AttributeError(f"module 'talkspurt' has no attribute {name!r}")
 
 
@@ -56,6 +60,7 @@ __all__ = [
     "load_scenario",
     "sweep",
     "mos_from_r",
+    "reproduce",
     "rescore",
     "run",
     "score_audio",

@@ -84,6 +84,21 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("-o", "--output", metavar="DIR", help="figure folder (default RESULTS/figures)")
     pl.add_argument("--format", choices=["png", "svg", "both"], default="both")
     pl.add_argument("--force", action="store_true", help="replace existing figure files")
+    rp2 = sub.add_parser("reproduce", help="reproduce a seed study: the paper's numbers beside ours (and ns-2's)",
+                         description="Run a reproduction bundle (scenarios/seeds/NNN, docs/reproductions/README.md) "
+                                     "and write comparison.csv, reproduction.md and report.html into DIR. Re-running "
+                                     "the same command resumes.")
+    rp2.add_argument("bundle", nargs="?", help="bundle id (000-004) or a folder holding published.toml; "
+                     "without it, list the bundles")
+    rp2.add_argument("-o", "--output", metavar="DIR", help="output folder (default out/reproduce-NNN[-quick])")
+    rp2.add_argument("--quick", action="store_true", help="scaled-down runs (CI); every output says so")
+    rp2.add_argument("--item", action="append", metavar="ITEM", help='only this table/figure, e.g. "Table 1" (repeatable)')
+    rp2.add_argument("-j", "--workers", type=int, metavar="N", help="worker processes (default: one per core)")
+    rp2.add_argument("--executor", default="local", metavar="WHERE",
+                     help="local (process pool, default), dask (a LocalCluster) or dask://host:port")
+    rp2.add_argument("--doc", metavar="FILE", help="also write the Markdown reproduction to FILE (full scale only)")
+    rp2.add_argument("--force", action="store_true", help="write into a non-empty DIR / replace FILE")
+    rp2.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no table")
     a = sub.add_parser("audio", help="PESQ of calls of saved results, on real speech through real codecs",
                        description="Apply each packet's fate of a saved run (talkspurt run -o DIR) to real "
                                    "speech through the call's codec with its concealment, and score it with "
@@ -289,6 +304,45 @@ def _plot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reproduce(args: argparse.Namespace) -> int:
+    from .reproductions import Ns2Failed, reproduce
+
+    if args.bundle is None:
+        from .reproductions.bundle import available
+
+        for b in available():
+            _print(f"{b.id:<6} {len(b.entries):>4} entries  {b.study['title']}  ({b.directory})")
+        return 0
+    if args.workers is not None and args.workers < 1:
+        return _fail(f"-j/--workers: got {args.workers}; expected an integer ≥ 1")
+    out = args.output or f"out/reproduce-{Path(args.bundle).name}{'-quick' if args.quick else ''}"
+    bars: dict[str, Any] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage not in bars:
+            bar = _progress_bar(args.quiet, total=total, desc=stage, unit="run", leave=False,
+                                bar_format="{desc}: {bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}]")
+            if bar is None:
+                return
+            bars[stage] = bar
+        bars[stage].update(done - bars[stage].n)
+
+    try:
+        df = reproduce(args.bundle, out, quick=args.quick, items=args.item, executor=args.executor,
+                       workers=args.workers, progress=progress, doc=args.doc, force=args.force)
+    except Ns2Failed as e:
+        print(f"talkspurt: ns-2 twin failed: {e}", file=sys.stderr)
+        return 1
+    finally:
+        for b in bars.values():
+            b.close()
+    if not args.quiet:
+        _print(df.attrs["terminal"])
+        _print(f"comparison.csv, reproduction.md and report.html written to {out}/"
+               + (f"; {args.doc} updated" if args.doc else ""))
+    return 0
+
+
 def _audio(args: argparse.Namespace) -> int:
     import pandas as pd
 
@@ -357,6 +411,8 @@ def _dispatch(args: argparse.Namespace) -> int:
             return 0
         if args.command == "audio":
             return _audio(args)
+        if args.command == "reproduce":
+            return _reproduce(args)
     except ScenarioError as e:
         return _fail(str(e))
     except (FileExistsError, FileNotFoundError, NotADirectoryError) as e:

@@ -1,0 +1,179 @@
+"""`report.html` of a reproduction: per item of the paper, its kind of
+figure with the published points as markers over our values (95 %
+confidence intervals) and ns-2's, then the comparison table and the
+readings. Self-contained like `talkspurt report` (figures as PNG data
+URIs, the same decode check that tests/test_report.py reads back)."""
+
+from __future__ import annotations
+
+import html
+import math
+from collections import OrderedDict
+from typing import Any
+
+import pandas as pd
+
+from ..report import CHECK, CSS, _png
+from .bundle import Bundle
+from .compare import NOT_REPRODUCED, REPRODUCED, TREND_REPRODUCED, Row, sort_key
+from .tables import counts
+
+COLOURS = {REPRODUCED: "#1a7f37", TREND_REPRODUCED: "#1a7f37", NOT_REPRODUCED: "#b42318"}
+EXTRA_CSS = """
+td.v-ok { color: #1a7f37; font-weight: 600; } td.v-miss { color: #b42318; font-weight: 600; }
+td.l, th.l { text-align: left; } .banner { background: #fff4ce; border: 1px solid #e0c060; padding: 0.5em 1em; }
+.wide { overflow-x: auto; }
+"""
+
+
+def _value_figure(item: str, rows: list[Row]):
+    """One panel per column of the item; x = the value's `x` (numeric: lines
+    per series) or its row (categorical: markers side by side)."""
+    from ..figures import _plt
+
+    plt = _plt()
+    cols = list(OrderedDict.fromkeys(r.entry.column or r.entry.metric for r in rows))
+    fig, axes = plt.subplots(1, len(cols), figsize=(max(5.0, 4.2 * len(cols)), 3.6), squeeze=False)
+    for ax, col in zip(axes[0], cols):
+        sub = [r for r in rows if (r.entry.column or r.entry.metric) == col]
+        numeric = all(isinstance(r.entry.x, (int, float)) and not isinstance(r.entry.x, bool) for r in sub)
+        series = list(OrderedDict.fromkeys(r.entry.series or (r.entry.row if numeric else "") for r in sub))
+        cats = list(OrderedDict.fromkeys(str(r.entry.x if r.entry.x is not None else r.entry.row) for r in sub))
+        for si, s in enumerate(series):
+            pts = [r for r in sub if (r.entry.series or (r.entry.row if numeric else "")) == s]
+            if numeric:
+                pts.sort(key=lambda r: float(r.entry.x))
+                xs = [float(r.entry.x) for r in pts]
+            else:
+                off = (si - (len(series) - 1) / 2) * 0.15
+                xs = [cats.index(str(r.entry.x if r.entry.x is not None else r.entry.row)) + off for r in pts]
+            ys = [r.stat.mean for r in pts]
+            err = [[0 if math.isnan(r.stat.low) else r.stat.mean - r.stat.low for r in pts],
+                   [0 if math.isnan(r.stat.high) else r.stat.high - r.stat.mean for r in pts]]
+            lab = f" {s}" if s else ""
+            line = ax.errorbar(xs, ys, yerr=err, fmt="o-" if numeric else "o", capsize=3, label=f"talkspurt{lab}")
+            colour = line[0].get_color()
+            paper = [(x, r.entry.value) for x, r in zip(xs, pts) if r.entry.value is not None]
+            if paper:
+                ax.plot([p[0] for p in paper], [p[1] for p in paper], "s", mfc="none", mec=colour, ms=9,
+                        label=f"paper{lab}")
+            ns2 = [(x, r.ns2) for x, r in zip(xs, pts) if r.ns2 is not None and not math.isnan(r.ns2)]
+            if ns2:
+                ax.plot([p[0] for p in ns2], [p[1] for p in ns2], "x", color=colour, ms=8, label=f"ns-2{lab}")
+        if not numeric:
+            ax.set_xticks(range(len(cats)))
+            ax.set_xticklabels(cats, rotation=30, ha="right", fontsize=8)
+        unit = sub[0].entry.unit
+        ax.set_title(col, fontsize=10)
+        ax.set_ylabel(f"{sub[0].entry.metric}" + (f" ({unit})" if unit else ""), fontsize=8)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(item, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def _trend_figure(r: Row):
+    """The means a trend compares, with their intervals, coloured by its
+    verdict."""
+    from ..figures import _plt
+
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5.0, 3.2))
+    e = r.entry
+    pts = r.points
+    if e.kind in ("increasing", "decreasing"):
+        pts = sorted(pts, key=lambda p: sort_key(p[0]))
+    labels = [str(p[0]) for p in pts]
+    if e.kind in ("less", "greater", "approx"):
+        labels = [_where_label(e.a), _where_label(e.b)]
+    elif e.kind == "order":
+        labels = [_where_label(w) for w in e.seq]
+    xs = list(range(len(pts)))
+    ys = [p[1].mean for p in pts]
+    err = [[0 if math.isnan(p[1].low) else p[1].mean - p[1].low for p in pts],
+           [0 if math.isnan(p[1].high) else p[1].high - p[1].mean for p in pts]]
+    ax.errorbar(xs, ys, yerr=err, fmt="o-" if e.kind in ("increasing", "decreasing") else "o", capsize=3,
+                color=COLOURS.get(r.verdict, "#444"))
+    ax.set_xticks(xs)
+    ax.set_xticklabels(labels, rotation=20, ha="right", fontsize=7)
+    ax.set_ylabel(e.metric + (f" ({e.unit})" if e.unit else ""), fontsize=8)
+    if e.kind in ("increasing", "decreasing"):
+        ax.set_xlabel(e.along, fontsize=8)
+    ax.set_title(f"{e.item}: {e.kind}", fontsize=9)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def _where_label(w: dict[str, Any]) -> str:
+    return ", ".join(f"{v}" for v in w.values()) or "all"
+
+
+def build_html(rows: list[Row], df: pd.DataFrame, bundle: Bundle, scale: str, meta: dict[str, Any]) -> str:
+    from ..figures import _plt
+
+    plt = _plt()
+    s = bundle.study
+    parts = ["<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+             f"<title>talkspurt reproduction {html.escape(bundle.id)}</title><style>{CSS}{EXTRA_CSS}</style></head><body>",
+             f"<h1>Reproduction of seed {html.escape(bundle.id)}</h1>",
+             f"<p><b>{html.escape(s['title'])}</b>{', ' + html.escape(s['venue']) if s.get('venue') else ''}.</p>"]
+    if scale == "quick":
+        parts.append("<p class=\"banner\" id=\"quick\"><b>Quick scale</b> (<code>--quick</code>): shorter runs and "
+                     "fewer replications. These are not the study's verdicts.</p>")
+    if meta.get("ns2_note"):
+        parts.append(f"<p class=\"banner\">{html.escape(meta['ns2_note'])}</p>")
+    c = counts(df)
+    parts.append("<p>Verdicts: " + ", ".join(f"<b>{html.escape(k)}</b> {v}" for k, v in c.items() if v)
+                 + f". talkspurt {html.escape(str(meta.get('version', '?')))}, {meta.get('wall_time_s', 0):.0f} s.</p>")
+    parts.append("<h2>Figures</h2>")
+    by_item: "OrderedDict[str, list[Row]]" = OrderedDict()
+    for r in rows:
+        by_item.setdefault(r.entry.item, []).append(r)
+    for item, rs in by_item.items():
+        vals = [r for r in rs if r.entry.section == "value"]
+        figs = [(_value_figure(item, vals), f"{item}: paper (open squares), talkspurt (dots, 95 % CI), ns-2 (crosses)")] if vals else []
+        for r in rs:
+            if r.entry.section == "trend":
+                figs.append((_trend_figure(r), f"{item}: {r.entry.claim} — {r.verdict} ({r.detail})"))
+        for k, (fig, cap) in enumerate(figs):
+            stem = f"{item}-{k}"
+            parts.append(f"<figure id=\"{html.escape(stem)}\"><img alt=\"{html.escape(stem)}\" "
+                         f"src=\"data:image/png;base64,{_png(fig)}\"><figcaption>{html.escape(cap)}</figcaption></figure>")
+            plt.close(fig)
+    parts.append("<h2>Comparison</h2><div class=\"wide\">" + _comparison(df) + "</div>")
+    parts.append("<h2>Readings</h2>")
+    for rd in bundle.readings:
+        parts.append(f"<h3><code>{html.escape(rd.id)}</code>: {html.escape(rd.topic)}</h3>"
+                     f"<p><b>Chosen:</b> {html.escape(rd.chosen)}</p>"
+                     + (f"<p><b>Why:</b> {html.escape(rd.why)}</p>" if rd.why else ""))
+        if rd.alternatives:
+            parts.append("<table><tr><th class=l>alternative</th><th class=l>what it gives</th></tr>"
+                         + "".join(f"<tr><td class=l>{html.escape(a['reading'])}</td><td class=l>{html.escape(a['gives'])}</td></tr>"
+                                   for a in rd.alternatives) + "</table>")
+    if not bundle.readings:
+        parts.append("<p>None.</p>")
+    parts.append(f"<script>{CHECK}</script></body></html>")
+    return "".join(parts)
+
+
+def _comparison(df: pd.DataFrame) -> str:
+    cols = ["item", "row", "column", "unit", "paper", "talkspurt", "ci_low", "ci_high", "n", "ns2", "tolerance",
+            "verdict", "detail", "stated"]
+    head = "".join(f"<th class=l>{c}</th>" if c in ("item", "row", "column", "detail", "stated") else f"<th>{c}</th>"
+                   for c in cols)
+    body = []
+    for _, r in df.iterrows():
+        cells = []
+        for c in cols:
+            v = r[c]
+            if c == "verdict":
+                cls = "v-ok" if v in (REPRODUCED, TREND_REPRODUCED) else "v-miss" if v == NOT_REPRODUCED else ""
+                cells.append(f"<td class=\"l {cls}\">{html.escape(str(v))}</td>")
+            elif isinstance(v, float):
+                cells.append("<td>–</td>" if math.isnan(v) else f"<td>{v:.4g}</td>")
+            else:
+                cells.append(f"<td class=l>{html.escape(str(v))}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table id=\"comparison\"><tr>{head}</tr>{''.join(body)}</table>"
