@@ -160,6 +160,35 @@ fn ccid4_n_variants_start_faster() {
     assert!(drops[0] > drops[1] && drops[1] > drops[2], "sender loss {drops:?}");
 }
 
+/// The first `x_bps` sample of a G.711 call (172 B segments: 160 B + 12 B
+/// RTP) is one packet of *its* segment per second (RFC 5348 §4.2, RFC 3448
+/// §4.2; RFC 5622 §5 keeps the real s outside the equation): 172 B/s =
+/// 1376 b/s over plain TFRC (first sample at the first packet, no
+/// handshake) and over CCID 3 and CCID 4 with RFC 3448 rules (first sample
+/// at the handshake's Response), not the 11 680 b/s of the 1460 B `packet`
+/// default; seed 003's CCID4-N starts at 1460·172/208 B/s (§6.1). Exact
+/// to 1e-6 (the rate is a formula of s, no measurement in it).
+#[test]
+fn first_rate_is_one_packet_of_the_calls_segment() {
+    let cases = [
+        ("{ kind = \"tfrc\" }", 172.0),
+        ("{ kind = \"dccp\", ccid = 3, tfrc = \"rfc3448\" }", 172.0),
+        ("{ kind = \"dccp\", ccid = 4, tfrc = \"rfc3448\" }", 172.0),
+        ("{ kind = \"dccp\", ccid = 4, tfrc = \"rfc3448\", variant = \"n\" }", 1460.0 * 172.0 / 208.0),
+    ];
+    for (t, want) in cases {
+        let mut sc = voice(498, t, 1, 5);
+        sc.run.series = true;
+        sc.calls[0].speech = talkspurt_core::scenario::SpeechCfg::Continuous;
+        let out = run(&sc, &mut no_progress()).unwrap();
+        let ser = &out.report.series;
+        let i = ser.str("name").iter().position(|n| n == "x_bps").expect("an x_bps sample");
+        let x0 = ser.f64("value")[i];
+        eprintln!("{t}: first X {x0} b/s (want {})", want * 8.0);
+        assert!((x0 - want * 8.0).abs() < 1e-6, "{t}: first X {x0} b/s, want {}", want * 8.0);
+    }
+}
+
 /// CCID 2 (RFC 4341) on a clean 10 Mb/s path fills it: goodput = 10 Mb/s ×
 /// 1000/1036 (16 B DCCP + 20 B IP per 1000 B segment) within 1 %, with one
 /// Ack per two data packets (Ack Ratio 2, RFC 4341 §6.1.1) within 1 %.

@@ -398,7 +398,13 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 source = source.with_send_jitter(Rng::stream(seed, run, StreamId::new(kind::SEND_JITTER, ci)));
             }
             let flow = flows.len() as u32;
-            let (snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series, &transport_key)?;
+            let (mut snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series, &transport_key)?;
+            if let Sender::Rate(r) = &mut snd {
+                // The call's own segment (frames + RTP and any header past
+                // IP/UDP) sets TFRC's first rates (RFC 5348 §4.2).
+                let seg = k as u64 * frame_bytes as u64 + grp.overhead_bytes.saturating_sub(IPV4_HEADER + UDP_HEADER) as u64;
+                r.hint_segment(seg.min(u32::MAX as u64) as u32);
+            }
             let framer = matches!(grp.transport, TransportCfg::Tcp(_)).then(StreamFramer::default);
             flows.push(Flow::new(src, dst, snd, rcv, Owner::Call(ci)));
             let rtcp_cfg = rtcp_config(grp, k as u64 * frame_bytes as u64, ptime);

@@ -67,14 +67,25 @@ pub enum TfrcSpec {
     /// RFC 5348: initial rate W_init/R, X_recv_set and data-limited
     /// intervals, recover rate W_init/R after idle.
     Rfc5348,
+    /// The Linux CCID 3/4 sender of 2008 (kernels 2.6.25–2.6.28, which
+    /// tracked draft rfc3448bis-00; seed 003 measured "the experimental
+    /// version of Linux kernel implementation", §4): RFC 3448 with
+    /// W_init/R at the first feedback (whose X_recv it ignores), a floor of
+    /// W_init/R on the receive limit once the sender has sent nothing for
+    /// two RTTs (RFC 4342 §5.1's "do not reduce below the initial rate when
+    /// idle"), nofeedback expiries that halve X directly while p = 0 (no
+    /// idle exception), and the first feedback after an expiry, while
+    /// p = 0, left without effect on X. docs/models/tfrc.md, "Linux 2008".
+    Linux2008,
 }
 
 impl TfrcSpec {
-    pub const ALL: [TfrcSpec; 2] = [TfrcSpec::Rfc3448, TfrcSpec::Rfc5348];
+    pub const ALL: [TfrcSpec; 3] = [TfrcSpec::Rfc3448, TfrcSpec::Rfc5348, TfrcSpec::Linux2008];
     pub fn name(self) -> &'static str {
         match self {
             TfrcSpec::Rfc3448 => "rfc3448",
             TfrcSpec::Rfc5348 => "rfc5348",
+            TfrcSpec::Linux2008 => "linux2008",
         }
     }
     pub fn from_name(s: &str) -> Option<Self> {
@@ -200,8 +211,12 @@ pub struct TfrcConfig {
     /// Nominal RTT of CCID4-N100 and of the dynamic feedback count's
     /// RTT_ref: 100 ms (seed 003 §6.2–6.3).
     pub nominal_rtt: SimDuration,
-    /// Receiver: N_Fb feedback messages per RTT from seed 003 eq. (8)
-    /// instead of one.
+    /// Seed 003 §6.2's dynamic feedback: the receiver sends N_Fb feedback
+    /// messages per RTT (eq. 8) instead of one, and the sender applies the
+    /// slow-start increase X = min(2X, 2·X_recv) once per observation
+    /// interval R/N_Fb (its own eq. 8 from R, X_recv and s) instead of once
+    /// per R (RFC 3448/5348 §4.3's `tld` rule), as the paper's "rate
+    /// adjusted on receiving every feedback" (eqs. 10–12). Off.
     pub dynamic_feedback: bool,
     /// t_mbi, the longest interval between packets under backoff: 64 s
     /// (RFC 5348 §4.3).

@@ -13,6 +13,17 @@ pub fn w_init(s: f64) -> f64 {
     (4.0 * s).min((2.0 * s).max(4380.0))
 }
 
+/// The rate before any feedback (RFC 5348 §4.2, RFC 3448 §4.2: one packet
+/// per second, s bytes/s); seed 003 §6.1's CCID4-N/N100 keep one packet per
+/// second "with the packet size modified", the nominal size with header
+/// correction.
+fn one_packet_per_second(cfg: &TfrcConfig, s: f64) -> f64 {
+    match cfg.variant {
+        Variant::N | Variant::N100 => cfg.nominal_s as f64 * s / (s + cfg.header as f64),
+        _ => s,
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct TfrcSender {
     cfg: TfrcConfig,
@@ -45,8 +56,12 @@ pub struct TfrcSender {
     data_limited: bool,
     /// Faster Restart's X_fast_max.
     x_fast_max: f64,
-    /// Data packets sent so far.
+    /// Data packets sent so far, and when the last one went.
     sent: u64,
+    t_last_sent: SimTime,
+    /// `Linux2008`: the nofeedback timer expired since the last feedback
+    /// (Linux's NO_FBACK state); the next feedback, while p = 0, leaves X.
+    expired: bool,
     /// §4.5: R_sqmean (0 until the first sample) and the latest √R_sample.
     r_sqmean: f64,
     sqrt_sample: f64,
@@ -57,12 +72,7 @@ impl TfrcSender {
     /// rate is one packet per second and the nofeedback timer 2 s (§4.2).
     pub fn new(cfg: TfrcConfig, s0: u32, now: SimTime) -> Self {
         let s = s0.max(1) as f64;
-        let x = match cfg.variant {
-            // Seed 003 §6.1: one packet per second "with the packet size
-            // modified", the nominal size with header correction.
-            Variant::N | Variant::N100 => cfg.nominal_s as f64 * s / (s + cfg.header as f64),
-            _ => s,
-        };
+        let x = one_packet_per_second(&cfg, s);
         TfrcSender {
             x,
             x_calc: f64::INFINITY,
@@ -83,6 +93,8 @@ impl TfrcSender {
             data_limited: false,
             x_fast_max: 0.0,
             sent: 0,
+            t_last_sent: SimTime::ZERO,
+            expired: false,
             r_sqmean: 0.0,
             sqrt_sample: 0.0,
             cfg,
@@ -111,10 +123,33 @@ impl TfrcSender {
     }
 
     /// The application's first unit is `bytes` long: before any packet went
-    /// out, s is this size rather than the configured default.
+    /// out, s is this size rather than the configured default, and so is
+    /// every rate derived from s so far. RFC 5348 §4.2 (RFC 3448 §4.2)
+    /// starts at "one packet per second" and W_init/R of the *segment
+    /// size s* the sender will use; a G.711 call (172 B segments) starts at
+    /// 1 376 b/s, not the 11 680 b/s of a 1460 B default (RFC 5622 §5
+    /// keeps s the real packet size outside the equation). The rate in
+    /// force (one packet per second, or W_init/R after a handshake RTT, or
+    /// the seed 003 variants' eqs. 7/13) is rescaled by the new start over
+    /// the old, so nofeedback halvings already applied are kept.
     pub fn hint_segment(&mut self, bytes: u32) {
-        if self.sent == 0 {
-            self.s = bytes.max(1) as f64;
+        if self.sent > 0 {
+            return;
+        }
+        let old = self.start_rate();
+        self.s = bytes.max(1) as f64;
+        if !self.got_feedback && old > 0.0 {
+            self.x *= self.start_rate() / old;
+        }
+    }
+
+    /// The rate a sender with no feedback yet starts from: W_init/R once a
+    /// handshake measured R under RFC 5348 (§4.2), one packet per second
+    /// otherwise.
+    fn start_rate(&self) -> f64 {
+        match (self.r, self.cfg.spec) {
+            (Some(r), TfrcSpec::Rfc5348) => self.floor(self.initial_rate(r)),
+            _ => one_packet_per_second(&self.cfg, self.s),
         }
     }
 
@@ -140,9 +175,39 @@ impl TfrcSender {
             Variant::N => 4380.0 / r * corr,
             Variant::N100 => 4380.0 / self.cfg.nominal_rtt.as_secs_f64() * corr,
             _ => match self.cfg.spec {
-                TfrcSpec::Rfc5348 => w_init(self.s) / r,
+                TfrcSpec::Rfc5348 | TfrcSpec::Linux2008 => w_init(self.s) / r,
                 TfrcSpec::Rfc3448 => self.s / r,
             },
+        }
+    }
+
+    /// The slow-start floor of §4.3 step 4: the initial rate, except that
+    /// `Linux2008` keeps RFC 3448's s/R there (its W_init/R is the first
+    /// rate and the idle floor only).
+    fn ss_floor(&self, r: f64) -> f64 {
+        match (self.cfg.spec, self.cfg.variant) {
+            (TfrcSpec::Linux2008, Variant::Standard | Variant::FrMd) => self.s / r,
+            _ => self.initial_rate(r),
+        }
+    }
+
+    /// Seed 003 eq. (8) at the sender: N_Fb = min(max(round(R/RTT_ref), 1),
+    /// R·X_recv/s), from the sender's own R, X_recv and s.
+    fn n_fb(&self, r: f64) -> f64 {
+        let by_rtt = (r / self.cfg.nominal_rtt.as_secs_f64()).round().max(1.0);
+        let recv = self.max_recv();
+        let by_rate = if recv.is_finite() { (r * recv / self.s).floor().max(1.0) } else { by_rtt };
+        by_rtt.min(by_rate)
+    }
+
+    /// Faster Restart's growth in slow start: "quadruples the sending rate
+    /// after idle periods (instead of doubling as in both RFCs)" (seed 003
+    /// §9 on [42]; the draft's rule is X_fast_max-bounded): the draft lets
+    /// the limit reach 4·X_recv while below X_fast_max, under either spec.
+    fn ss_limit(&self, recv: f64) -> f64 {
+        match self.cfg.faster_restart {
+            FasterRestart::Draft => (2.0 * recv).max((4.0 * recv).min(self.x_fast_max)),
+            _ => 2.0 * recv,
         }
     }
 
@@ -155,6 +220,17 @@ impl TfrcSender {
         match self.cfg.faster_restart {
             FasterRestart::Off => base,
             _ => base.max((8.0 * self.s).min((2.0 * self.s).max(4380.0)) / r),
+        }
+    }
+
+    /// RFC 3448 §4.4: idleness never takes X below 2 packets per RTT;
+    /// Faster Restart raises that to its recover rate, 8 packets per RTT
+    /// for small packets (seed 003 §9: "increases the idle period recovery
+    /// rate to 8 packets/RTT for small packet size").
+    fn idle_floor_3448(&self, r: f64) -> f64 {
+        match self.cfg.faster_restart {
+            FasterRestart::Off => 2.0 * self.s / r,
+            _ => (2.0 * self.s / r).max((8.0 * self.s).min((2.0 * self.s).max(4380.0)) / r),
         }
     }
 
@@ -205,9 +281,15 @@ impl TfrcSender {
         if self.p > 0.0 {
             self.x_calc = tfrc_rate(self.cfg.equation_s(self.s), r, self.p, self.t_rto(r));
             self.x = self.x_calc.min(recv_limit).max(self.min_rate());
-        } else if self.tld.is_none_or(|t| now.saturating_since(t).as_secs_f64() >= r) {
-            self.x = (2.0 * self.x).min(recv_limit).max(self.initial_rate(r));
-            self.tld = Some(now);
+        } else {
+            // §4.3: at most one increase per R (tld), or per observation
+            // interval R/N_Fb with seed 003's dynamic feedback.
+            let gate = if self.cfg.dynamic_feedback { r / self.n_fb(r) } else { r };
+            if self.tld.is_none_or(|t| now.saturating_since(t).as_secs_f64() >= gate) {
+                let k = if self.cfg.faster_restart == FasterRestart::Draft && self.x < self.x_fast_max { 4.0 } else { 2.0 };
+                self.x = (k * self.x).min(recv_limit).max(self.ss_floor(r));
+                self.tld = Some(now);
+            }
         }
         self.x = self.floor(self.x);
     }
@@ -215,9 +297,10 @@ impl TfrcSender {
     /// RFC 5348 §4.3 step 4's receive limit, including the data-limited
     /// branches; RFC 3448 §4.3 uses 2·X_recv.
     fn recv_limit(&mut self, now: SimTime, x_recv: f64, loss_up: bool) -> f64 {
-        if self.cfg.spec == TfrcSpec::Rfc3448 {
+        if self.cfg.spec != TfrcSpec::Rfc5348 {
             self.x_recv_set = vec![(now, x_recv)];
-            return if self.p > 0.0 { self.ca_limit(x_recv) } else { 2.0 * x_recv };
+            let limit = if self.p > 0.0 { self.ca_limit(x_recv) } else { self.ss_limit(x_recv) };
+            return self.linux_idle_floor(now, limit);
         }
         if self.data_limited {
             if loss_up {
@@ -241,7 +324,20 @@ impl TfrcSender {
         if self.p > 0.0 {
             self.ca_limit(m)
         } else {
-            2.0 * m
+            self.ss_limit(m)
+        }
+    }
+
+    /// `Linux2008`: a sender that has sent nothing for two RTTs is "idle"
+    /// (rfc3448bis-00's definition) and its receive limit is at least the
+    /// initial rate (RFC 4342 §5.1); the seed 003 variants' initial rate
+    /// (eqs. 7, 13) is that floor for CCID4-N/N100.
+    fn linux_idle_floor(&self, now: SimTime, limit: f64) -> f64 {
+        match (self.cfg.spec, self.r) {
+            (TfrcSpec::Linux2008, Some(r)) if now.saturating_since(self.t_last_sent).as_secs_f64() >= 2.0 * r => {
+                limit.max(self.initial_rate(r))
+            }
+            _ => limit,
         }
     }
 
@@ -283,7 +379,8 @@ impl RateController for TfrcSender {
         self.x
     }
 
-    fn on_packet_sent(&mut self, _now: SimTime, bytes: u32) {
+    fn on_packet_sent(&mut self, now: SimTime, bytes: u32) {
+        self.t_last_sent = now;
         // §4.1: s is the mean segment size; an EWMA with gain 1/4 follows
         // codec changes within a few packets and is exact for CBR.
         let b = bytes.max(1) as f64;
@@ -330,7 +427,9 @@ impl RateController for TfrcSender {
         }
         let loss_up = fb.p > self.p;
         self.p = fb.p;
+        let first_fb = !self.got_feedback;
         self.got_feedback = true;
+        let expired = std::mem::replace(&mut self.expired, false);
         // Faster Restart: X_fast_max tracks the loss-free receive rate and
         // halves at each loss event (seed 000 §2.2.4).
         if loss_up {
@@ -344,6 +443,16 @@ impl RateController for TfrcSender {
             self.x = self.floor(self.initial_rate(r));
             self.tld = Some(now);
             self.x_recv_set = vec![(now, f64::INFINITY)];
+        } else if self.cfg.spec == TfrcSpec::Linux2008 && first_fb {
+            // Linux 2008: the first feedback sets X = W_init/R (or eq. 7/13)
+            // and ignores its X_recv (its receiver reports 0 there).
+            self.x = self.floor(self.initial_rate(r));
+            self.tld = Some(now);
+            self.x_recv_set = vec![(now, fb.x_recv)];
+        } else if self.cfg.spec == TfrcSpec::Linux2008 && expired && self.p == 0.0 {
+            // Linux 2008: the first feedback after a nofeedback expiry
+            // while p = 0 leaves X as the expiry set it.
+            self.x_recv_set = vec![(now, fb.x_recv)];
         } else {
             let limit = self.recv_limit(now, fb.x_recv, loss_up);
             self.update_x(now, limit, r);
@@ -373,6 +482,26 @@ impl RateController for TfrcSender {
                     self.update_limits(now, self.x_calc / 2.0);
                 }
             }
+            (TfrcSpec::Linux2008, Some(_)) => {
+                // Linux 2008 (rfc3448bis-00 §4.4): before feedback or while
+                // p = 0 X halves directly, idle or not; otherwise X_recv is
+                // cut as RFC 3448's item (1) and X recomputed with the
+                // idle floor. The next feedback, while p = 0, leaves X.
+                if !self.got_feedback || self.p == 0.0 {
+                    self.x = self.floor((self.x / 2.0).max(self.min_rate()));
+                } else {
+                    let x_recv = self.max_recv();
+                    let nx = if self.x_calc > 2.0 * x_recv {
+                        (x_recv / 2.0).max(self.s / (2.0 * self.cfg.t_mbi.as_secs_f64()))
+                    } else {
+                        self.x_calc / 4.0
+                    };
+                    self.x_recv_set = vec![(now, nx)];
+                    let limit = self.linux_idle_floor(now, self.ca_limit(nx));
+                    self.x = self.floor(self.x_calc.min(limit).max(self.min_rate()));
+                }
+                self.expired = true;
+            }
             (TfrcSpec::Rfc3448, Some(r)) => {
                 // RFC 3448 §4.4: halve the cached X_recv unless an idle
                 // sender is already below 4 packets per RTT (so X never
@@ -384,8 +513,9 @@ impl RateController for TfrcSender {
                 let x_recv = self.max_recv();
                 if !self.got_feedback {
                     self.x = (self.x / 2.0).max(self.min_rate());
-                } else if idle && x_recv < 4.0 * self.s / r {
-                    // idle below 4 packets per RTT: neither is reduced
+                } else if idle && x_recv < 2.0 * self.idle_floor_3448(r) {
+                    // idle below twice the floor (4 packets per RTT, or
+                    // Faster Restart's 2 × 8): neither is reduced
                 } else if self.p == 0.0 {
                     self.x = self.floor((self.x / 2.0).max(self.min_rate()));
                 } else {

@@ -339,3 +339,152 @@ fn dynamic_feedback_reports_the_rate_of_its_observation_interval() {
     let gaps: Vec<u64> = steady.windows(2).map(|w| w[1].0 - w[0].0).collect();
     assert!(gaps.iter().all(|&g| (100..=120).contains(&g)), "report gaps {gaps:?}");
 }
+
+/// RFC 5348 §4.2 (RFC 3448 §4.2): the first rate is one packet of the
+/// sender's own segment size per second, and W_init/R of that size once a
+/// handshake measured R. A sender built with the 1460 B bulk default and
+/// told before its first packet that its segments are 172 B (G.711, 20 ms,
+/// RTP) starts at 172 B/s = 1376 b/s, not 1460 B/s = 11 680 b/s; after a
+/// 1 s handshake RTT under RFC 5348 at W_init(172)/R = min(688, 4380) =
+/// 688 B/s, not 4380 B/s. Seed 003's CCID4-N/N100 (H = 36 B) start at
+/// 1460·172/208 = 1207.3 B/s, and eq. (7)/(13) of the real s. A nofeedback
+/// halving before the hint is kept (the rate is rescaled, not reset).
+#[test]
+fn first_rate_uses_the_hinted_segment() {
+    let r = SimDuration::from_secs(1);
+    for (spec, handshake, want) in [
+        (TfrcSpec::Rfc3448, false, 172.0),
+        (TfrcSpec::Rfc5348, false, 172.0),
+        (TfrcSpec::Rfc3448, true, 172.0),
+        (TfrcSpec::Rfc5348, true, w_init(172.0)),
+    ] {
+        let cfg = TfrcConfig { spec, ..TfrcConfig::default() };
+        let mut s = TfrcSender::new(cfg, 1460, SimTime::ZERO);
+        if handshake {
+            s.on_handshake_rtt(SimTime::ZERO, r);
+        }
+        s.hint_segment(172);
+        assert!((s.rate() - want).abs() < 1e-9, "{spec:?} handshake {handshake}: {} vs {want}", s.rate());
+    }
+    assert_eq!(w_init(172.0), 688.0);
+    let sp = TfrcConfig::default().small_packets(36);
+    for (variant, handshake, want) in [
+        (Variant::N, false, 1460.0 * 172.0 / 208.0),
+        (Variant::N100, false, 1460.0 * 172.0 / 208.0),
+        (Variant::N, true, 4380.0 * 172.0 / 208.0),
+        (Variant::N100, true, 43800.0 * 172.0 / 208.0),
+    ] {
+        let cfg = TfrcConfig { variant, ..sp.clone() };
+        let mut s = TfrcSender::new(cfg, 1460, SimTime::ZERO);
+        if handshake {
+            s.on_handshake_rtt(SimTime::ZERO, r);
+        }
+        s.hint_segment(172);
+        assert!((s.rate() - want).abs() < 1e-6, "{variant:?} handshake {handshake}: {} vs {want}", s.rate());
+    }
+    // Halved once before the hint (no feedback, RFC 3448 §4.4): stays halved.
+    let mut s = TfrcSender::new(TfrcConfig { spec: TfrcSpec::Rfc3448, ..TfrcConfig::default() }, 1460, SimTime::ZERO);
+    s.on_nofeedback(SimTime::ZERO + SimDuration::from_secs(2));
+    s.hint_segment(172);
+    assert!((s.rate() - 86.0).abs() < 1e-9, "{}", s.rate());
+}
+
+fn rfc3448(fr: FasterRestart) -> TfrcConfig {
+    TfrcConfig { spec: TfrcSpec::Rfc3448, faster_restart: fr, ..TfrcConfig::default() }
+}
+
+/// Faster Restart under RFC 3448 while p = 0 (seed 003 §9: FR "quadruples
+/// the sending rate after idle periods (instead of doubling as in both
+/// RFCs) and increases the idle period recovery rate to 8 packets/RTT for
+/// small packet size"), by hand: s = 160 B, R = 100 ms, every feedback
+/// X_recv = 16 000 B/s (so X_fast_max = 16 000).
+/// - first feedback: max(min(2·160, 32 000), s/R = 1600) = 1600 B/s, all;
+/// - second, 100 ms later: RFC 3448 doubles to 3200, the draft quadruples
+///   (X < X_fast_max; limit max(2·X_recv, min(4·X_recv, X_fast_max)) =
+///   32 000) to 6400; seed 000's emulation (congestion avoidance only)
+///   doubles;
+/// - a nofeedback expiry with the sender idle: RFC 3448 keeps X only while
+///   X_recv < 4s/R = 6400, so it halves X to 1600; under the draft the
+///   floor is 8 packets per RTT, min(8s, max(2s, 4380))/R = 12 800, so
+///   X_recv = 16 000 < 2·12 800 and X stays 6400.
+#[test]
+fn faster_restart_acts_under_rfc3448_while_p_is_zero() {
+    let run = |fr| {
+        let mut a = TfrcSender::new(rfc3448(fr), 160, SimTime::ZERO);
+        a.on_packet_sent(SimTime::ZERO, 160);
+        a.on_feedback(t_ms(100), &fb(0, 16_000.0, 0.0));
+        let x1 = a.rate();
+        a.on_packet_sent(t_ms(150), 160);
+        a.on_feedback(t_ms(200), &fb(100, 16_000.0, 0.0));
+        let x2 = a.rate();
+        a.on_nofeedback(a.nofeedback_at());
+        (x1, x2, a.rate())
+    };
+    assert_eq!(run(FasterRestart::Off), (1600.0, 3200.0, 1600.0));
+    assert_eq!(run(FasterRestart::Draft), (1600.0, 6400.0, 6400.0));
+    assert_eq!(run(FasterRestart::Emulated).1, 3200.0);
+}
+
+/// Seed 003 §6.2 (eqs. 10–12): with dynamic feedback the slow-start
+/// increase applies once per observation interval R/N_Fb, not once per R.
+/// R = 1 s, RTT_ref = 100 ms, X_recv large: N_Fb = min(round(1/0.1), R·X_recv/s)
+/// = 10. After the first feedback (X = max(min(2·160, 2·X_recv), s/R) =
+/// 320 B/s, RFC 3448), four feedbacks 250 ms apart each allow a doubling
+/// with dynamic feedback (×16 = 5120 B/s) and one (at +1 s) without
+/// (×2 = 640 B/s).
+#[test]
+fn dynamic_feedback_doubles_per_observation_interval() {
+    for (df, want) in [(false, 640.0), (true, 5120.0)] {
+        let mut a = TfrcSender::new(TfrcConfig { dynamic_feedback: df, ..rfc3448(FasterRestart::Off) }, 160, SimTime::ZERO);
+        a.on_packet_sent(SimTime::ZERO, 160);
+        a.on_feedback(t_ms(1000), &fb(0, 1e6, 0.0));
+        assert_eq!(a.rate(), 320.0);
+        for k in 1..=4u64 {
+            a.on_feedback(t_ms(1000 + 250 * k), &fb(250 * k, 1e6, 0.0));
+        }
+        assert!((a.rate() - want).abs() < 1e-6, "dynamic {df}: {} vs {want}", a.rate());
+    }
+}
+
+/// The `linux2008` rule set, by hand against the 2008 Linux CCID 3 sender
+/// (2.6.25–2.6.28; docs/models/tfrc.md "Linux 2008"). s = 160 B, R = 1 s:
+/// - first feedback (X_recv 0 as Linux's receiver reports it): X =
+///   W_init/R = 640 B/s; RFC 3448 gives max(min(320, 0), s/R) = 160;
+/// - feedback at 2 s, X_recv 500: Linux X = min(1280, 1000) = 1000,
+///   RFC 3448 min(320, 1000) = 320;
+/// - nofeedback expiry, idle: Linux halves to 500; RFC 3448 keeps 320
+///   (X_recv 500 < 4s/R = 640);
+/// - next feedback, X_recv 100, p = 0: Linux leaves X at 500 (first
+///   feedback after an expiry); RFC 3448: max(min(640, 200), 160) = 200;
+/// - one more at +1 s, still idle (nothing sent for ≥ 2R): the limit is
+///   max(2·X_recv, W_init/R) = 640, so X = 640; had a packet gone out
+///   within 2R, 2·X_recv = 200.
+#[test]
+fn linux2008_rules_by_hand() {
+    let cfg = |spec| TfrcConfig { spec, ..TfrcConfig::default() };
+    let mut l = TfrcSender::new(cfg(TfrcSpec::Linux2008), 160, SimTime::ZERO);
+    let mut r = TfrcSender::new(cfg(TfrcSpec::Rfc3448), 160, SimTime::ZERO);
+    for a in [&mut l, &mut r] {
+        a.on_packet_sent(SimTime::ZERO, 160);
+        a.on_feedback(t_ms(1000), &fb(0, 0.0, 0.0));
+    }
+    assert_eq!((l.rate(), r.rate()), (640.0, 160.0));
+    for a in [&mut l, &mut r] {
+        a.on_feedback(t_ms(2000), &fb(1000, 500.0, 0.0));
+    }
+    assert_eq!((l.rate(), r.rate()), (1000.0, 320.0));
+    for a in [&mut l, &mut r] {
+        a.on_nofeedback(a.nofeedback_at());
+    }
+    assert_eq!((l.rate(), r.rate()), (500.0, 320.0));
+    for a in [&mut l, &mut r] {
+        a.on_feedback(t_ms(7000), &fb(6000, 100.0, 0.0));
+    }
+    assert_eq!((l.rate(), r.rate()), (500.0, 200.0));
+    let mut busy = l.clone();
+    l.on_feedback(t_ms(8000), &fb(7000, 100.0, 0.0));
+    assert_eq!(l.rate(), 640.0);
+    busy.on_packet_sent(t_ms(7500), 160);
+    busy.on_feedback(t_ms(8000), &fb(7000, 100.0, 0.0));
+    assert_eq!(busy.rate(), 200.0);
+}

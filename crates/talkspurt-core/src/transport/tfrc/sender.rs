@@ -94,6 +94,15 @@ impl RateSender {
         }
     }
 
+    /// The application's segment size, known before its first unit (a
+    /// call's codec and packetization): the start rates use it rather than
+    /// the bulk `packet` default (RFC 5348 §4.2; `TfrcSender::hint_segment`).
+    pub fn hint_segment(&mut self, bytes: u32) {
+        if self.stats.packets_sent == 0 {
+            self.cc.hint_segment(bytes);
+        }
+    }
+
     pub fn controller(&self) -> &TfrcSender {
         &self.cc
     }
