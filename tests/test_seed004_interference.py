@@ -5,23 +5,29 @@ FTP/TCP flows switched on and off as in Fig. 5) and pareto.toml (one voice
 source each way, ten Pareto on/off UDP sources, Fig. 9's schedule read as
 Fig. 5's). Each file is a sweep: AVoIP and CBR 8/16/24/32 kb/s.
 
-Paper / talkspurt (docs/sweeps.md has the tables and the readings):
+Both files are experiments of the seed 004 reproduction bundle
+(scenarios/seeds/004/published.toml, docs/reproductions/004.md): AVoIP
+reads the one-way delay the receivers relay, CBR sources send 512 B of
+payload + 40 B of headers with RTCP every 1 s.
 
-FTP (3 replications): AVoIP mean rate 11.6 / 12.8 kb/s; Figs 7–8, AVoIP's
-  runs of received packets are longer than every CBR rate's (mean run 274
-  vs 5–68 packets); Fig. 6, the rate falls by single 8 kb/s steps (delay
-  indications) far more often than by halving (≈ 10:1).
-Pareto (8 replications): AVoIP mean rate 27.88 / 33.5 kb/s; Figs 11–12,
+Paper / talkspurt:
+
+FTP (3 replications): AVoIP mean rate 11.6 / 14.7 kb/s (12.8 with the RTT
+  signal); Figs 7–8, AVoIP's runs of received packets are longer than
+  every CBR rate's (mean run 221 vs 3.4–51 packets); Fig. 6, the rate falls
+  by single 8 kb/s steps (delay indications) far more often than by
+  halving (≈ 10:1).
+Pareto (8 replications): AVoIP mean rate 27.88 / 24.8 kb/s; Figs 11–12,
   loss bursts of five or more packets rare for AVoIP and more frequent for
-  CBR sources, even at rates far below AVoIP's average: 13 such bursts in
-  8 runs against 23–96, and 2.5 % of AVoIP's loss bursts against 18 % / 7 %
+  CBR sources, even at rates far below AVoIP's average: 12 such bursts in
+  8 runs against 27–89, and 2.2 % of AVoIP's loss bursts against 15 % / 5 %
   at 8 / 16 kb/s.
 
 Not asserted (gaps, docs/sweeps.md): "no losses after the first UDP
 sources are deactivated" (§5.3) — under the Fig. 5 reading of Fig. 9's
 schedule nine sources are still on after 170 s and the voice source keeps
 losing until about 230 s; at 24 and 32 kb/s the CBR sources' share of
-long loss bursts (1.8 %, 0.9 %) is below AVoIP's (2.5 %), their losses
+long loss bursts (1.6 %, 1.0 %) is below AVoIP's (2.2 %), their losses
 being many short bursts."""
 
 from __future__ import annotations
@@ -57,7 +63,9 @@ def pareto(tmp_path_factory):
 
 def test_ftp_avoip_rate(ftp):
     # §5.2: "AVoIP sources (whose measured average rate was 11.6 kb/s)";
-    # within 30 % (measured 12.8 kb/s).
+    # within 30 % (measured 14.7 kb/s with the one-way delay signal; 12.8
+    # with the RTT; the bundle's own 15 % tolerance calls this a miss,
+    # docs/reproductions/004.md).
     calls, _ = ftp
     rate = calls[calls.label == "AVoIP"].bitrate_mean_bps.mean()
     assert abs(rate - 11_600) <= 0.3 * 11_600, rate
@@ -66,7 +74,8 @@ def test_ftp_avoip_rate(ftp):
 def test_ftp_avoip_receives_longer_runs_than_cbr(ftp):
     # Figs 7–8: longer uninterrupted streams of received packets, "AVoIP
     # sources appear to have the edge": AVoIP's mean received run at least
-    # twice every CBR rate's (measured 274 vs 65–68 at 8–24 kb/s, 5 at 32).
+    # twice every CBR rate's (measured 221 vs 51, 47, 15 at 8–24 kb/s, 3.4
+    # at 32).
     calls, _ = ftp
     mean = calls.groupby("label").received_run_mean.mean()
     for cbr in CBR:
@@ -97,7 +106,7 @@ def test_ftp_rate_falls_by_single_steps():
 def test_pareto_avoip_rate(pareto):
     # §5.3: "the AVoIP source reached an average of 27.88 kb/s"; within
     # 50 % (one source against heavy-tailed traffic: the 8 runs give
-    # 25.2–45.5 kb/s, mean 33.5).
+    # 15.7–38.3 kb/s, mean 24.8).
     calls, _ = pareto
     rate = calls[calls.label == "AVoIP"].bitrate_mean_bps.mean()
     assert abs(rate - 27_880) <= 0.5 * 27_880, rate
