@@ -469,9 +469,17 @@ impl RateController for TfrcSender {
         match (self.cfg.spec, self.r) {
             (_, None) => self.x = (self.x / 2.0).max(self.min_rate()),
             (TfrcSpec::Rfc5348, Some(r)) => {
+                // §4.4 step 1: an idle sender is not slowed further once
+                // "(p > 0 and X_recv < recover_rate) or (p == 0 and X <
+                // 2·recover_rate)". The test is on X_recv, the receive
+                // limit each expiry halves (Update_Limits), not on X_Bps,
+                // which idleness never moves: with X_Bps the test kept
+                // failing and a silence halved X down to s/t_mbi (issue
+                // 23: G.729 at 50 ms with 0.1 % loss lost 11-16 % of its
+                // packets at the sender after each silence).
                 let recover = self.recover_rate(r);
                 let x_recv = self.max_recv();
-                let keep = (self.p > 0.0 && self.x_calc < recover) || (self.p == 0.0 && self.x < 2.0 * recover);
+                let keep = (self.p > 0.0 && x_recv < recover) || (self.p == 0.0 && self.x < 2.0 * recover);
                 if keep && idle {
                     // Don't halve: an idle sender keeps the recover rate.
                 } else if self.p == 0.0 {

@@ -212,6 +212,47 @@ fn idle_nofeedback() {
     }
 }
 
+/// RFC 5348 §4.4 step 1 with p > 0 and an idle sender: the expiry that
+/// finds X_recv (the largest entry of X_recv_set) at or above
+/// recover_rate halves as usual; once X_recv is below recover_rate the
+/// idle sender keeps X. Worked by hand from a seed 000 trace (G.729 over
+/// CCID 3, 50 ms one-way, 0.1 % loss; issue 23): s = 32 B, R = 100 ms, so
+/// recover_rate = W_init/R = min(4·32, max(2·32, 4380))/0.1 = 1280 B/s.
+/// A feedback reports X_recv = 2250 B/s and p = 0.01535 while the sender is
+/// not data-limited: X_Bps = 32/(0.1·√(2p/3) + 0.4·3√(3p/8)·p·(1 + 32p²))
+/// = 32/0.0115241 = 2776.8 B/s (√(2p/3)·R = 0.0101160; t_RTO term
+/// 0.4·0.227610·p·1.00754 = 0.0014081) and X = min(X_Bps, 2·2250) = 2776.8. The talkspurt ends.
+/// First expiry (idle, X_recv 2250 ≥ 1280): X_Bps ≤ 2·X_recv, so
+/// Update_Limits(X_Bps/2): X_recv_set = {694.2}, X = 1388.4. Second
+/// expiry: X_recv = 694.2 < 1280 and idle: nothing changes, nor on any
+/// later one. The old test on X_Bps < recover_rate (2776.8 < 1280, never
+/// true) halved X at every expiry of the silence: 694, 347, 174, … B/s.
+#[test]
+fn rfc5348_idle_sender_stops_halving_once_x_recv_is_below_recover_rate() {
+    let s = 32;
+    let mut x = TfrcSender::new(TfrcConfig::default(), s, SimTime::ZERO);
+    x.on_packet_sent(SimTime::ZERO, s);
+    x.on_rate_limited(SimTime(1));
+    x.on_feedback(t_ms(100), &fb(0, 1600.0, 0.0)); // R = 0.1 s
+    x.on_rate_limited(t_ms(150));
+    x.on_feedback(t_ms(200), &fb(100, 2250.0, 0.01535));
+    let x_bps = crate::cc::equation::tfrc_rate(32.0, 0.1, 0.01535, 0.4);
+    assert!((x_bps - 2776.8).abs() < 0.1, "{x_bps}");
+    assert!((x.rate() - x_bps).abs() < 1e-9, "{} vs {x_bps}", x.rate());
+    x.on_nofeedback(x.nofeedback_at());
+    assert!((x.rate() - x_bps / 2.0).abs() < 1e-9, "first expiry: {}", x.rate());
+    assert!((x.x_recv() - x_bps / 4.0).abs() < 1e-9, "{}", x.x_recv());
+    for k in 2..=6 {
+        x.on_nofeedback(x.nofeedback_at());
+        assert!((x.rate() - x_bps / 2.0).abs() < 1e-9, "expiry {k}: {}", x.rate());
+    }
+    // A sender that was not idle is halved again: Update_Limits(X_Bps/2)
+    // once more since X_Bps > 2·X_recv now, i.e. Update_Limits(X_recv).
+    x.on_packet_sent(x.nofeedback_at(), s);
+    x.on_nofeedback(x.nofeedback_at());
+    assert!((x.rate() - x_bps / 4.0).abs() < 1e-9, "not idle: {}", x.rate());
+}
+
 /// RFC 3448 §4.4 item (2) with verified erratum 1458: while p == 0 a
 /// nofeedback expiry halves X itself, X = max(X/2, s/t_mbi), and leaves
 /// X_recv alone. Worked by hand: s = 160 B, R = 100 ms, the first feedback
