@@ -111,3 +111,10 @@ def test_run_report_shows_r_and_mos_at_1280_px(tmp_path):
     assert not hidden & {"R", "MOS"}, hidden
     # Fractions are percent in the tables, as in the figures.
     assert "loss_total %" in html.read_text()
+
+
+def test_the_cli_names_every_figure_kind():
+    from talkspurt.cli import FIGURE_KINDS
+    from talkspurt.figures import KINDS
+
+    assert FIGURE_KINDS == tuple(KINDS)

@@ -134,11 +134,14 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _add_figure_selection(p: argparse.ArgumentParser) -> None:
-    from .figures import KINDS
+# figures.KINDS, named here so that building the parser imports neither
+# matplotlib nor numpy (tests/test_figures_ux.py keeps the two in step).
+FIGURE_KINDS = ("quality", "rtpi", "goodput", "ftp-goodput", "fairness", "loss-stages", "runs")
 
+
+def _add_figure_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--metric", action="append", metavar="KIND|COLUMN",
-                   help=f"what a sweep's figures plot: {', '.join(KINDS)} or a calls-table column "
+                   help=f"what a sweep's figures plot: {', '.join(FIGURE_KINDS)} or a calls-table column "
                         "(repeatable; default quality)")
     p.add_argument("--x", metavar="AXIS", help="the swept key path on the x axis (default: one figure per axis)")
     p.add_argument("--stat", choices=("median", "mean"), default="median",
