@@ -79,6 +79,9 @@ class ChildRun:
     maxrss_mb: float
     stdout: str
     stderr: str
+    # CPU time (user + system) of the child and what it waited for: less
+    # moved by other jobs' load than the wall clock.
+    cpu_s: float = 0.0
 
 
 GNU_TIME = "/usr/bin/time"
@@ -114,7 +117,8 @@ def run_child(cmd: list[str], cwd: Path, env: dict | None = None) -> ChildRun:
             m = re.findall(r"^(\d+)\s*$", rss.read(), flags=re.M)
             if m:
                 kib = int(m[-1])
-        return ChildRun(proc.returncode, wall, kib / 1024.0, out.read(), err.read())
+        return ChildRun(proc.returncode, wall, kib / 1024.0, out.read(), err.read(),
+                        ru.ru_utime + ru.ru_stime)
 
 
 def last_json_line(text: str) -> dict:

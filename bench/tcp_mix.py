@@ -102,10 +102,12 @@ def run_ns3(a, workdir: Path) -> dict:
     return summarize(r, out, events=out["events_executed"])
 
 
-def summarize(r: ChildRun, out: dict, events: int | None, extract_s: float = 0.0) -> dict:
+def summarize(r: ChildRun, out: dict, events: int | None, extract_s: float = 0.0,
+              extract_cpu_s: float = 0.0) -> dict:
     return {
         "available": True,
         "wall_s": r.wall_s - extract_s,
+        "cpu_s": r.cpu_s - extract_cpu_s,
         "run_s": out.get("run_wall_s"),
         "maxrss_mb": r.maxrss_mb,
         "voice_sent": out.get("voice_sent"),
@@ -127,7 +129,7 @@ import json, sys, time
 import talkspurt
 path = sys.argv[1]
 res = talkspurt.run(path, trace=False)
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 m = dict(res.manifest)
 out = {k: v for k, v in m.items() if isinstance(v, (int, float, str, bool)) and len(str(v)) < 200}
 out["run_wall_s"] = m.get("wall_time_s")
@@ -143,6 +145,7 @@ try:
 except Exception as e:
     out["traffic_error"] = repr(e)
 out["extract_s"] = time.perf_counter() - t0
+out["extract_cpu_s"] = time.process_time() - c0
 print(json.dumps(out))
 """
 
@@ -182,7 +185,8 @@ def run_talkspurt(scenario: Path) -> dict:
     if r.rc != 0:
         return {"available": False, "reason": f"talkspurt exited {r.rc}: {r.stderr.strip()[-500:]}"}
     out = last_json_line(r.stdout)
-    return summarize(r, out, events=out.get("events"), extract_s=out.get("extract_s", 0.0))
+    return summarize(r, out, events=out.get("events"), extract_s=out.get("extract_s", 0.0),
+                     extract_cpu_s=out.get("extract_cpu_s", 0.0))
 
 
 # --------------------------------------------------------------------------
@@ -218,6 +222,8 @@ def summary(name: str, runs: list[dict], reason: str | None) -> dict:
     return {
         "simulator": name, "available": True, "repeats": len(runs),
         "wall_s": statistics.median(walls), "wall_s_min": min(walls), "wall_s_all": walls,
+        "cpu_s": statistics.median(r["cpu_s"] for r in runs),
+        "loads": [r.get("load") for r in runs],
         "run_s": statistics.median(runs_s) if runs_s else None,
         "maxrss_mb": max(r["maxrss_mb"] for r in runs),
         "voice_sent": vs, "voice_received": vr,
@@ -251,6 +257,11 @@ def print_table(rows: list[dict], ref: dict | None) -> None:
               f"{fmt(None if r['voice_loss'] is None else 100 * r['voice_loss'], '.2f'):>8}"
               f"{fmt(None if tot is None else tot / 1e6, '.2f'):>10}"
               f"{fmt(rw, '.2f'):>13}{fmt(rr, '.2f'):>12}")
+    for r in rows:
+        if r["available"]:
+            cpu = f", CPU {ref['cpu_s'] / r['cpu_s']:.2f}x ns-2's" if ref and r["cpu_s"] else ""
+            print(f"  {r['simulator']}: CPU {r['cpu_s']:.3f} s{cpu}; load before each run "
+                  + ", ".join(f"{x:.1f}" for x in r["loads"]))
     for r in rows:
         if r["available"] and r["tcp_goodput_bps"]:
             per = ", ".join(f"{g / 1e6:.2f}" for g in r["tcp_goodput_bps"])
@@ -310,7 +321,9 @@ def main(argv: list[str] | None = None) -> int:
                              ("talkspurt", lambda: run_talkspurt(scenario))):
                 if reason[name] is not None:
                     continue
+                load = os.getloadavg()[0]
                 r = fn()
+                r["load"] = load
                 if r["available"]:
                     runs[name].append(r)
                 else:

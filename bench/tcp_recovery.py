@@ -2,7 +2,7 @@
 """Loss-recovery benchmark (issue 26 target 5): talkspurt vs ns-2.
 
     python bench/tcp_recovery.py [--repeat K] [--p P] [--duration S] [--variant cubic|sack1]
-                                 [--talkspurt-via api|native] [--native-bin PATH]
+                                 [--talkspurt-via api|table|native] [--native-bin PATH]
 
 One greedy TCP flow (CUBIC with SACK recovery in talkspurt; ns-2's
 Agent/TCP/Linux running `select_ca cubic`, or Agent/TCP/Sack1 with
@@ -11,7 +11,9 @@ Agent/TCP/Linux running `select_ca cubic`, or Agent/TCP/Sack1 with
 bench/ns2/tcp_recovery.tcl). Alternates the two simulators per repeat, each
 in its own child process: wall time around the child, peak RSS = its
 ru_maxrss. `--talkspurt-via api` runs `talkspurt.run()` in a Python child
-(trace off); `native` runs the run_scenario example
+(trace off); `table` runs `python -m talkspurt run SCENARIO --no-trace`,
+which prints its table and imports neither pandas nor pyarrow (as ns-2's
+script prints a summary line); `native` runs the run_scenario example
 (`cargo build --release --example run_scenario`) with --no-trace, no Python.
 Prints medians, the ratio ns-2 / talkspurt, the load average before each
 run, and writes bench/results/tcp_recovery.json.
@@ -36,7 +38,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
-from dumbbell import last_json_line, machine, run_child, talkspurt_env, write_json_atomic  # noqa: E402
+from dumbbell import (  # noqa: E402
+    cli_summary_line, last_json_line, machine, run_child, talkspurt_env, write_json_atomic)
 
 NS2 = BENCH / "ns2" / "tcp_recovery.tcl"
 SCENARIO = BENCH / "tcp_recovery.toml"
@@ -78,7 +81,7 @@ def run_ns2(a, work: Path) -> dict:
     if r.rc != 0:
         raise RuntimeError(f"ns exited {r.rc}: {r.stderr.strip()[-300:]}")
     out = last_json_line(r.stdout)
-    return {"wall_s": r.wall_s, "run_s": out["run_wall_s"], "maxrss_mb": r.maxrss_mb,
+    return {"wall_s": r.wall_s, "cpu_s": r.cpu_s, "run_s": out["run_wall_s"], "maxrss_mb": r.maxrss_mb,
             "goodput_bps": out["goodput_bps"]}
 
 
@@ -88,12 +91,21 @@ def run_ts(a, scenario: Path) -> dict:
         if r.rc != 0:
             raise RuntimeError(f"run_scenario exited {r.rc}: {r.stderr.strip()[-300:]}")
         out = last_json_line(r.stdout)
-        return {"wall_s": r.wall_s, "run_s": out["loop_s"], "maxrss_mb": r.maxrss_mb, "goodput_bps": None}
+        return {"wall_s": r.wall_s, "cpu_s": r.cpu_s, "run_s": out["loop_s"], "maxrss_mb": r.maxrss_mb,
+                "goodput_bps": None}
+    if a.talkspurt_via == "table":
+        r = run_child([sys.executable, "-m", "talkspurt", "run", str(scenario), "--no-trace"], REPO,
+                      talkspurt_env())
+        if r.rc != 0:
+            raise RuntimeError(f"talkspurt exited {r.rc}: {r.stderr.strip()[-300:]}")
+        out = cli_summary_line(r.stdout)
+        return {"wall_s": r.wall_s, "cpu_s": r.cpu_s, "run_s": out.get("wall_time_s"),
+                "maxrss_mb": r.maxrss_mb, "goodput_bps": None}
     r = run_child([sys.executable, "-c", _TS_CHILD, str(scenario)], REPO, talkspurt_env())
     if r.rc != 0:
         raise RuntimeError(f"talkspurt exited {r.rc}: {r.stderr.strip()[-300:]}")
     out = last_json_line(r.stdout)
-    return {"wall_s": r.wall_s, "run_s": out["run_wall_s"], "maxrss_mb": r.maxrss_mb,
+    return {"wall_s": r.wall_s, "cpu_s": r.cpu_s, "run_s": out["run_wall_s"], "maxrss_mb": r.maxrss_mb,
             "goodput_bps": out["goodput_bps"]}
 
 
@@ -103,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--p", type=float, default=0.01)
     ap.add_argument("--duration", type=float, default=60.0)
     ap.add_argument("--variant", choices=["cubic", "sack1"], default="cubic")
-    ap.add_argument("--talkspurt-via", choices=["api", "native"], default="api")
+    ap.add_argument("--talkspurt-via", choices=["api", "table", "native"], default="api")
     ap.add_argument("--native-bin", type=Path, default=NATIVE)
     ap.add_argument("--json", type=Path, default=RESULTS)
     a = ap.parse_args(argv)
@@ -126,18 +138,20 @@ def main(argv: list[str] | None = None) -> int:
     rows = {}
     for n, rs in runs.items():
         rows[n] = {"wall_s": statistics.median(r["wall_s"] for r in rs),
+                   "cpu_s": statistics.median(r["cpu_s"] for r in rs),
                    "run_s": statistics.median(r["run_s"] for r in rs if r["run_s"] is not None),
                    "maxrss_mb": max(r["maxrss_mb"] for r in rs),
                    "goodput_bps": rs[-1]["goodput_bps"], "loads": [r["load"] for r in rs],
                    "wall_s_all": [r["wall_s"] for r in rs]}
     ns2, ts = rows["ns-2"], rows["talkspurt"]
-    print(f"\n{'':<11}{'wall s':>9}{'run s':>9}{'RSS MB':>9}{'goodput Mb/s':>14}")
+    print(f"\n{'':<11}{'wall s':>9}{'CPU s':>9}{'run s':>9}{'RSS MB':>9}{'goodput Mb/s':>14}")
     for n, r in rows.items():
         gp = "n/a" if r["goodput_bps"] is None else f"{r['goodput_bps'] / 1e6:.2f}"
-        print(f"{n:<11}{r['wall_s']:>9.3f}{r['run_s']:>9.3f}{r['maxrss_mb']:>9.1f}{gp:>14}")
+        print(f"{n:<11}{r['wall_s']:>9.3f}{r['cpu_s']:>9.3f}{r['run_s']:>9.3f}{r['maxrss_mb']:>9.1f}{gp:>14}")
     ratio_wall = ns2["wall_s"] / ts["wall_s"]
+    ratio_cpu = ns2["cpu_s"] / ts["cpu_s"] if ts["cpu_s"] else None
     ratio_run = ns2["run_s"] / ts["run_s"] if ts["run_s"] else None
-    print(f"ns-2 / talkspurt: wall {ratio_wall:.2f}x, run phase "
+    print(f"ns-2 / talkspurt: wall {ratio_wall:.2f}x, CPU {ratio_cpu:.2f}x, run phase "
           f"{'n/a' if ratio_run is None else f'{ratio_run:.2f}x'}; load 1-min avg "
           f"{min(ns2['loads'] + ts['loads']):.1f}-{max(ns2['loads'] + ts['loads']):.1f}")
     write_json_atomic(a.json, {
@@ -145,10 +159,12 @@ def main(argv: list[str] | None = None) -> int:
         "params": {"p": a.p, "duration_s": a.duration, "variant": a.variant, "repeat": a.repeat,
                    "talkspurt_via": a.talkspurt_via},
         "machine": machine(), "rows": rows,
-        "ratios": {"ns2_over_talkspurt_wall": ratio_wall, "ns2_over_talkspurt_run": ratio_run},
+        "ratios": {"ns2_over_talkspurt_wall": ratio_wall, "ns2_over_talkspurt_cpu": ratio_cpu,
+                   "ns2_over_talkspurt_run": ratio_run},
         "notes": ["wall_s: median over repeats of the child process's wall time; run_s: each "
                   "simulator's own timing of its run (ns-2: Tcl clock around `$ns run`; "
-                  "talkspurt api: manifest wall_time_s; native: the loop phase)."],
+                  "talkspurt api: manifest wall_time_s; native: the loop phase); cpu_s: user + "
+                  "system time of the child (less moved by other jobs' load)."],
     })
     return 0
 
