@@ -129,3 +129,24 @@ def test_bundle_names_only_points_its_sweeps_run():
         for k, v in where.items():
             assert k in sweeps[exp], (exp, k)
             assert v in sweeps[exp][k], (exp, k, v)
+
+
+def test_jain_delivery_by_hand():
+    # Jain's index (Σx)²/(n·Σx²) on delivery ratios, the bundle's reading of
+    # §5.2's "relatively fair": equal ratios give 1; ratios 1 and 0.5 give
+    # 1.5²/(2·1.25) = 0.9; one call of four getting everything gives 1/4.
+    # Calls that generated nothing are left out.
+    import pandas as pd
+
+    from talkspurt.reproductions.metrics_000 import jain, jain_delivery
+
+    assert jain([0.8, 0.8, 0.8]) == pytest.approx(1.0)
+    assert jain([1.0, 0.5]) == pytest.approx(0.9)
+    assert jain([1.0, 0.0, 0.0, 0.0]) == pytest.approx(0.25)
+
+    class Tables:
+        def get(self, name):
+            return pd.DataFrame({"call": [0, 1, 2], "label": ["x", "x", "y"],
+                                 "generated": [100, 200, 0], "arrived": [100, 100, 0]})
+
+    assert jain_delivery(Tables(), {"label": "x"}, {}) == pytest.approx(0.9)
