@@ -20,6 +20,61 @@ from conftest import ROOT
 STUDY = ROOT / "scenarios" / "seeds" / "000"
 
 
+# The bundle's verdicts at --quick scale (30 s runs, 1 replication) that
+# are not within a replication's spread of their margin: |a - b| clears the
+# margin by 5 R or more (2 R inside it for "approx"; equal for identical
+# curves; 3 R per step for orders). tests/test_reproduce_bundles.py takes
+# them as QUICK["000"]. Established by `talkspurt reproduce 000 --quick`
+# (53 trends reproduced, 6 not; full scale 55 and 4).
+QUICK_VERDICTS: dict[tuple[str, str, str], str] = {
+    ('Fig. 5.1', 'TFRC', 'G.729, 25 ms vs 100 ms'): 'trend reproduced',
+    ('Fig. 5.1', 'TFRC SP', 'G.729, 25 ms vs 100 ms'): 'trend reproduced',
+    ('Fig. 5.1', 'TFRC SP FR', 'G.729, 25 ms vs 100 ms'): 'trend reproduced',
+    ('Fig. 5.1', 'TFRC SP FR vs TFRC SP', 'G.729, 100 ms'): 'trend reproduced',
+    ('Fig. 5.1', 'TFRC SP vs TFRC', 'G.729, 100 ms'): 'trend reproduced',
+    ('Fig. 5.2', 'TFRC', 'G.711, 25 ms vs 100 ms'): 'trend reproduced',
+    ('Fig. 5.2', 'TFRC SP', 'G.711, 25 ms vs 100 ms'): 'trend reproduced',
+    ('Fig. 5.2', 'TFRC SP FR', 'G.711, 25 ms vs 100 ms'): 'trend reproduced',
+    ('Fig. 5.2', 'TFRC SP FR vs TFRC SP', 'G.711, 100 ms'): 'trend reproduced',
+    ('Fig. 5.2', 'TFRC SP vs TFRC', 'G.711, 100 ms'): 'trend reproduced',
+    ('Fig. 5.1', 'TFRC SP FR MD vs TFRC SP', 'G.729, 100 ms'): 'trend reproduced',
+    ('Fig. 5.1', 'TFRC SP FR MD vs TCP (RFC 3390 IW)', 'G.729, 100 ms'): 'trend reproduced',
+    ('Fig. 5.2', 'TFRC SP FR MD vs TCP (RFC 3390 IW)', 'G.711, 100 ms'): 'trend reproduced',
+    ('Fig. 5.1', 'TFRC SP FR MD vs TFRC SP', 'G.729, 200 ms'): 'trend reproduced',
+    ('Fig. 5.1', 'TFRC SP FR MD vs TCP (RFC 3390 IW)', 'G.729, 200 ms'): 'trend reproduced',
+    ('Fig. 5.2', 'TFRC SP FR MD vs TCP (RFC 3390 IW)', 'G.711, 200 ms'): 'trend reproduced',
+    ('Fig. 5.2', 'TCP (RFC 3390 IW) vs UDP', 'G.711, 300 ms'): 'trend reproduced',
+    ('Fig. 5.2', 'TCP (RFC 3390 IW) vs UDP', 'G.711, 400 ms'): 'trend reproduced',
+    ('Fig. 5.3', 'TFRC', 'G.729, 25 ms vs 200 ms'): 'trend reproduced',
+    ('Fig. 5.4', 'TFRC SP FR MD > TFRC SP FR > TFRC SP', 'G.711, 100 ms'): 'trend reproduced',
+    ('Fig. 5.5', 'TFRC', 'G.729, loss 1 % vs loss 0.316 %'): 'not reproduced',
+    ('Fig. 5.5', 'TCP (RFC 3390 IW)', 'G.729, loss 1 % vs loss 0.01 %'): 'trend reproduced',
+    ('Fig. 5.5', 'TFRC SP FR MD vs UDP', 'G.729, loss 0.1 %'): 'trend reproduced',
+    ('Fig. 5.5', 'TFRC SP FR MD vs UDP', 'G.729, loss 1 %'): 'trend reproduced',
+    ('Fig. 5.6', 'TCP (RFC 3390 IW)', 'G.711, loss 1 % vs loss 0.01 %'): 'trend reproduced',
+    ('Fig. 5.6', 'TFRC SP FR MD vs UDP', 'G.711, loss 1 %'): 'trend reproduced',
+    ('Fig. 5.9', 'UDP', '1 TCP vs 0 TCP'): 'trend reproduced',
+    ('Fig. 5.9', 'UDP', '2 TCP vs 0 TCP'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC', '1 TCP vs 0 TCP'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC', '2 TCP vs 0 TCP'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP', '1 TCP vs 0 TCP'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP', '2 TCP vs 0 TCP'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP FR', '1 TCP vs 0 TCP'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP FR', '2 TCP vs 0 TCP'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP FR MD', '1 TCP vs 0 TCP'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP FR MD', '2 TCP vs 0 TCP'): 'trend reproduced',
+    ('Fig. 5.3', 'TFRC SP FR MD vs TCP (RFC 3390 IW)', 'G.729, 200 ms'): 'not reproduced',
+    ('Fig. 5.9', 'TFRC vs UDP', '0 TCP (jain_delivery)'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC vs UDP', '1 TCP (jain_delivery)'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP vs UDP', '0 TCP (jain_delivery)'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP vs UDP', '1 TCP (jain_delivery)'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP FR vs UDP', '0 TCP (jain_delivery)'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP FR vs UDP', '1 TCP (jain_delivery)'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP FR MD vs UDP', '0 TCP (jain_delivery)'): 'trend reproduced',
+    ('Fig. 5.9', 'TFRC SP FR MD vs UDP', '1 TCP (jain_delivery)'): 'trend reproduced',
+}
+
+
 def medians(tmp_path, name: str, delays: list[str], duration: str, reps: int):
     sw = load_sweep(STUDY / name)
     sw.grid = {**sw.grid, "links[3].delay": delays}
@@ -129,3 +184,24 @@ def test_bundle_names_only_points_its_sweeps_run():
         for k, v in where.items():
             assert k in sweeps[exp], (exp, k)
             assert v in sweeps[exp][k], (exp, k, v)
+
+
+def test_jain_delivery_by_hand():
+    # Jain's index (Σx)²/(n·Σx²) on delivery ratios, the bundle's reading of
+    # §5.2's "relatively fair": equal ratios give 1; ratios 1 and 0.5 give
+    # 1.5²/(2·1.25) = 0.9; one call of four getting everything gives 1/4.
+    # Calls that generated nothing are left out.
+    import pandas as pd
+
+    from talkspurt.reproductions.metrics_000 import jain, jain_delivery
+
+    assert jain([0.8, 0.8, 0.8]) == pytest.approx(1.0)
+    assert jain([1.0, 0.5]) == pytest.approx(0.9)
+    assert jain([1.0, 0.0, 0.0, 0.0]) == pytest.approx(0.25)
+
+    class Tables:
+        def get(self, name):
+            return pd.DataFrame({"call": [0, 1, 2], "label": ["x", "x", "y"],
+                                 "generated": [100, 200, 0], "arrived": [100, 100, 0]})
+
+    assert jain_delivery(Tables(), {"label": "x"}, {}) == pytest.approx(0.9)
