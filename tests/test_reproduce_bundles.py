@@ -92,6 +92,19 @@ QUICK["001"] = {
     ("Table 4 (Total Packet Loss) read as seconds", "Scenario 41 [None + 3550] G729 70", "Total packet loss (s of speech)"): "not reproduced",
 }
 
+# Seed 002: entries whose means are far apart at both scales (full-scale
+# values in docs/reproductions/002.md).
+QUICK["002"] = {
+    ("Fig. 3", "UDP (80) < UDP (10)", "Average real-time performance"): "trend reproduced",
+    ("Fig. 5", "Vegas (80) < UDP (80)", "Delayed packets rate"): "trend reproduced",
+    ("Fig. 6", "UDP (40) < Vegas (40)", "Packet loss rate"): "not reproduced",
+    ("Fig. 7", "UDP (80) < UDP (10)", "Aggregate FTP goodput (20 flows)"): "trend reproduced",
+    ("Fig. 8", "UDP (80) < UDP (10)", "Aggregate FTP goodput (60 flows)"): "trend reproduced",
+    ("Fig. 8", "UDP (80) < Westwood (80)", "Aggregate FTP goodput (60 flows)"): "trend reproduced",
+    ("Fig. 10", "Vegas (40): 200ms vs 100ms", "Delayed packets rate (40 flows)"): "trend reproduced",
+    ("Fig. 12", "Real (80): 200ms vs 100ms", "Delayed packets rate (80 flows)"): "trend reproduced",
+}
+
 
 def test_every_seed_has_a_bundle():
     assert BUNDLES == ["000", "001", "002", "003", "004"], BUNDLES
