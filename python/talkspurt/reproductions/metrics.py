@@ -167,8 +167,11 @@ def _selected_runs(store: Any, where: Mapping[str, Any], path: str) -> list[str]
     on the columns the calls table has; the derived metric applies the
     rest of the selection itself."""
     calls = _table(store, "calls")
-    if calls is None:
-        return list(store.runs["run"])
+    if calls is None or calls.empty:
+        # An experiment without calls (e.g. cross traffic only): select on
+        # the run list's columns (label, swept key paths).
+        runs = store.runs
+        return list(select(runs, {k: v for k, v in where.items() if k in runs.columns}, path)["run"])
     cols = {k: v for k, v in where.items() if k in calls.columns}
     rows = select(calls, cols, path)
     return list(dict.fromkeys(rows["run"]))

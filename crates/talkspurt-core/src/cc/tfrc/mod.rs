@@ -70,7 +70,8 @@ pub enum TfrcSpec {
     /// The Linux CCID 3/4 sender of 2008 (kernels 2.6.25–2.6.28, which
     /// tracked draft rfc3448bis-00; seed 003 measured "the experimental
     /// version of Linux kernel implementation", §4): RFC 3448 with
-    /// W_init/R at the first feedback (whose X_recv it ignores), a floor of
+    /// W_init/R from the handshake's RTT or the first feedback (whose X_recv
+    /// it ignores), a floor of
     /// W_init/R on the receive limit once the sender has sent nothing for
     /// two RTTs (RFC 4342 §5.1's "do not reduce below the initial rate when
     /// idle"), nofeedback expiries that halve X directly while p = 0 (no

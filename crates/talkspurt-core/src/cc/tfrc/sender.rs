@@ -144,22 +144,26 @@ impl TfrcSender {
     }
 
     /// The rate a sender with no feedback yet starts from: W_init/R once a
-    /// handshake measured R under RFC 5348 (§4.2), one packet per second
-    /// otherwise.
+    /// handshake measured R under RFC 5348 (§4.2) or Linux 2008, one packet
+    /// per second otherwise.
     fn start_rate(&self) -> f64 {
         match (self.r, self.cfg.spec) {
-            (Some(r), TfrcSpec::Rfc5348) => self.floor(self.initial_rate(r)),
+            (Some(r), TfrcSpec::Rfc5348 | TfrcSpec::Linux2008) => self.floor(self.initial_rate(r)),
             _ => one_packet_per_second(&self.cfg, self.s),
         }
     }
 
     /// An RTT measured before data flows (DCCP handshake, §4.2): RFC 5348
-    /// starts at W_init/R at once; RFC 3448 keeps one packet per second.
+    /// and Linux 2008 start at W_init/R at once; RFC 3448 keeps one packet
+    /// per second.
     pub fn on_handshake_rtt(&mut self, now: SimTime, rtt: SimDuration) {
         let r = rtt.as_secs_f64().max(1e-6);
         self.r = Some(r);
         self.rttvar = r / 2.0;
-        if self.cfg.spec == TfrcSpec::Rfc5348 {
+        // Linux 2008 did the same with the handshake's RTT ("use initial
+        // RTT sample when available", the RFC 4342 erratum; rfc3448bis-00
+        // §4.2).
+        if self.cfg.spec != TfrcSpec::Rfc3448 {
             self.x = self.initial_rate(r);
             self.tld = Some(now);
         }
@@ -202,13 +206,24 @@ impl TfrcSender {
 
     /// Faster Restart's growth in slow start: "quadruples the sending rate
     /// after idle periods (instead of doubling as in both RFCs)" (seed 003
-    /// §9 on [42]; the draft's rule is X_fast_max-bounded): the draft lets
-    /// the limit reach 4·X_recv while below X_fast_max, under either spec.
+    /// §9 on [42]; the draft's rule is X_fast_max-bounded): the limit may
+    /// reach 4·X_recv while below X_fast_max (`fr_slow_start`).
     fn ss_limit(&self, recv: f64) -> f64 {
-        match self.cfg.faster_restart {
-            FasterRestart::Draft => (2.0 * recv).max((4.0 * recv).min(self.x_fast_max)),
-            _ => 2.0 * recv,
+        if self.fr_slow_start() {
+            (2.0 * recv).max((4.0 * recv).min(self.x_fast_max))
+        } else {
+            2.0 * recv
         }
+    }
+
+    /// Whether Faster Restart's slow-start quadrupling applies: the draft,
+    /// under the RFC 3448-based rule sets, whose only restart mechanism is
+    /// slow start from the rate idleness left. Under RFC 5348 the draft's
+    /// recover rate and congestion-avoidance limit carry Faster Restart
+    /// (seed 003 §9: FR "does not bring substantial performance
+    /// improvement to RFC 5348").
+    fn fr_slow_start(&self) -> bool {
+        self.cfg.faster_restart == FasterRestart::Draft && self.cfg.spec != TfrcSpec::Rfc5348
     }
 
     /// The rate an idle sender keeps (RFC 5348 §4.4 recover_rate = W_init/R);
@@ -286,7 +301,7 @@ impl TfrcSender {
             // interval R/N_Fb with seed 003's dynamic feedback.
             let gate = if self.cfg.dynamic_feedback { r / self.n_fb(r) } else { r };
             if self.tld.is_none_or(|t| now.saturating_since(t).as_secs_f64() >= gate) {
-                let k = if self.cfg.faster_restart == FasterRestart::Draft && self.x < self.x_fast_max { 4.0 } else { 2.0 };
+                let k = if self.fr_slow_start() && self.x < self.x_fast_max { 4.0 } else { 2.0 };
                 self.x = (k * self.x).min(recv_limit).max(self.ss_floor(r));
                 self.tld = Some(now);
             }

@@ -398,6 +398,7 @@ fn first_rate_uses_the_hinted_segment() {
         (TfrcSpec::Rfc5348, false, 172.0),
         (TfrcSpec::Rfc3448, true, 172.0),
         (TfrcSpec::Rfc5348, true, w_init(172.0)),
+        (TfrcSpec::Linux2008, true, w_init(172.0)),
     ] {
         let cfg = TfrcConfig { spec, ..TfrcConfig::default() };
         let mut s = TfrcSender::new(cfg, 1460, SimTime::ZERO);
