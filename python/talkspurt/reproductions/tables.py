@@ -58,16 +58,20 @@ def terminal(df: pd.DataFrame, bundle: Bundle, scale: str, ns2_note: Optional[st
     hdr = "  ".join(k.ljust(n) for k, n in w.items())
     lines += ["", hdr, "-" * len(hdr)]
     for _, r in df.iterrows():
-        ts = _n(r.talkspurt)
-        if not math.isnan(r.ci_low):
-            ts += f" [{_n(r.ci_low)}, {_n(r.ci_high)}]"
-        if r.kind != "value":
-            ts = r.detail
+        ts = _ours(r)
         cells = [str(r["item"]), str(r["row"]), str(r["column"]), _n(r.paper), ts, _n(r.ns2), r.verdict]
         lines.append("  ".join(_cut(c, n).ljust(n) for c, n in zip(cells, w.values())))
     c = counts(df)
     lines += ["", "verdicts: " + ", ".join(f"{k} {v}" for k, v in c.items() if v)]
     return "\n".join(lines)
+
+
+def _ours(r: Any) -> str:
+    """Our side of a row: the mean with its interval, or what a trend compared."""
+    if r.kind != "value":
+        return str(r.detail)
+    ts = _n(r.talkspurt)
+    return ts if math.isnan(r.ci_low) else f"{ts} [{_n(r.ci_low)}, {_n(r.ci_high)}]"
 
 
 def _cut(s: str, n: int) -> str:
@@ -93,11 +97,7 @@ def markdown(rows: list[Row], df: pd.DataFrame, bundle: Bundle, scale: str, meta
             "| item | row | column | paper | talkspurt (95 % CI) | n | ns-2 | tolerance | verdict |",
             "|---|---|---|---|---|---|---|---|---|"]
     for _, r in df.iterrows():
-        ts = _n(r.talkspurt)
-        if not math.isnan(r.ci_low):
-            ts += f" [{_n(r.ci_low)}, {_n(r.ci_high)}]"
-        if r.kind != "value":
-            ts = r.detail
+        ts = _ours(r)
         unit = f" {r.unit}" if r.unit and r.kind == "value" else ""
         out.append(f"| {_md(r['item'])} | {_md(r['row'])} | {_md(r['column'])} | {_n(r.paper)}{unit if not math.isnan(r.paper) else ''} "
                    f"| {_md(ts)} | {r.n} | {_n(r.ns2)} | {_n(r.tolerance)} | {r.verdict} |")
