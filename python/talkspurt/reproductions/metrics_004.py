@@ -79,3 +79,38 @@ def run_count_at_least(t: RunTables, where: Mapping[str, Any], params: Mapping[s
         return math.nan
     rows = b[b["call"].isin(calls["call"]) & (b["kind"].astype(str) == str(params.get("kind", "lost")))]
     return float(rows.loc[rows["length"] >= float(params.get("min", 1)), "runs"].sum()) / len(calls)
+
+
+@derived("adapt_changes_in_window")
+def adapt_changes_in_window(t: RunTables, where: Mapping[str, Any], params: Mapping[str, Any]) -> float:
+    """AVoIP rate changes with the cause `where.cause` made within
+    `where.window` ("FROM-TO" seconds, half-open) per selected call, from
+    the `adapt_cause` series (the experiment's runs need `[run] series =
+    true`): Fig. 10's single-step decrements "visible not only when the UDP
+    sources are activated, but also when they are deactivated". The series
+    is per flow; its flows are the AVoIP calls' in call order (the builder
+    allocates flows call by call), which maps them to the calls table."""
+    codes = {"halve": 2.0, "decrement": 3.0, "increment": 4.0, "no_report": 5.0}
+    cause = str(where.get("cause", ""))
+    if cause not in codes:
+        raise _error("where.cause", repr(where.get("cause")), f"one of {', '.join(codes)}")
+    try:
+        lo, hi = (float(x) for x in str(where.get("window", "")).split("-"))
+    except ValueError:
+        raise _error("where.window", repr(where.get("window")), '"FROM-TO" in seconds, e.g. "170-260"') from None
+    s = t.get("series")
+    if s is None:
+        raise _error("metric", "adapt_changes_in_window on an experiment without series", "[run] series = true")
+    s = s[s["name"].astype(str) == "adapt_cause"]
+    calls = t.get("calls")
+    avoip = calls[calls["adapt"].astype(str) == "avoip"].sort_values("call")
+    flows = sorted(s["flow"].unique())
+    if len(flows) != len(avoip):
+        raise _error("metric", "adapt_changes_in_window: series flows and AVoIP calls differ", "one adapt_cause flow per AVoIP call")
+    flow_of = dict(zip(avoip["call"], flows))
+    chosen = selected_calls(t, where)
+    fl = [flow_of[c] for c in chosen["call"] if c in flow_of]
+    if not fl:
+        return math.nan
+    rows = s[s["flow"].isin(fl) & (s["value"] == codes[cause]) & (s["t"] >= lo) & (s["t"] < hi)]
+    return float(len(rows)) / len(fl)
