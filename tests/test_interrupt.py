@@ -95,7 +95,11 @@ def test_a_run_that_cannot_fit_is_refused_with_the_figure_and_how_to_proceed(tmp
 def test_the_estimate_follows_trace_and_streaming():
     from talkspurt.estimate import SCORING_B, TRACE_B, check, estimate
 
-    doc = {"run": {"duration": "60s"}, "calls": [{"count": 10, "codec": "G.711", "ptime": "20ms"}]}
+    import tomllib
+
+    # 10 G.711 calls of 60 s at 20 ms: 3000 packets each (an upper bound:
+    # their on/off speech sends fewer).
+    doc = tomllib.loads(small_scenario(duration="60s").replace("count = 3", "count = 10"))
     e = estimate(doc)
     assert e["packets"] == 10 * 3000 and e["largest_call_packets"] == 3000
     assert e["bytes"] - 100 * 2**20 == TRACE_B * 30000 + SCORING_B * 3000

@@ -13,7 +13,7 @@ fn both(text: &str) -> ((u64, u64), (u64, u64)) {
     let mut s = from_toml_str(text).unwrap_or_else(|e| panic!("{e}"));
     s.run.trace = true;
     let go = |capture: Vec<String>| {
-        let opts = RunOptions { capture, capture_key: "capture".into() };
+        let opts = RunOptions { capture, capture_key: "capture".into(), ..Default::default() };
         let out = run_with(&s, &opts, &mut |_| true).unwrap_or_else(|e| panic!("{e}"));
         (out.report.digest(), out.events)
     };

@@ -68,7 +68,7 @@ fn dccp_packets(pcap: &[u8]) -> Vec<(f64, u16, u16, u8, usize, u8)> {
 #[test]
 fn close_then_reset_after_the_last_data_packet() {
     let s = from_toml_str(SCENARIO).unwrap();
-    let opts = RunOptions { capture: vec!["link:0".into()], capture_key: "capture".into() };
+    let opts = RunOptions { capture: vec!["link:0".into()], capture_key: "capture".into(), ..Default::default() };
     let out = run_with(&s, &opts, &mut |_| true).unwrap();
     let names: Vec<&str> = out.captures.iter().map(|c| c.0.as_str()).collect();
     assert_eq!(names.len(), 2, "{names:?}: the link's two directions");
@@ -179,7 +179,7 @@ fn tshark_counts(captures: &[(String, Vec<u8>)], filters: &[&str]) -> Option<Vec
 fn server_closes_with_closereq() {
     let toml = SCENARIO.replace("ccid = 3 }", "ccid = 3, closer = \"server\" }").replace("ccid = 2 }", "ccid = 2, closer = \"server\" }");
     let s = from_toml_str(&toml).unwrap();
-    let opts = RunOptions { capture: vec!["link:0".into()], capture_key: "capture".into() };
+    let opts = RunOptions { capture: vec!["link:0".into()], capture_key: "capture".into(), ..Default::default() };
     let out = run_with(&s, &opts, &mut |_| true).unwrap();
     let conns = teardowns(&out.captures);
     assert_eq!(conns.len(), 2, "{conns:?}");
@@ -237,7 +237,7 @@ stop = "0.1s"
 transport = { kind = "dccp", ccid = 3 }
 "#;
     let s = from_toml_str(toml).unwrap();
-    let opts = RunOptions { capture: vec!["link:0".into()], capture_key: "capture".into() };
+    let opts = RunOptions { capture: vec!["link:0".into()], capture_key: "capture".into(), ..Default::default() };
     let out = run_with(&s, &opts, &mut |_| true).unwrap();
     let all: Vec<_> = out.captures.iter().flat_map(|(_, b)| dccp_packets(b)).collect();
     let mut seen: Vec<(u8, u8)> = all.iter().map(|p| (p.3, p.5)).collect();
