@@ -67,7 +67,24 @@ class RunTables:
         df = _table(self._store, name)
         if df is None:
             return None
-        return df[df["run"] == self.run]
+        by_run = _cached(df, ("by_run",), lambda: {r: g for r, g in df.groupby("run", sort=False, observed=True)})
+        return by_run.get(self.run, df.iloc[0:0])
+
+
+# Work derived from a store's tables, done once per table rather than once
+# per entry (a bundle has hundreds of entries over one calls table): the
+# table's rows per run, and its columns as text. Keyed by the frame's id,
+# with the frame kept alive beside its entries so the id stays its own.
+_CACHE: dict[int, tuple[pd.DataFrame, dict[Any, Any]]] = {}
+
+
+def _cached(df: pd.DataFrame, key: Any, make: Callable[[], Any]) -> Any:
+    slot = _CACHE.setdefault(id(df), (df, {}))
+    if slot[0] is not df:  # an id reused after its frame was freed
+        slot = _CACHE[id(df)] = (df, {})
+    if key not in slot[1]:
+        slot[1][key] = make()
+    return slot[1][key]
 
 
 def _table(store: Any, name: str) -> Optional[pd.DataFrame]:
@@ -77,24 +94,26 @@ def _table(store: Any, name: str) -> Optional[pd.DataFrame]:
         return None
 
 
-def _same(col: pd.Series, v: Any) -> pd.Series:
-    """Rows of `col` equal to `v`: numbers as numbers, the rest as text."""
+def _same(df: pd.DataFrame, k: str, v: Any) -> np.ndarray:
+    """Rows of column `k` equal to `v`: numbers as numbers, the rest as text."""
+    col = df[k]
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and pd.api.types.is_numeric_dtype(col):
+        return np.isclose(col.to_numpy(dtype=float), float(v), rtol=1e-12, atol=0.0)
     if isinstance(v, bool):
-        return col.astype(str).str.lower() == str(v).lower()
-    if isinstance(v, (int, float)) and pd.api.types.is_numeric_dtype(col):
-        return np.isclose(col.astype(float), float(v), rtol=1e-12, atol=0.0)
-    return col.astype(str) == str(v)
+        low = _cached(df, ("lower", k), lambda: col.astype(str).str.lower().to_numpy())
+        return low == str(v).lower()
+    return _cached(df, ("text", k), lambda: col.astype(str).to_numpy()) == str(v)
 
 
 def select(df: pd.DataFrame, where: Mapping[str, Any], path: str) -> pd.DataFrame:
     """The rows of `df` where every column of `where` equals its value; an
     unknown column is an error naming the entry's key path."""
-    mask = pd.Series(True, index=df.index)
+    mask = np.ones(len(df), dtype=bool)
     for k, v in where.items():
         if k not in df.columns:
             cols = ", ".join(c for c in df.columns if not c.startswith("_"))
             raise _error(f"{path}.{k}", "a column this table does not have", f"one of its columns: {cols}")
-        mask &= _same(df[k], v)
+        mask &= _same(df, k, v)
     return df[mask]
 
 
