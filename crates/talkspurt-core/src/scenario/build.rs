@@ -519,6 +519,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         capture: None,
         cut: Default::default(),
         in_flight: Default::default(),
+        timer_late: SimTime::ZERO,
     };
     w.prime();
     Ok(w)

@@ -75,6 +75,26 @@ impl<E> EventQueue<E> {
         self.len += 1;
     }
 
+    /// Take the next insertion sequence number without scheduling: the
+    /// caller schedules the event later, if at all, with `schedule_at_seq`,
+    /// and it keeps its place among events at the same instant
+    /// (`sim/timer.rs`).
+    #[inline]
+    pub fn reserve_seq(&mut self) -> u64 {
+        let s = self.next_seq;
+        self.next_seq += 1;
+        s
+    }
+
+    /// Schedule `event` at `(time, seq)`, `seq` from `reserve_seq`. The
+    /// key must not be below the event being processed.
+    #[inline]
+    pub fn schedule_at_seq(&mut self, time: SimTime, seq: u64, event: E) {
+        assert!(time >= self.now && seq < self.next_seq, "event scheduled in the past or with an unreserved sequence");
+        self.radix.push(key(time, seq), event);
+        self.len += 1;
+    }
+
     /// Schedule `event` at `time` in `lane` (numbered by the caller from
     /// 0; a lane exists from its first use): appended there when it sorts
     /// after the lane's last event, otherwise scheduled as by `schedule`.

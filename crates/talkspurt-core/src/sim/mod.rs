@@ -5,6 +5,7 @@ mod arena;
 pub mod capture;
 mod path;
 mod prefetch;
+mod timer;
 mod voice;
 pub mod world;
 

@@ -4,6 +4,7 @@
 use super::capture::Capture;
 use super::arena::PacketArena;
 use super::path::CutThrough;
+use super::timer::{Popped, TimerSlot};
 use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
 use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Packet, Topology, NO_APP};
 use crate::rtp::{RtpReceiver, RtpSender};
@@ -69,13 +70,13 @@ pub struct Flow {
     pub sender: Sender,
     pub receiver: Receiver,
     pub owner: Owner,
-    /// Armed deadline and generation per side.
-    timers: [(SimTime, u32); 2],
+    /// The timer of each side (`timer.rs`).
+    timers: [TimerSlot; 2],
 }
 
 impl Flow {
     pub fn new(src: NodeId, dst: NodeId, sender: Sender, receiver: Receiver, owner: Owner) -> Self {
-        Flow { src, dst, sender, receiver, owner, timers: [(SimTime::NEVER, 0); 2] }
+        Flow { src, dst, sender, receiver, owner, timers: [TimerSlot::default(); 2] }
     }
 }
 
@@ -215,6 +216,9 @@ pub struct World {
     pub cut: CutThrough,
     /// Packets whose arrival is an event.
     pub in_flight: PacketArena,
+    /// The latest time up to `end` an endpoint timer was armed for
+    /// (`timer.rs`): the run's clock ends no earlier.
+    pub timer_late: SimTime,
 }
 
 impl World {
@@ -290,7 +294,7 @@ impl World {
         // divide by that span, not by the last event's time. Events of the
         // drain period extend it as before. Arrivals handled without an
         // event (cut-through) count as processed.
-        self.q.advance_to(self.cut.late.max(self.gen_end));
+        self.q.advance_to(self.cut.late.max(self.gen_end).max(self.timer_late));
         progress(1.0);
         for (i, f) in self.flows.iter_mut().enumerate() {
             for s in f.sender.take_series() {
@@ -333,11 +337,10 @@ impl World {
             Event::Dequeue { ch } => self.dequeue(now, ch),
             Event::Timer { flow, side, gen } => {
                 let f = &mut self.flows[flow as usize];
-                let (deadline, g) = f.timers[side as usize];
-                if g != gen || deadline > now {
-                    return; // superseded
+                let make = |gen| Event::Timer { flow, side, gen };
+                if f.timers[side as usize].popped(&mut self.q, now, gen, make) == Popped::Nothing {
+                    return; // superseded, or moved on to its deadline
                 }
-                f.timers[side as usize].0 = SimTime::NEVER;
                 if let Owner::Rtcp(c) = f.owner {
                     let call = &mut self.calls[c as usize];
                     if now > call.stop {
@@ -448,15 +451,8 @@ impl World {
             Side::Receiver => f.receiver.poll_timeout(),
         }
         .unwrap_or(SimTime::NEVER);
-        let slot = &mut f.timers[side as usize];
-        if want != slot.0 {
-            slot.0 = want;
-            slot.1 = slot.1.wrapping_add(1);
-            if want != SimTime::NEVER {
-                let gen = slot.1;
-                self.q.schedule(want.max(now), Event::Timer { flow, side, gen });
-            }
-        }
+        let make = |gen| Event::Timer { flow, side, gen };
+        f.timers[side as usize].arm(&mut self.q, now, want, self.end, &mut self.timer_late, make);
     }
 
     /// Send what a call's RTP session queued on its RTCP flow (UDP) and
@@ -493,15 +489,9 @@ impl World {
             let pkt = Packet { flow, dir, ecn: Ecn::NotEct, dst: to, size, app_seq: NO_APP, hdr: Header::Datagram, app: AppHeader::Rtcp(Box::new(r)) };
             self.forward(now, from, pkt);
         }
+        let make = |gen| Event::Timer { flow, side, gen };
         let slot = &mut self.flows[flow as usize].timers[side as usize];
-        if want != slot.0 {
-            slot.0 = want;
-            slot.1 = slot.1.wrapping_add(1);
-            if want != SimTime::NEVER {
-                let gen = slot.1;
-                self.q.schedule(want.max(now), Event::Timer { flow, side, gen });
-            }
-        }
+        slot.arm(&mut self.q, now, want, self.end, &mut self.timer_late, make);
     }
 
     fn deliver_rtcp(&mut self, now: SimTime, c: u32, pkt: &Packet) {
