@@ -197,3 +197,13 @@ def test_without_a_bundle_lists_the_bundles(tmp_path):
                        cwd=tmp_path, env=env, timeout=120)
     assert p.returncode == 0, p.stderr
     assert "toy" in p.stdout and "5 entries" in p.stdout and "Bernoulli link loss" in p.stdout
+
+
+def test_every_seeds_derived_metrics_register_under_distinct_names():
+    # Each seed registers its derived metrics in metrics_NNN.py; two seeds
+    # giving one name to different definitions must fail loudly, not let
+    # whichever file loads last decide (seeds 002 and 003 both had "plr").
+    from talkspurt.reproductions.metrics import known_derived
+
+    names = known_derived()
+    assert {"run_length_mean", "plr_per_flow", "plr_pooled"} <= set(names)

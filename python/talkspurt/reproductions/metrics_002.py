@@ -10,7 +10,7 @@ import pandas as pd
 from .metrics import RunTables, derived, selected_calls
 
 
-@derived("plr")
+@derived("plr_per_flow")
 def packet_loss_rate(t: RunTables, where: Mapping[str, Any], params: Mapping[str, Any]) -> float:
     """Seed 002 §III.B's Packet Loss Rate, averaged over the selected calls
     as the paper averages its per-flow metrics: lost / sent = 1 − received /

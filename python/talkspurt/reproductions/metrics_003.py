@@ -14,7 +14,7 @@ from ..scenario import _error
 from .metrics import RunTables, derived, selected_calls
 
 
-@derived("plr")
+@derived("plr_pooled")
 def plr(t: RunTables, where: Mapping[str, Any], params: Mapping[str, Any]) -> float:
     """Seed 003 §5.1's PLR of the selected calls: sender drops (P_TP) plus
     network loss (PER), pooled over the calls' generated packets; late
