@@ -49,12 +49,12 @@ def _load_plugins() -> None:
     global _plugins_loaded
     if _plugins_loaded:
         return
-    _plugins_loaded = True
     from . import __path__ as here
 
     for m in pkgutil.iter_modules(here):
         if m.name.startswith("metrics_"):
             importlib.import_module(f"{__package__}.{m.name}")
+    _plugins_loaded = True  # only once all loaded: a failing one fails every time, by name
 
 
 class RunTables:
