@@ -239,13 +239,16 @@ impl TfrcSender {
     }
 
     /// RFC 3448 §4.4: idleness never takes X below 2 packets per RTT;
-    /// Faster Restart raises that to its recover rate, 8 packets per RTT
-    /// for small packets (seed 003 §9: "increases the idle period recovery
-    /// rate to 8 packets/RTT for small packet size").
+    /// the Faster Restart draft raises that to its recover rate, 8 packets
+    /// per RTT for small packets (seed 003 §9: "increases the idle period
+    /// recovery rate to 8 packets/RTT for small packet size"). Seed 000's
+    /// emulation (§2.2.4) changed only the congestion-avoidance limit, and
+    /// the thesis finds TFRC SP FR identical to TFRC SP without loss (§5.1,
+    /// "both may only double per RTT in slow start"): no floor there.
     fn idle_floor_3448(&self, r: f64) -> f64 {
         match self.cfg.faster_restart {
-            FasterRestart::Off => 2.0 * self.s / r,
-            _ => (2.0 * self.s / r).max((8.0 * self.s).min((2.0 * self.s).max(4380.0)) / r),
+            FasterRestart::Draft => (2.0 * self.s / r).max((8.0 * self.s).min((2.0 * self.s).max(4380.0)) / r),
+            FasterRestart::Off | FasterRestart::Emulated => 2.0 * self.s / r,
         }
     }
 
