@@ -23,6 +23,7 @@ fn mean_wait_ms(packet: SizeDist, seed: u64) -> f64 {
             active: vec![],
             random: false,
             idle_first: false,
+            spread: false,
             count: 1,
             from: "a".into(),
             to: "b".into(),

@@ -32,6 +32,7 @@ fn cbr(rate_bps: u64, bytes: u32) -> TrafficCfg {
         active: vec![],
         random: false,
         idle_first: false,
+        spread: false,
         kind: TrafficKind::Cbr { rate_bps, packet: SizeDist::Fixed { bytes } },
         transport: TransportCfg::Udp { send_buffer: 5 },
         ..bulk(1, "s", "d", TransportCfg::Udp { send_buffer: 5 })

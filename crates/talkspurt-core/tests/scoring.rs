@@ -33,6 +33,7 @@ fn congested(seed: u64, playout: &str) -> Scenario {
         active: vec![],
         random: false,
         idle_first: false,
+        spread: false,
         count: 1,
         from: "a".into(),
         to: "b".into(),

@@ -23,7 +23,7 @@ set nf [lindex $argv 2]
 set thr [expr {[lindex $argv 3] / 1000.0}]
 set seed [lindex $argv 4]
 set quick [lindex $argv 5]
-set duration [expr {$quick ? 10.0 : 60.0}]
+set duration [expr {$quick ? 5.0 : 60.0}]
 
 set ns [new Simulator]
 global defaultRNG
