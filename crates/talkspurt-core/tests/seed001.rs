@@ -146,7 +146,7 @@ fn bad_rtp_keys_name_the_key() {
 #[test]
 fn adaptation_and_rtcp_columns() {
     use talkspurt_core::net::wire::{ReportBlock, Rtcp};
-    let rr = Rtcp { ssrc: 1, sender: None, blocks: vec![ReportBlock::default()], cname_len: 16, nacks: vec![], xr: None, early: false };
+    let rr = Rtcp { ssrc: 1, sender: None, blocks: vec![ReportBlock::default()], cname_len: 16, nacks: vec![], xr: None, owd: None, early: false };
     let rr_bytes = (rr.wire_len() + 28) as f64;
     let mut mean_reaction = Vec::new();
     for quick in [false, true] {
