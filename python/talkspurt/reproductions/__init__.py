@@ -144,7 +144,13 @@ def reproduce(
         rows.append(r)
     df = frame(rows, scale)
     v = versions()
-    meta = {"version": v.get("talkspurt", "?"), "commit": v.get("commit"), "wall_time_s": time.perf_counter() - t0,
+    executed = resumed = 0
+    for st in stores.values():
+        last = st.manifest.get("sessions", [{}])[-1]
+        executed += int(last.get("runs_executed", 0))
+        resumed += int(last.get("runs_resumed", 0))
+    meta = {"version": v.get("talkspurt", "?"), "commit": (v.get("git_commit") or "")[:12] or None,
+            "wall_time_s": time.perf_counter() - t0, "runs_executed": executed, "runs_resumed": resumed,
             "ns2_note": ns2_note}
     _write(out / "comparison.csv", df.to_csv(index=False))
     md = markdown(rows, df, b, scale, meta)

@@ -16,7 +16,7 @@ import pandas as pd
 from ..report import CHECK, CSS, _png
 from .bundle import Bundle
 from .compare import NOT_REPRODUCED, REPRODUCED, TREND_REPRODUCED, Row, sort_key
-from .tables import counts
+from .tables import _runs_text, counts
 
 COLOURS = {REPRODUCED: "#1a7f37", TREND_REPRODUCED: "#1a7f37", NOT_REPRODUCED: "#b42318"}
 EXTRA_CSS = """
@@ -126,7 +126,7 @@ def build_html(rows: list[Row], df: pd.DataFrame, bundle: Bundle, scale: str, me
         parts.append(f"<p class=\"banner\">{html.escape(meta['ns2_note'])}</p>")
     c = counts(df)
     parts.append("<p>Verdicts: " + ", ".join(f"<b>{html.escape(k)}</b> {v}" for k, v in c.items() if v)
-                 + f". talkspurt {html.escape(str(meta.get('version', '?')))}, {meta.get('wall_time_s', 0):.0f} s.</p>")
+                 + f". talkspurt {html.escape(str(meta.get('version', '?')))}; {html.escape(_runs_text(meta))}.</p>")
     parts.append("<h2>Figures</h2>")
     by_item: "OrderedDict[str, list[Row]]" = OrderedDict()
     for r in rows:
