@@ -12,3 +12,14 @@ pub use receiver::TcpReceiver;
 pub use sender::{TcpCounters, TcpSender, TcpStats};
 #[cfg(test)]
 mod tests;
+
+/// How many sends in SACK recovery had their running sums checked against
+/// a walk of the scoreboard so far (0 without debug assertions, where the
+/// check is off): lets tests/tcp.rs show that its loss runs exercised it.
+#[doc(hidden)]
+pub fn scoreboard_walk_checks() -> u64 {
+    #[cfg(debug_assertions)]
+    return recovery::WALK_CHECKS.load(std::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(debug_assertions))]
+    0
+}
