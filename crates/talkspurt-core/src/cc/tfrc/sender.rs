@@ -145,17 +145,24 @@ impl TfrcSender {
 
     /// The rate a sender with no feedback yet starts from: W_init/R once a
     /// handshake measured R under RFC 5348 (§4.2) or Linux 2008, one packet
-    /// per second otherwise.
+    /// per second otherwise; FR-MD's floor of 8 packets per RTT once R is
+    /// known (`floor`).
     fn start_rate(&self) -> f64 {
         match (self.r, self.cfg.spec) {
             (Some(r), TfrcSpec::Rfc5348 | TfrcSpec::Linux2008) => self.floor(self.initial_rate(r)),
-            _ => one_packet_per_second(&self.cfg, self.s),
+            _ => self.floor(one_packet_per_second(&self.cfg, self.s)),
         }
     }
 
     /// An RTT measured before data flows (DCCP handshake, §4.2): RFC 5348
     /// and Linux 2008 start at W_init/R at once; RFC 3448 keeps one packet
-    /// per second.
+    /// per second. Seed 000's FR-MD never sends below 8(s + H)/R once R is
+    /// known, the handshake's R included: its "minimal sending rate" holds
+    /// "at all times" (§5.1, l. 703, 727), and the thesis compares it, as
+    /// FR-MD's *initial* send rate, with TCP's RFC 3390 initial window, "one
+    /// order of magnitude" larger (§5.2, l. 829–833: 4·1460 B against
+    /// 8·(32 + 40) B per RTT for G.729). Under RFC 3448 one packet per
+    /// second (32 B/s for G.729) would make TCP's ~900 times larger.
     pub fn on_handshake_rtt(&mut self, now: SimTime, rtt: SimDuration) {
         let r = rtt.as_secs_f64().max(1e-6);
         self.r = Some(r);
@@ -167,6 +174,7 @@ impl TfrcSender {
             self.x = self.initial_rate(r);
             self.tld = Some(now);
         }
+        self.x = self.floor(self.x);
     }
 
     /// The slow-start floor and first rate: W_init/R (RFC 5348 §4.2,
@@ -538,7 +546,7 @@ impl RateController for TfrcSender {
                 // X ≤ 2·X_recv/2 = the old X_recv, often no cut at all.
                 let x_recv = self.max_recv();
                 if !self.got_feedback {
-                    self.x = (self.x / 2.0).max(self.min_rate());
+                    self.x = self.floor((self.x / 2.0).max(self.min_rate()));
                 } else if idle && x_recv < 2.0 * self.idle_floor_3448(r) {
                     // idle below twice the floor (4 packets per RTT, or
                     // Faster Restart's 2 × 8): neither is reduced

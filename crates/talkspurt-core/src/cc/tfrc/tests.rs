@@ -302,6 +302,43 @@ fn seed_variants() {
     assert!((n.rate() - 43_800.0 * 172.0 / 208.0).abs() < 1e-6);
 }
 
+/// Seed 000's FR-MD floor holds from the DCCP handshake's R on, before any
+/// feedback, under RFC 3448 too: the thesis's "minimal sending rate"
+/// 8(s + H)/R (§5.1, l. 703; "at all times", l. 727) is FR-MD's initial
+/// rate it compares with TCP's RFC 3390 window (§5.2, l. 829–833). RFC 3448
+/// §4.2's one packet per second (32 B/s for a G.729 segment of 32 B) is
+/// below it: G.729, R = 200 ms gives 8·32/0.2 = 1280 B/s (40 packets/s).
+/// The same after the call's segment is hinted, and after a nofeedback
+/// expiry before the first feedback (RFC 3448 §4.4 halves X there).
+#[test]
+fn fr_md_floor_from_the_handshake_rtt() {
+    let cfg = TfrcConfig {
+        spec: TfrcSpec::Rfc3448,
+        variant: Variant::FrMd,
+        faster_restart: FasterRestart::Emulated,
+        ..TfrcConfig::default().small_packets(40)
+    };
+    let mut x = TfrcSender::new(cfg.clone(), 1460, SimTime::ZERO);
+    x.hint_segment(32);
+    assert_eq!(x.rate(), 32.0); // no R yet: one packet per second (§4.2)
+    x.on_handshake_rtt(t_ms(200), SimDuration::from_millis(200));
+    assert!((x.rate() - 1280.0).abs() < 1e-9, "{}", x.rate());
+    x.on_nofeedback(x.nofeedback_at());
+    assert!((x.rate() - 1280.0).abs() < 1e-9, "{}", x.rate());
+
+    // Segment known only after the handshake: the floor follows s.
+    let mut y = TfrcSender::new(cfg.clone(), 1460, SimTime::ZERO);
+    y.on_handshake_rtt(t_ms(200), SimDuration::from_millis(200));
+    assert!((y.rate() - 8.0 * 1460.0 / 0.2).abs() < 1e-6, "{}", y.rate());
+    y.hint_segment(32);
+    assert!((y.rate() - 1280.0).abs() < 1e-9, "{}", y.rate());
+
+    // Plain TFRC-SP under RFC 3448 keeps one packet per second.
+    let mut z = TfrcSender::new(TfrcConfig { variant: Variant::Standard, ..cfg }, 32, SimTime::ZERO);
+    z.on_handshake_rtt(t_ms(200), SimDuration::from_millis(200));
+    assert_eq!(z.rate(), 32.0);
+}
+
 /// Faster Restart in congestion avoidance: the rate may reach 4·X_recv
 /// below X_fast_max (draft) and always (seed 000's emulation); 2·X_recv
 /// without it.
