@@ -207,3 +207,24 @@ def test_every_seeds_derived_metrics_register_under_distinct_names():
 
     names = known_derived()
     assert {"run_length_mean", "plr_per_flow", "plr_pooled"} <= set(names)
+
+
+def test_seed002_rates_over_sent_packets():
+    # Reading rt-denominator: a backlogged TCP call (100 generated, 40 never
+    # left its send buffer, 60 arrived, 3 delayed) counts 3/60 = 5 % over
+    # sent packets (3 % over generated); a UDP call (100 sent, 80 arrived,
+    # 8 delayed) 8/100 = 8 % either way. Means over the two calls: delayed
+    # 6.5 %, RTPI (57/60 + 72/100)/2 = 0.835.
+    import pandas as pd
+    from talkspurt.reproductions.metrics import _DERIVED, known_derived
+
+    known_derived()
+    calls = pd.DataFrame({"group": ["voip", "voip"], "generated": [100, 100], "sender_drop": [0, 0],
+                          "in_flight": [40, 0], "arrived": [60, 80], "delayed": [3, 8]})
+
+    class T:
+        def get(self, name):
+            return calls
+
+    assert _DERIVED["dpr_over_sent"](T(), {"group": "voip"}, {}) == pytest.approx(0.065, abs=1e-12)
+    assert _DERIVED["rtpi_over_sent"](T(), {"group": "voip"}, {}) == pytest.approx(0.835, abs=1e-12)

@@ -16,6 +16,8 @@ pub trait WindowAdjustment: Clone + std::fmt::Debug {
     /// Every ACK of new data, in or out of recovery (bandwidth estimators).
     fn on_ack_any(&mut self, _ack: &AckSample) {}
     fn on_rtt_sample(&mut self, _now: SimTime, _rtt: SimDuration) {}
+    /// A duplicate ACK (Westwood's bandwidth samples count it).
+    fn on_dup_ack(&mut self, _now: SimTime, _smss: u64) {}
     /// Slow start ends early when this says so (e.g. delay-based exits).
     fn leave_slow_start(&mut self, _cwnd: u64, _smss: u64, _ack: &AckSample) -> bool {
         false
@@ -86,6 +88,9 @@ impl<A: WindowAdjustment> WindowController for Classic<A> {
     }
     fn on_rtt_sample(&mut self, now: SimTime, rtt: SimDuration) {
         self.adj.on_rtt_sample(now, rtt);
+    }
+    fn on_dup_ack(&mut self, now: SimTime) {
+        self.adj.on_dup_ack(now, self.smss);
     }
     fn on_congestion_event(&mut self, now: SimTime, flight: u64) {
         self.ssthresh = self.adj.ssthresh_after_loss(now, self.cwnd, flight, self.smss);

@@ -84,6 +84,9 @@ pub trait WindowController {
     /// one, before that ACK's `on_ack` / `on_congestion_event`; repeats of
     /// a report already seen are ignored.
     fn on_receiver_verdict(&mut self, _now: SimTime, _feedback: &real::RealFeedback) {}
+    /// A duplicate ACK arrived (in or out of recovery). Westwood counts it
+    /// as one delivered segment (Mascolo et al. 2001); others ignore it.
+    fn on_dup_ack(&mut self, _now: SimTime) {}
     /// Restart after an idle period longer than the RTO (RFC 5681 §4.1):
     /// the window becomes `min(rw, cwnd)`.
     fn on_idle_restart(&mut self, _now: SimTime, rw: u64) {
@@ -377,6 +380,9 @@ impl WindowController for Controller {
     }
     fn on_receiver_verdict(&mut self, now: SimTime, feedback: &real::RealFeedback) {
         dispatch!(self, c => c.on_receiver_verdict(now, feedback))
+    }
+    fn on_dup_ack(&mut self, now: SimTime) {
+        dispatch!(self, c => c.on_dup_ack(now))
     }
     fn on_idle_restart(&mut self, now: SimTime, rw: u64) {
         dispatch!(self, c => c.on_idle_restart(now, rw))

@@ -27,8 +27,13 @@
 //!   window (2 segments if the window is 3 or less); loss *recovery* is the
 //!   transport's (Reno by default). A timeout halves the window into
 //!   ssthresh and restarts slow start from 2 segments (`v_slowstart_`).
-//!   Vegas's fine-grained retransmission check on duplicate ACKs (§3.1) is
-//!   not modelled.
+//!   Vegas's fine-grained retransmission (§3.1) is the transport's
+//!   (`transport/tcp/recovery.rs`).
+//! - BaseRTT is the smallest RTT ever measured (§3.2). ns-2's
+//!   tcp-vegas.cc also resets it to the round's RTT whenever at most one
+//!   segment was sent in the round (`rttLen <= 1`), queueing included; we
+//!   do not (docs/models/tcp-cc.md: that rule makes seed 002's voice flows
+//!   unfair in ns-2).
 
 use super::{AckSample, VegasParams, WindowController};
 use crate::time::{SimDuration, SimTime};

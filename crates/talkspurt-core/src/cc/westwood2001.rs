@@ -22,10 +22,14 @@
 //! filter's fixed point, so BWE converges to d/Δ with the error shrinking
 //! by `Π α_k ≈ exp(−t/τ)` after time t.
 //!
-//! Simplifications as for Westwood+ (docs/models/tcp-cc.md): only ACKs of
-//! new data are samples (duplicate ACKs, which the paper counts as one
-//! segment each, reach the controller as the cumulative ACK that ends
-//! recovery); RTTmin is the smallest RTT sample, never reset.
+//! Duplicate ACKs are samples too (§2: each announces one segment that
+//! left the network): one SMSS each, and the cumulative ACK that follows
+//! counts only the bytes the duplicates did not already announce — at
+//! least one SMSS (the rule of the authors' ns-2 agent and of Linux's
+//! `westwood_acked_count`). Without it the ACK that ends a recovery
+//! (a whole window acknowledged at once, a few ms after the last
+//! duplicate) is one huge sample, and the estimate after each loss is too
+//! high. RTTmin is the smallest RTT sample, never reset.
 
 use super::classic::WindowAdjustment;
 use super::reno::Aimd;
@@ -45,11 +49,17 @@ pub struct Westwood2001 {
     last_ack: Option<SimTime>,
     rtt_min: Option<SimDuration>,
     cwnd_at_event: Option<u64>,
+    /// Bytes announced by duplicate ACKs, not yet covered by a cumulative ACK.
+    accounted: u64,
+    /// SMSS, learnt from the first duplicate ACK.
+    smss_hint: u64,
+    /// Bytes of ACKs that arrived at the same instant as the previous one.
+    pending: u64,
 }
 
 impl Westwood2001 {
     pub fn new(params: WestwoodParams) -> Self {
-        Westwood2001 { tau: params.tau, aimd: Aimd::default(), bwe: None, last_sample: 0.0, last_ack: None, rtt_min: None, cwnd_at_event: None }
+        Westwood2001 { tau: params.tau, aimd: Aimd::default(), bwe: None, last_sample: 0.0, last_ack: None, rtt_min: None, cwnd_at_event: None, accounted: 0, smss_hint: 0, pending: 0 }
     }
     /// Bandwidth estimate in bytes per second (0 before the first sample).
     pub fn bwe(&self) -> f64 {
@@ -64,6 +74,37 @@ impl Westwood2001 {
         if rtt > SimDuration::ZERO {
             self.rtt_min = Some(self.rtt_min.map_or(rtt, |m| m.min(rtt)));
         }
+    }
+    /// Feed `bytes` acknowledged at `now` to the filter: the sample is
+    /// bytes over the time since the previous ACK.
+    fn sample(&mut self, now: SimTime, bytes: u64) {
+        let Some(last) = self.last_ack.replace(now) else {
+            return; // the first ACK opens the first interval
+        };
+        if bytes == 0 {
+            return;
+        }
+        let mut dt = now.saturating_since(last);
+        // Virtual zero samples through a gap longer than τ/m.
+        let slot = SimDuration(self.tau.as_nanos() / VIRTUAL_PER_TAU);
+        if slot > SimDuration::ZERO && self.bwe.is_some() {
+            while dt > slot {
+                self.step(0.0, slot.as_secs_f64());
+                dt = SimDuration(dt.0 - slot.0);
+            }
+        }
+        if dt == SimDuration::ZERO {
+            // Two ACKs at one instant: fold the bytes into the next sample.
+            self.last_ack = Some(last);
+            self.pending += bytes;
+            return;
+        }
+        let bytes = bytes + std::mem::take(&mut self.pending);
+        let secs = dt.as_secs_f64();
+        if self.bwe.is_none() {
+            self.last_sample = bytes as f64 / secs;
+        }
+        self.step(bytes as f64 / secs, secs);
     }
     /// One filter step with sample `b` over interval `dt` seconds.
     fn step(&mut self, b: f64, dt: f64) {
@@ -84,36 +125,30 @@ impl WindowAdjustment for Westwood2001 {
         self.cwnd_at_event = Some(cwnd);
         self.bwe_window(smss)
     }
-    /// Every ACK of new data is a sample (in recovery too).
+    /// Every ACK of new data is a sample (in recovery too), of the bytes
+    /// duplicates did not already announce.
     fn on_ack_any(&mut self, ack: &AckSample) {
         if let Some(rtt) = ack.rtt {
             self.note_rtt(rtt);
         }
-        let Some(last) = self.last_ack.replace(ack.now) else {
-            return; // the first ACK opens the first interval
-        };
-        if ack.acked == 0 {
-            return;
-        }
-        let mut dt = ack.now.saturating_since(last);
-        // Virtual zero samples through a gap longer than τ/m.
-        let slot = SimDuration(self.tau.as_nanos() / VIRTUAL_PER_TAU);
-        if slot > SimDuration::ZERO && self.bwe.is_some() {
-            while dt > slot {
-                self.step(0.0, slot.as_secs_f64());
-                dt = SimDuration(dt.0 - slot.0);
+        let mut bytes = ack.acked;
+        if self.accounted > 0 && bytes > 0 {
+            let smss = self.smss_hint.max(1);
+            if self.accounted >= bytes {
+                self.accounted -= bytes;
+                bytes = smss.min(ack.acked);
+            } else {
+                bytes -= self.accounted;
+                self.accounted = 0;
             }
         }
-        if dt == SimDuration::ZERO {
-            // Two ACKs at one instant: fold the bytes into the next sample.
-            self.last_ack = Some(last);
-            return;
-        }
-        let secs = dt.as_secs_f64();
-        if self.bwe.is_none() {
-            self.last_sample = ack.acked as f64 / secs;
-        }
-        self.step(ack.acked as f64 / secs, secs);
+        self.sample(ack.now, bytes);
+    }
+    /// A duplicate ACK: one segment delivered (§2).
+    fn on_dup_ack(&mut self, now: SimTime, smss: u64) {
+        self.smss_hint = smss;
+        self.accounted += smss;
+        self.sample(now, smss);
     }
     fn on_rtt_sample(&mut self, _now: SimTime, rtt: SimDuration) {
         self.note_rtt(rtt);
@@ -197,6 +232,40 @@ mod tests {
         ack(&mut c, SimTime(4_000_000_000), MSS, rtt);
         let bwe = c.adj.bwe();
         assert!(bwe > 0.0 && bwe < 0.05 * 500_000.0, "BWE {bwe}");
+    }
+
+    /// Duplicate ACKs are samples of one segment, and the cumulative ACK
+    /// after them counts only what they did not announce (Mascolo et al.
+    /// 2001 §2; the authors' ns-2 agent and Linux's `westwood_acked_count`
+    /// do the same). At the 500 kB/s fixed point (1000 B every 2 ms), 9
+    /// duplicates every 2 ms then an ACK of 10 segments 2 ms later: the
+    /// duplicates are samples of 500 kB/s and the ACK one of
+    /// (10 − 9)·1000 B / 2 ms = 500 kB/s, so BWE stays 500 000 B/s (within
+    /// 1 B/s). Counted whole, that ACK would be a 5 MB/s sample and lift BWE
+    /// to about 508 960 B/s (α = 0.998/1.002): the overestimate after every
+    /// recovery that the rule prevents.
+    #[test]
+    fn duplicate_acks_are_samples_and_accounted() {
+        let mut c = new();
+        let rtt = SimDuration::from_millis(60);
+        let mut t = 0u64;
+        for _ in 0..=2500 {
+            ack(&mut c, SimTime(t), MSS, rtt);
+            t += 2_000_000;
+        }
+        t -= 2_000_000;
+        for _ in 0..9 {
+            t += 2_000_000;
+            c.on_dup_ack(SimTime(t));
+        }
+        assert!((c.adj.bwe() - 500_000.0).abs() < 1.0, "BWE after dupacks {}", c.adj.bwe());
+        t += 2_000_000;
+        ack(&mut c, SimTime(t), 10 * MSS, rtt);
+        assert!((c.adj.bwe() - 500_000.0).abs() < 1.0, "BWE after the cumulative ACK {}", c.adj.bwe());
+        // The next ACK of one segment counts whole again.
+        t += 2_000_000;
+        ack(&mut c, SimTime(t), MSS, rtt);
+        assert!((c.adj.bwe() - 500_000.0).abs() < 1.0, "BWE {}", c.adj.bwe());
     }
 
     /// Recovery never hands back a window above the pre-loss one; without

@@ -176,6 +176,7 @@ impl TcpSender {
 
     fn on_dupack(&mut self, now: SimTime) {
         self.dupacks += 1;
+        self.cc.on_dup_ack(now);
         if self.in_recovery {
             // RFC 5681 §3.2 step 4: inflate by one segment per dupack.
             if matches!(self.recovery_kind, Recovery::Reno | Recovery::NewReno) {
