@@ -47,7 +47,7 @@ pub struct ChannelCfg {
 #[serde(
     rename = "@kind",
     deny_unknown_fields,
-    expecting = "a background table, e.g. { kind = \"onoff\", rate = \"1.2Mbps\", packet = \"1500B\", on = \"4s\", off = \"296s\" }"
+    expecting = "a background table, e.g. { kind = \"onoff\", rate = \"1.1Mbps\", packet = \"1500B\", on = \"1.5s\", off = \"80s\" }"
 )]
 pub enum BackgroundCfg {
     #[default]
