@@ -15,6 +15,7 @@
 //! world calls `dequeue` when the transmitter frees (the `wake` times these
 //! methods return), and the discipline picks, drops or marks there.
 
+use super::background::OnOff;
 use super::capacity::{Capacity, Propagation};
 use super::codel::{CoDel, CoDelOut, CoDelQueue, TimedFifo};
 use super::fq_codel::FqCoDel;
@@ -54,6 +55,11 @@ pub struct ChannelStats {
     /// served or dropped from it (Little: the time-average queue length is
     /// this over the run's length).
     pub queue_integral_ns: u128,
+    /// Background packets (net::background) offered, and dropped at the
+    /// queue limit. Their transmitter time is in `busy_ns`; no other
+    /// field counts them.
+    pub background_offered: u64,
+    pub background_drops: u64,
 }
 
 /// A queue that holds its packets (CoDel, FQ-CoDel, PIE).
@@ -133,6 +139,8 @@ pub struct Channel {
     /// The last packet size serialized and its time (ns), so that a run of
     /// equal sizes (voice) divides once.
     tx_memo: (u32, u64),
+    /// Other users' load sharing the FIFO (net::background).
+    background: Option<Box<OnOff>>,
 }
 
 /// What happened to an offered packet.
@@ -180,6 +188,7 @@ impl Channel {
             series: None,
             plain: false,
             tx_memo: (0, 0),
+            background: None,
         }
         .refresh_plain()
     }
@@ -191,7 +200,8 @@ impl Channel {
             && matches!(self.jitter, Jitter::None)
             && self.red.is_none()
             && self.held.is_none()
-            && self.series.is_none();
+            && self.series.is_none()
+            && self.background.is_none();
         self
     }
 
@@ -206,6 +216,48 @@ impl Channel {
         self.capacity = capacity;
         self.propagation = propagation;
         self.refresh_plain()
+    }
+
+    /// Background load sharing the queue (net::background). Drop-tail
+    /// only: validation refuses it with an AQM, whose state background
+    /// arrivals would have to update.
+    pub fn with_background(mut self, bg: Option<OnOff>) -> Self {
+        debug_assert!(bg.is_none() || self.held.is_none());
+        self.background = bg.map(Box::new);
+        self.refresh_plain()
+    }
+
+    /// Put every background arrival up to `now` through the FIFO, in
+    /// time order, as if each had been offered at its instant: it waits
+    /// for `busy_until`, or is dropped if the limit is reached then. Exact
+    /// for a FIFO decided at arrival, since nothing else reads the
+    /// channel between two of the simulated packets' offers.
+    fn inject(&mut self, now: SimTime) {
+        let Some(bg) = self.background.as_deref_mut() else { return };
+        let size = bg.params.packet;
+        while let Some(t) = bg.pop_until(now) {
+            self.stats.background_offered += 1;
+            while let Some(&(start, bytes)) = self.pending.front() {
+                if start > t {
+                    break;
+                }
+                self.pending.pop_front();
+                self.pending_bytes -= bytes as u64;
+            }
+            let start = self.busy_until.max(t);
+            if start > t {
+                if self.limit.full(self.pending.len(), self.pending_bytes, size) {
+                    self.stats.background_drops += 1;
+                    continue;
+                }
+                self.pending.push_back((start, size));
+                self.pending_bytes += size as u64;
+                self.stats.max_queue_len = self.stats.max_queue_len.max(self.pending.len() as u64);
+            }
+            let done = self.capacity.finish(start, size);
+            self.stats.busy_ns += (done - start).as_nanos();
+            self.busy_until = done;
+        }
     }
 
     /// Extra per-packet delay after propagation (net::jitter).
@@ -365,6 +417,7 @@ impl Channel {
     /// Any lazy FIFO: loss before or on the wire, RED, schedules, jitter.
     fn offer_general(&mut self, now: SimTime, size: u32, ecn: &mut Ecn) -> Offer {
         debug_assert!(self.held.is_none());
+        self.inject(now);
         self.stats.offered += 1;
         if self.lost_on_arrival(now, size) {
             return Offer::Lost;

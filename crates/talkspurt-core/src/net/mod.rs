@@ -2,6 +2,7 @@
 //! RED, CoDel, FQ-CoDel, PIE) and loss, and
 //! static routing. Knows nothing of transports beyond packet sizes.
 
+pub mod background;
 pub mod capacity;
 pub mod channel;
 pub mod codel;

@@ -44,6 +44,8 @@ pub mod kind {
     pub const LINK_JITTER: u32 = 11;
     /// A bit-rate call's send jitter (`bitrate.random`).
     pub const SEND_JITTER: u32 = 12;
+    /// A link direction's background load (net::background).
+    pub const LINK_BACKGROUND: u32 = 17;
 }
 
 #[derive(Clone, Debug)]

@@ -10,12 +10,13 @@ use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
 use crate::scenario::group_codec;
 use crate::net::channel::Channel;
 use crate::net::capacity::{Capacity, Deliveries, Propagation, Steps};
+use crate::net::background::{OnOff, OnOffParams};
 use crate::net::jitter::{Bursty, Jitter, JitterDist};
 use crate::net::loss::{GilbertElliott, LossAt, LossModel, MarkovLoss, TraceLoss};
 use crate::net::{Dir, NodeId, Topology};
 use crate::rng::{kind, Rng, StreamId};
 use crate::scenario::{
-    ChannelCfg, JitterCfg, LossCfg, ScheduleCfg, ScheduleData, StepCfg, Scenario, ScenarioError, SpeechCfg, StartCfg, TrafficKind, TransportCfg,
+    BackgroundCfg, ChannelCfg, JitterCfg, LossCfg, ScheduleCfg, ScheduleData, StepCfg, Scenario, ScenarioError, SpeechCfg, StartCfg, TrafficKind, TransportCfg,
 };
 use crate::sched::EventQueue;
 use crate::time::{SimDuration, SimTime};
@@ -75,7 +76,14 @@ fn channel(topo: &Topology, from: NodeId, to: NodeId, cfg: &ChannelCfg, seed: u6
             Jitter::Bursty(Bursty::new(ns(interval), stall.0, stall_every.map(|d| d.0), rng))
         }
     };
-    ch.with_jitter(jitter)
+    let background = match cfg.background {
+        BackgroundCfg::None => None,
+        BackgroundCfg::OnOff { rate, packet, on, off } => Some(OnOff::new(
+            OnOffParams { rate_bps: rate as f64, packet, on_ns: ns(on), off_ns: ns(off) },
+            Rng::stream(seed, run, StreamId::new(kind::LINK_BACKGROUND, index)),
+        )),
+    };
+    ch.with_jitter(jitter).with_background(background)
 }
 
 /// A schedule as the channel's capacity and propagation: the link's

@@ -83,7 +83,7 @@ fn droptail(p: u32) -> QueueCfg {
 }
 
 fn sym(a: &str, b: &str, rate_bps: u64, delay: SimDuration) -> LinkCfg {
-    let ch = ChannelCfg { rate_bps, delay, queue: droptail(50), loss: LossCfg::None, jitter: JitterCfg::None, schedule: None };
+    let ch = ChannelCfg { rate_bps, delay, queue: droptail(50), loss: LossCfg::None, jitter: JitterCfg::None, schedule: None, background: BackgroundCfg::None };
     LinkCfg { a: a.into(), b: b.into(), forward: ch.clone(), reverse: ch, cost: 1 }
 }
 
@@ -95,6 +95,7 @@ fn full_expected() -> Scenario {
         loss: LossCfg::Bernoulli { p: 0.001, at: LossAt::Wire },
         jitter: JitterCfg::None,
         schedule: None,
+        background: BackgroundCfg::None,
     };
     Scenario {
         run: RunCfg {
@@ -318,11 +319,12 @@ packet = "1500B"
             loss: LossCfg::Bernoulli { p: 0.05, at: LossAt::Wire },
             jitter: JitterCfg::None,
             schedule: None,
+            background: BackgroundCfg::None,
         }
     );
     assert_eq!(
         l.reverse,
-        ChannelCfg { rate_bps: 256_000, delay: ms(40), queue: droptail(20), loss: LossCfg::None, jitter: JitterCfg::None, schedule: None }
+        ChannelCfg { rate_bps: 256_000, delay: ms(40), queue: droptail(20), loss: LossCfg::None, jitter: JitterCfg::None, schedule: None, background: BackgroundCfg::None }
     );
 }
 

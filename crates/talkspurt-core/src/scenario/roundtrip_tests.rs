@@ -115,6 +115,7 @@ impl Gen {
             },
             jitter: JitterCfg::None,
             schedule: None,
+            background: BackgroundCfg::None,
         }
     }
     fn playout(&mut self, ptime: SimDuration) -> PlayoutCfg {

@@ -18,7 +18,7 @@ pub fn run_cfg(duration: SimDuration, seed: u64) -> RunCfg {
 }
 
 pub fn chan(rate_bps: u64, delay: SimDuration, limit: QueueLimit, loss: LossCfg) -> ChannelCfg {
-    ChannelCfg { rate_bps, delay, queue: QueueCfg::DropTail { limit, series: false }, loss, jitter: Default::default(), schedule: None }
+    ChannelCfg { rate_bps, delay, queue: QueueCfg::DropTail { limit, series: false }, loss, jitter: Default::default(), schedule: None, background: BackgroundCfg::None }
 }
 
 pub fn link(a: &str, b: &str, c: ChannelCfg) -> LinkCfg {

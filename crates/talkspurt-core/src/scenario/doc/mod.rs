@@ -55,7 +55,7 @@ impl From<&Scenario> for ScenarioDoc {
 
 /// `rate`, `delay`, `queue`, `loss` as given in one table.
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, expecting = "a table of rate, delay, queue, loss, jitter, schedule overriding the link level")]
+#[serde(deny_unknown_fields, expecting = "a table of rate, delay, queue, loss, jitter, schedule, background overriding the link level")]
 pub struct ChannelDoc {
     #[serde(default, with = "fields::rate_opt", skip_serializing_if = "Option::is_none")]
     pub rate: Option<u64>,
@@ -69,6 +69,8 @@ pub struct ChannelDoc {
     pub jitter: Option<JitterCfg>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<ScheduleCfg>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<BackgroundCfg>,
 }
 
 impl From<&ChannelCfg> for ChannelDoc {
@@ -82,6 +84,8 @@ impl From<&ChannelCfg> for ChannelDoc {
             loss: Some(c.loss.clone()),
             jitter: Some(c.jitter.clone()),
             schedule: c.schedule.clone(),
+            // Absent when none, so that scenarios without it keep their hash.
+            background: (c.background != BackgroundCfg::None).then(|| c.background.clone()),
         }
     }
 }
@@ -114,6 +118,8 @@ pub struct LinkDoc {
     pub jitter: Option<JitterCfg>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<ScheduleCfg>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<BackgroundCfg>,
     /// A named link profile (scenario/links.rs `profile`): per-direction
     /// defaults under the keys written here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -129,6 +135,7 @@ impl LinkDoc {
             loss: self.loss.clone(),
             jitter: self.jitter.clone(),
             schedule: self.schedule.clone(),
+            background: self.background.clone(),
         }
     }
 }
@@ -153,6 +160,7 @@ impl From<&LinkCfg> for LinkDoc {
             loss: both.loss,
             jitter: both.jitter,
             schedule: both.schedule,
+            background: both.background,
         }
     }
 }

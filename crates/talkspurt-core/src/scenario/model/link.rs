@@ -35,6 +35,38 @@ pub struct ChannelCfg {
     pub jitter: JitterCfg,
     /// Rate and delay changing over time (default none: constant).
     pub schedule: Option<ScheduleCfg>,
+    /// Other users' load sharing the queue (default none).
+    pub background: BackgroundCfg,
+}
+
+/// Background load sharing a link direction's drop-tail queue
+/// (net::background; closed forms and the satellite-ipstar calibration in
+/// docs/models/network.md). No default figures: every parameter is given,
+/// or comes from a profile that states its source.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(
+    rename = "@kind",
+    deny_unknown_fields,
+    expecting = "a background table, e.g. { kind = \"onoff\", rate = \"1.1Mbps\", packet = \"1500B\", on = \"1.5s\", off = \"80s\" }"
+)]
+pub enum BackgroundCfg {
+    #[default]
+    #[serde(rename = "none")]
+    None,
+    /// Interrupted Poisson process: exponential ON (mean `on`) and OFF
+    /// (mean `off`) periods; while ON, Poisson arrivals of `packet`-byte
+    /// packets at `rate`. Mean load rate·on/(on + off).
+    #[serde(rename = "onoff")]
+    OnOff {
+        #[serde(with = "fields::rate")]
+        rate: u64,
+        #[serde(with = "fields::Bytes::<1, 65535>")]
+        packet: u32,
+        #[serde(deserialize_with = "fields::positive")]
+        on: SimDuration,
+        #[serde(deserialize_with = "fields::positive")]
+        off: SimDuration,
+    },
 }
 
 /// Extra per-packet delay after propagation (net::jitter; equations and

@@ -179,6 +179,7 @@ fn links(cx: &Ctx, docs: &[LinkDoc]) -> R<Vec<LinkCfg>> {
                 loss: both.loss.clone().or(prof.loss),
                 jitter: both.jitter.clone().or(prof.jitter),
                 schedule: both.schedule.clone().or(prof.schedule),
+                background: both.background.clone().or(prof.background),
             };
             let own_schedule = d.schedule.is_some();
             let mut schedule = d.schedule.or_else(|| both.schedule.clone());
@@ -207,6 +208,15 @@ fn links(cx: &Ctx, docs: &[LinkDoc]) -> R<Vec<LinkCfg>> {
             if let QueueCfg::Red(r) = &queue {
                 r.check(rate_bps, &qpath, |path, allowed| cx.err(path, allowed))?;
             }
+            let own_bg = d.background.is_some();
+            let background = d.background.or_else(|| both.background.clone()).unwrap_or_default();
+            if background != BackgroundCfg::None && !matches!(queue, QueueCfg::DropTail { .. }) {
+                let at = if own_bg { format!("{p}.{name}.background") } else { format!("{p}.background") };
+                return Err(cx.err(
+                    &at,
+                    format!("no background load with this queue ({qpath}): background packets share drop-tail queues only"),
+                ));
+            }
             Ok(ChannelCfg {
                 rate_bps,
                 delay: d.delay.or(both.delay).unwrap_or(SimDuration::ZERO),
@@ -214,6 +224,7 @@ fn links(cx: &Ctx, docs: &[LinkDoc]) -> R<Vec<LinkCfg>> {
                 loss: d.loss.or_else(|| both.loss.clone()).unwrap_or_default(),
                 jitter,
                 schedule,
+                background,
             })
         };
         let (fwd_rate, rev_rate) = (fwd.rate.is_some(), rev.rate.is_some());
