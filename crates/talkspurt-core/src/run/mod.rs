@@ -61,6 +61,22 @@ pub struct RunOptions {
     pub interrupt: Option<Arc<AtomicBool>>,
 }
 
+/// Whether each call is folded into accumulators as it runs
+/// (score::stream) rather than recorded and scored at the end: always with
+/// streaming scoring; with exact scoring when nothing needs the whole call
+/// afterwards — no packets table (`[run] trace = false`) and no offline
+/// bounds (`[analysis] bounds = false`; the Moon–Kurose–Towsley optimum
+/// couples every talkspurt of the call through its loss fraction). The
+/// exact fold gives the same bits as scoring the records (percentiles
+/// from exact counts of distinct delays, quality::counts), in memory that
+/// grows with the distinct delays, not with the call (issue 26 target 4).
+pub fn folds_as_it_runs(s: &Scenario) -> bool {
+    match s.analysis.scoring {
+        Scoring::Streaming => true,
+        Scoring::Exact => !s.run.trace && !s.analysis.bounds,
+    }
+}
+
 /// Run a validated scenario. `progress(fraction)` returns false to abort.
 pub fn run(s: &Scenario, progress: &mut dyn FnMut(f64) -> bool) -> Result<RunOutput, ScenarioError> {
     run_with(s, &RunOptions::default(), progress)
@@ -91,6 +107,8 @@ pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -
                 "\"exact\" while the packet trace is kept: streaming stores no packets, so set [run] trace = false (or run with trace=False / --no-trace)",
             ));
         }
+    }
+    if folds_as_it_runs(s) {
         let a = s.analysis.score();
         for (c, info) in w.calls.iter_mut().zip(&infos) {
             c.rec = CallRecord::streaming(Box::new(CallStream::new(info.clone(), &a)));
