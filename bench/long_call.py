@@ -6,17 +6,19 @@ duration and scoring mode; each run is the native runner
 (`target/release/examples/run_scenario --no-trace`) in its own process
 under GNU time, whose %M is the peak RSS. Modes:
 
-- `exact`: exact scoring with the offline bounds (records kept, scored at
-  the end);
-- `exact-fold`: exact scoring, `bounds = false` (folded as the call runs,
-  exact percentiles from counts of distinct delays: run::folds_as_it_runs);
+- `exact`: exact scoring recorded (`--no-fold`: records kept, scored at
+  the end, as before issue 26);
+- `exact-fold`: exact scoring folded as the call runs (`--fold`; exact
+  percentiles from counts of distinct delays, the offline bounds from each
+  talkspurt's distinct delays: run::folds_as_it_runs; the default from
+  run::FOLD_FROM_S = 10 min on);
 - `streaming`: the log-histogram sketch.
 
 `--jitter` adds a normal jitter (10 ms, sd 3 ms) on the link: every delay
 distinct, the exact fold's worst case (16 B per distinct delay).
 
     cargo build --release --example run_scenario -p talkspurt-core
-    python bench/long_call.py [--durations 60,360,1440] [--speech onoff|continuous] [--jitter]
+    python bench/long_call.py [--durations 60,360,1440] [--speech onoff|continuous] [--jitter] [--no-bounds]
 
 Prints a table (MB, and MB per simulated day of growth from the first
 duration) and writes bench/results/long_call.json.
@@ -63,17 +65,17 @@ codec = "G.711"
 playout = {{ kind = "ramjee-1" }}
 """
 
-MODES = {"exact": ("exact", "true"), "exact-fold": ("exact", "false"), "streaming": ("streaming", "false")}
+MODES = {"exact": ("exact", "--no-fold"), "exact-fold": ("exact", "--fold"), "streaming": ("streaming", "--fold")}
 
 
-def one(minutes: int, mode: str, speech: str, jitter: bool, tmp: Path) -> dict:
-    scoring, bounds = MODES[mode]
+def one(minutes: int, mode: str, speech: str, jitter: bool, tmp: Path, bounds: bool = True) -> dict:
+    scoring, fold = MODES[mode]
     sp = 'speech = { model = "exponential", talk = "1s", silence = "1.5s" }' if speech == "onoff" else ""
     jt = 'jitter = { kind = "normal", mean = "10ms", sd = "3ms" }' if jitter else ""
     path = tmp / f"call_{minutes}_{mode}.toml"
-    path.write_text(SCENARIO.format(minutes=minutes, scoring=scoring, bounds=bounds, jitter=jt, speech=sp))
+    path.write_text(SCENARIO.format(minutes=minutes, scoring=scoring, jitter=jt, speech=sp, bounds=str(bounds).lower()))
     t0 = time.perf_counter()
-    r = subprocess.run(["/usr/bin/time", "-f", "%M", str(RUNNER), str(path), "--no-trace"],
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", str(RUNNER), str(path), "--no-trace", fold],
                        capture_output=True, text=True, timeout=3600)
     wall = time.perf_counter() - t0
     if r.returncode != 0:
@@ -88,6 +90,7 @@ def main() -> None:
     ap.add_argument("--modes", default="exact,exact-fold,streaming")
     ap.add_argument("--speech", choices=["onoff", "continuous"], default="onoff")
     ap.add_argument("--jitter", action="store_true")
+    ap.add_argument("--no-bounds", action="store_true", help="[analysis] bounds = false")
     args = ap.parse_args()
     if not RUNNER.exists():
         sys.exit(f"{RUNNER} missing: cargo build --release --example run_scenario -p talkspurt-core")
@@ -97,7 +100,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         for m in durations:
             for mode in modes:
-                rows.append(one(m, mode, args.speech, args.jitter, Path(d)))
+                rows.append(one(m, mode, args.speech, args.jitter, Path(d), not args.no_bounds))
                 r = rows[-1]
                 print(f"{r['minutes']:>6} min  {r['mode']:<11} {r['peak_mb']:8.1f} MB  {r['wall_s']:7.2f} s  load {r['load']:.1f}", flush=True)
     print("\nMB per simulated day of growth beyond the first duration:")

@@ -5,7 +5,7 @@
 //! `quality::sketch`); the run-length variances (the same integer moments
 //! in both) bit for bit; the offline bounds are NaN
 //! and the talkspurts table absent. And exact scoring folded as the call
-//! runs (trace off, bounds off: run::folds_as_it_runs, issue 26) against
+//! runs (trace off: run::folds_as_it_runs, issue 26), bounds included, against
 //! the same scoring from the records (trace on): every column bit for bit. Covers every online playout buffer,
 //! the three RTPI readings, UDP, TCP, DCCP/TFRC, on/off speech, losses
 //! and mode-switching codecs.
@@ -90,19 +90,26 @@ fn check(label: &str, s: &Scenario) {
     // The run itself is the same.
     compare(label, "links", &exact.links, &streaming.links);
     compare(label, "traffic", &exact.traffic, &streaming.traffic);
-    // Exact scoring without bounds: from the records (trace on) and folded
-    // as the calls run (trace off), the same bits.
+    // Exact scoring, with the offline bounds: from the records (trace on)
+    // and folded as the calls run (trace off), the same bits.
     let mut rec = s.clone();
-    (rec.analysis.bounds, rec.run.trace) = (false, true);
+    rec.run.trace = true;
     let mut fold = rec.clone();
     fold.run.trace = false;
-    assert!(!run::folds_as_it_runs(&rec) && run::folds_as_it_runs(&fold));
-    let [rec, fold] = [rec, fold].map(|x| run(&x, &mut |_| true).unwrap_or_else(|e| panic!("{label}: {e}")).report);
+    let opts = run::RunOptions { fold: Some(true), ..Default::default() };
+    assert!(!run::folds_as_it_runs(&rec, &opts) && run::folds_as_it_runs(&fold, &opts));
+    let [rec, fold] = [rec, fold].map(|x| run::run_with(&x, &opts, &mut |_| true).unwrap_or_else(|e| panic!("{label}: {e}")).report);
     for (name, a, b) in [("calls", &rec.calls, &fold.calls), ("groups", &rec.groups, &fold.groups), ("bursts", &rec.bursts, &fold.bursts)] {
         compare_as(&format!("{label} exact fold"), name, a, b, true);
     }
     compare_as(&format!("{label} exact fold"), "traffic", &rec.traffic, &fold.traffic, true);
-    assert!(fold.packets.is_none() && rec.talkspurts.is_none() && fold.talkspurts.is_none());
+    assert!(fold.packets.is_none());
+    match (&rec.talkspurts, &fold.talkspurts) {
+        (Some(a), Some(b)) => {
+            compare_as(&format!("{label} exact fold"), "talkspurts", a, b, true);
+        }
+        (a, b) => assert!(a.is_none() && b.is_none(), "{label}: talkspurts table in one only"),
+    }
 }
 
 #[test]

@@ -26,7 +26,9 @@
 use std::collections::VecDeque;
 
 use super::calls::{losses_of, ms, or_nan, quality_of, Scored, NAN};
+use super::bounds::bounds_prepared;
 use super::modes::ModeTally;
+use crate::playout::Prepared;
 use super::row::{CallInfo, CallSummary};
 use super::{AnalysisCfg, Scoring};
 use crate::metrics::rtpi::{MissingPredecessor, RtpiSilence};
@@ -191,6 +193,12 @@ struct Fold {
     clip_hist: SparseHist,
     modes: ModeTally,
     onset: Option<u64>,
+    /// What the offline bounds read (exact scoring with bounds, issue 26):
+    /// per talkspurt (run of equal ids) its id and its arrived packets'
+    /// distinct delays ascending with their counts; and the run index of
+    /// the last one.
+    spurts: Option<Vec<(u32, Vec<(u64, u32)>)>>,
+    spurt_run: Option<u32>,
 }
 
 /// One call's streaming scorer: a `RecordSink` in the call's records.
@@ -253,6 +261,8 @@ impl CallStream {
             clip_hist: SparseHist::new(cap),
             modes: ModeTally::new(&info.codec),
             onset: None,
+            spurts: (a.scoring == Scoring::Exact && a.bounds).then(Vec::new),
+            spurt_run: None,
         };
         CallStream {
             reliable: info.transport == "tcp",
@@ -291,6 +301,7 @@ impl CallStream {
             + f.lost_runs.hist.bins.len()
             + f.received_runs.hist.bins.len()
             + f.clip_hist.bins.len()
+            + f.spurts.as_ref().map_or(0, |v| v.len() + v.iter().map(|s| s.1.len()).sum::<usize>())
     }
 
     fn get(&mut self, seq: u32) -> Option<&mut Pkt> {
@@ -442,6 +453,20 @@ impl CallStream {
             (_, false) => close_clip(f),
         }
         f.modes.add(frames, p.payload, lost);
+        if let Some(sps) = &mut f.spurts {
+            if f.spurt_run != Some(p.run) {
+                f.spurt_run = Some(p.run);
+                sps.push((p.talkspurt, Vec::new()));
+            }
+            if p.t_arr != NEVER {
+                let groups = &mut sps.last_mut().expect("pushed above").1;
+                let d = p.t_arr - p.t_gen;
+                match groups.binary_search_by_key(&d, |&(x, _)| x) {
+                    Ok(i) => groups[i].1 += 1,
+                    Err(i) => groups.insert(i, (d, 1)),
+                }
+            }
+        }
         if f.onset.is_none() && p.fate == NetFate::QueueDrop && p.t_sent != NEVER {
             f.onset = Some(p.t_sent);
         }
@@ -507,9 +532,19 @@ impl CallStream {
         let mix = f.modes.shares();
         let curve = quality::KeptCurve::new(info.g107_params(0.0, 0.0, 1.0));
         quality_of(&mut s, f.buffer_sum, burst.burst_r, r_simple, info, a.delay, mix.as_deref(), &curve);
-        s.clear_bounds();
+        // The offline bounds from the talkspurts' delays, expanded for this
+        // call only: the same inputs `Prepared::new` takes from the records.
+        let bounds = f.spurts.take().map(|sps| {
+            let sps = sps.into_iter().map(|(id, g)| (id, g.into_iter().flat_map(|(d, c)| std::iter::repeat_n(d, c as usize)).collect()));
+            let p = Prepared::from_spurts(sps.collect(), n);
+            bounds_prepared(&p, info, &curve)
+        });
+        match &bounds {
+            Some(b) => b.summarize(&mut s),
+            None => s.clear_bounds(),
+        }
         let bins = super::calls::bins([f.lost_runs.hist.bins.clone(), f.received_runs.hist.bins.clone(), f.clip_hist.bins.clone()]);
-        Scored { summary: s, played: Vec::new(), b2b, bins, bounds: None, congestion_onset: f.onset }
+        Scored { summary: s, played: Vec::new(), b2b, bins, bounds, congestion_onset: f.onset }
     }
 }
 
@@ -695,9 +730,9 @@ mod tests {
     }
 
     /// The call of `events(seed, reliable)` through a `CallStream` with
-    /// exact scoring (bounds off, as `run::folds_as_it_runs` routes it).
+    /// exact scoring (as `run::folds_as_it_runs` routes it without the trace).
     fn folded_exactly(_rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg, seed: u64, reliable: bool) -> Scored {
-        let a = AnalysisCfg { scoring: crate::score::Scoring::Exact, bounds: false, ..a.clone() };
+        let a = AnalysisCfg { scoring: crate::score::Scoring::Exact, ..a.clone() };
         let mut st = CallStream::new(info.clone(), &a);
         for (t, _, _, seq, e) in events(seed, reliable) {
             match e {
@@ -788,8 +823,12 @@ mod tests {
             }
             let exact = calls_table(std::slice::from_ref(&info), &[score_call(&rec, &info, &a)]);
             let streamed = calls_table(std::slice::from_ref(&info), &[stream.score()]);
-            let exact_fold = calls_table(std::slice::from_ref(&info), &[folded_exactly(&rec, &info, &a, seed, reliable)]);
-            for ((n, e), (_, f)) in exact.columns.iter().zip(&exact_fold.columns) {
+            // Exact scoring with the offline bounds, from the records and
+            // folded as the call ran: the same bits.
+            let ab = AnalysisCfg { bounds: true, ..a.clone() };
+            let exact_b = calls_table(std::slice::from_ref(&info), &[score_call(&rec, &info, &ab)]);
+            let exact_fold = calls_table(std::slice::from_ref(&info), &[folded_exactly(&rec, &info, &ab, seed, reliable)]);
+            for ((n, e), (_, f)) in exact_b.columns.iter().zip(&exact_fold.columns) {
                 let same = match (e, f) {
                     (Column::F64(e), Column::F64(f)) => e[0].to_bits() == f[0].to_bits() || (e[0].is_nan() && f[0].is_nan()),
                     _ => e == f,
