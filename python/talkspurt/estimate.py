@@ -11,7 +11,12 @@ they need, with the per-packet costs measured on the headline run
   trace's 25 B a packet with the trace on, and ~112 B a packet of the call
   being scored;
 - streaming scoring (`[analysis] scoring = "streaming"`, trace off) holds
-  only the packets not yet settled: nothing that grows with the run.
+  only the packets not yet settled: nothing that grows with the run;
+- exact scoring with the trace off on a run of 10 minutes or more folds
+  each call as it runs (issue 26, bench/README.md "Long calls"): at most
+  16 B a packet (one count per distinct delay; a path of fixed rates
+  repeats a few values, so usually far less) and, with the offline bounds,
+  ~48 B a packet of the call being solved.
 
 `check` refuses a run whose estimate exceeds the memory available now
 (`MemAvailable`), naming the figure and how to proceed. The estimate reads
@@ -34,6 +39,9 @@ RUNNING_B = 17  # exact scoring, trace off: per packet while the run lasts
 TRACE_B = 25  # the compact trace kept with the trace on
 SCORING_B = 112  # per packet of the call being scored (exact scoring)
 BASE_B = 100 * 2**20  # the interpreter with numpy, pandas and pyarrow
+FOLD_FROM_S = 600  # run::FOLD_FROM_S: exact scoring folds from this run length on
+FOLD_B = 16  # folded exact scoring: per distinct delay (an upper bound per packet)
+FOLD_BOUNDS_B = 48  # folded exact scoring: per packet of the call whose bounds are solved
 
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
 _DUR = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([a-zµ]+)\s*$")
@@ -99,8 +107,13 @@ def estimate(doc: Mapping[str, Any], trace: Optional[bool] = None) -> dict[str, 
     trace = bool(run.get("trace", True)) if trace is None else trace
     streaming = (doc.get("analysis") or {}).get("scoring") == "streaming"
     n, largest = packets(doc)
+    analysis = doc.get("analysis") or {}
+    folds = not trace and not streaming and (seconds(run.get("duration")) or 0.0) >= FOLD_FROM_S
     if streaming and not trace:
         per, peak = 0, BASE_B
+    elif folds:
+        per = FOLD_B
+        peak = BASE_B + per * n + (FOLD_BOUNDS_B * largest if analysis.get("bounds", True) else 0)
     else:
         per = TRACE_B if trace else RUNNING_B
         peak = BASE_B + per * n + SCORING_B * largest

@@ -1,5 +1,5 @@
 //! Run a scenario file natively (no Python): for profiling and benchmarks.
-//! `cargo run --release --example run_scenario -- SCENARIO.toml [--no-trace] [--loop] [--digest]`
+//! `cargo run --release --example run_scenario -- SCENARIO.toml [--no-trace] [--loop] [--digest] [--fold|--no-fold]`
 //! `--digest`: also print the report's digest (`Report::digest`, the
 //! results-hash guard's fingerprint), to compare builds on any scenario.
 //! `--loop`: build the world and time its event loop alone (no scoring, no
@@ -28,7 +28,11 @@ fn main() {
         return;
     }
     let t0 = Instant::now();
-    let out = talkspurt_core::run::run(&s, &mut |_| true).unwrap_or_else(|e| panic!("{e}"));
+    // `--fold` / `--no-fold`: exact scoring folded as the calls run or
+    // recorded (default: by the run's length, run::FOLD_FROM_S).
+    let fold = if args.iter().any(|a| a == "--fold") { Some(true) } else if args.iter().any(|a| a == "--no-fold") { Some(false) } else { None };
+    let opts = talkspurt_core::run::RunOptions { fold, ..Default::default() };
+    let out = talkspurt_core::run::run_with(&s, &opts, &mut |_| true).unwrap_or_else(|e| panic!("{e}"));
     let dt = t0.elapsed().as_secs_f64();
     let p = out.phases;
     let (events, voice_packets) = (out.events, out.voice_packets);

@@ -2,9 +2,11 @@
 //! exact scoring on the same runs: every column the streaming scorer
 //! computes online must equal the exact one bit for bit; the percentiles
 //! must lie within the log histogram's stated bound (relative 1/256,
-//! `quality::sketch`); the run-length variances (integer moments instead
-//! of a two-pass f64 sum) within 1e-9 relative; the offline bounds are NaN
-//! and the talkspurts table absent. Covers every online playout buffer,
+//! `quality::sketch`); the run-length variances (the same integer moments
+//! in both) bit for bit; the offline bounds are NaN
+//! and the talkspurts table absent. And exact scoring folded as the call
+//! runs (trace off: run::folds_as_it_runs, issue 26), bounds included, against
+//! the same scoring from the records (trace on): every column bit for bit. Covers every online playout buffer,
 //! the three RTPI readings, UDP, TCP, DCCP/TFRC, on/off speech, losses
 //! and mode-switching codecs.
 
@@ -13,7 +15,7 @@ mod common;
 use talkspurt_core::metrics::{MissingPredecessor, RtpiSilence};
 use talkspurt_core::playout::PlayoutKind;
 use talkspurt_core::quality::sketch::SKETCH_RELATIVE_ERROR;
-use talkspurt_core::run::run;
+use talkspurt_core::run::{self, run};
 use talkspurt_core::scenario::{Scenario, Scoring};
 use talkspurt_core::time::SimDuration;
 use talkspurt_core::trace::{Column, Table};
@@ -29,7 +31,6 @@ fn load(file: &str, cap_s: u64) -> Scenario {
 fn bound(table: &str, col: &str) -> Option<f64> {
     match (table, col) {
         ("calls", "delay_p50_ms" | "delay_p95_ms" | "delay_p99_ms" | "sender_wait_p95_ms") => Some(SKETCH_RELATIVE_ERROR * (1.0 + 1e-9)),
-        (_, "lost_run_var" | "received_run_var") => Some(1e-9),
         _ => None,
     }
 }
@@ -39,19 +40,25 @@ fn offline(col: &str) -> bool {
     col.starts_with("bound_") || col.starts_with("fixed_")
 }
 
+/// `exact` against `streaming`; with `bits`, every column bit for bit
+/// (bounds included).
 fn compare(label: &str, name: &str, exact: &Table, streaming: &Table) -> usize {
+    compare_as(label, name, exact, streaming, false)
+}
+
+fn compare_as(label: &str, name: &str, exact: &Table, streaming: &Table, bits: bool) -> usize {
     let mut checked = 0;
     assert_eq!(exact.columns.len(), streaming.columns.len(), "{label} {name}: column count");
     for ((n, e), (m, s)) in exact.columns.iter().zip(&streaming.columns) {
         assert_eq!(n, m, "{label} {name}: column order");
         match (e, s) {
-            (Column::F64(e), Column::F64(s)) if offline(n) => {
+            (Column::F64(e), Column::F64(s)) if offline(n) && !bits => {
                 assert!(s.iter().all(|x| x.is_nan()), "{label} {name}.{n}: bounds must be NaN when streaming");
                 let _ = e;
             }
             (Column::F64(e), Column::F64(s)) => {
                 for (i, (x, y)) in e.iter().zip(s).enumerate() {
-                    match bound(name, n) {
+                    match bound(name, n).filter(|_| !bits) {
                         Some(b) if !x.is_nan() => {
                             assert!((x - y).abs() <= x.abs() * b + 1e-12, "{label} {name}.{n}[{i}]: exact {x}, streaming {y}, bound {b} relative")
                         }
@@ -83,6 +90,26 @@ fn check(label: &str, s: &Scenario) {
     // The run itself is the same.
     compare(label, "links", &exact.links, &streaming.links);
     compare(label, "traffic", &exact.traffic, &streaming.traffic);
+    // Exact scoring, with the offline bounds: from the records (trace on)
+    // and folded as the calls run (trace off), the same bits.
+    let mut rec = s.clone();
+    rec.run.trace = true;
+    let mut fold = rec.clone();
+    fold.run.trace = false;
+    let opts = run::RunOptions { fold: Some(true), ..Default::default() };
+    assert!(!run::folds_as_it_runs(&rec, &opts) && run::folds_as_it_runs(&fold, &opts));
+    let [rec, fold] = [rec, fold].map(|x| run::run_with(&x, &opts, &mut |_| true).unwrap_or_else(|e| panic!("{label}: {e}")).report);
+    for (name, a, b) in [("calls", &rec.calls, &fold.calls), ("groups", &rec.groups, &fold.groups), ("bursts", &rec.bursts, &fold.bursts)] {
+        compare_as(&format!("{label} exact fold"), name, a, b, true);
+    }
+    compare_as(&format!("{label} exact fold"), "traffic", &rec.traffic, &fold.traffic, true);
+    assert!(fold.packets.is_none());
+    match (&rec.talkspurts, &fold.talkspurts) {
+        (Some(a), Some(b)) => {
+            compare_as(&format!("{label} exact fold"), "talkspurts", a, b, true);
+        }
+        (a, b) => assert!(a.is_none() && b.is_none(), "{label}: talkspurts table in one only"),
+    }
 }
 
 #[test]

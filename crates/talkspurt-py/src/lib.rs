@@ -282,6 +282,7 @@ fn run(
             capture_key: capture_key.to_string(),
             partial,
             interrupt: flag.clone(),
+            fold: None,
         };
         talkspurt_core::run::run_with(&s, &opts, &mut cb)
     });

@@ -66,21 +66,26 @@ pub fn run_stats(lengths: &[usize], cap: usize) -> RunStats {
 /// many calls' statistics keeps their non-empty bins ([`histogram_bins`])
 /// rather than `cap + 1` counts each (issue 14).
 pub fn run_moments(lengths: &[usize]) -> RunStats {
-    let n = lengths.len();
     let packets: usize = lengths.iter().sum();
-    let mean = if n == 0 {
-        None
-    } else {
-        Some(packets as f64 / n as f64)
-    };
-    let ss = mean.map(|m| lengths.iter().map(|&l| (l as f64 - m).powi(2)).sum::<f64>());
+    let squares: u128 = lengths.iter().map(|&l| (l as u128) * (l as u128)).sum();
+    moments_of(lengths.len(), packets, squares, lengths.iter().copied().max())
+}
+
+/// [`run_moments`] from `n` runs of `packets` packets in all, the sum of
+/// their squared lengths and the longest. The sum of squared deviations
+/// is n·Σx² − (Σx)² over n, in integers (exact), then divided: a call
+/// folded as it runs (score::stream) and one scored from its records give
+/// the same bits (issue 26; before, a two-pass f64 sum in run order).
+pub fn moments_of(n: usize, packets: usize, squares: u128, max: Option<usize>) -> RunStats {
+    let mean = (n > 0).then(|| packets as f64 / n as f64);
+    let ss = mean.map(|_| (n as u128 * squares).saturating_sub((packets as u128).pow(2)) as f64 / n as f64);
     RunStats {
         runs: n,
         packets,
         mean,
         variance: ss.map(|s| s / n as f64),
         sample_variance: ss.filter(|_| n >= 2).map(|s| s / (n - 1) as f64),
-        max: lengths.iter().copied().max(),
+        max,
         histogram: Vec::new(),
     }
 }

@@ -145,7 +145,11 @@ struct Spurt {
 /// re-sort the same data): per talkspurt its delays sorted, and every
 /// arrived packet's `(delay, talkspurt index)` sorted.
 pub struct Prepared<'t, 'a> {
-    trace: &'t CallTrace<'a>,
+    /// None when built from the talkspurts' delays alone
+    /// ([`Prepared::from_spurts`]): no per-packet playout column then.
+    trace: Option<&'t CallTrace<'a>>,
+    /// Packets generated (the loss fraction's denominator).
+    total: usize,
     sps: Vec<Spurt>,
     by_delay: Vec<(u64, usize)>,
 }
@@ -153,7 +157,23 @@ pub struct Prepared<'t, 'a> {
 impl<'t, 'a> Prepared<'t, 'a> {
     /// The trace must satisfy [`CallTrace::validate`].
     pub fn new(trace: &'t CallTrace<'a>) -> Self {
-        let sps = spurts(trace);
+        Self::of(spurts(trace), trace.len(), Some(trace))
+    }
+
+    /// From each talkspurt's id and its arrived packets' delays ascending,
+    /// in trace order (talkspurts without arrivals included), and the
+    /// packets generated: what `new` derives from a trace, for a call
+    /// folded as it ran (score::stream, issue 26). The bounds are the same
+    /// bits; the per-packet playout columns cannot be built.
+    pub fn from_spurts(spurts: Vec<(u32, Vec<u64>)>, total: usize) -> Prepared<'static, 'static> {
+        let sps = spurts.into_iter().map(|(id, delays)| {
+            debug_assert!(delays.is_sorted());
+            Spurt { id, start: 0, end: 0, delays }
+        });
+        Prepared::of(sps.collect(), total, None)
+    }
+
+    fn of(sps: Vec<Spurt>, total: usize, trace: Option<&'t CallTrace<'a>>) -> Self {
         let mut by_delay: Vec<(u64, usize)> = Vec::with_capacity(sps.iter().map(|s| s.delays.len()).sum());
         for (k, sp) in sps.iter().enumerate() {
             by_delay.extend(sp.delays.iter().map(|&d| (d, k)));
@@ -176,11 +196,22 @@ impl<'t, 'a> Prepared<'t, 'a> {
         if !in_order {
             by_delay.sort();
         }
-        Prepared { trace, sps, by_delay }
+        Prepared { trace, total, sps, by_delay }
     }
 
+    /// The trace it was built from (`new`).
     pub fn trace(&self) -> &'t CallTrace<'a> {
+        self.trace.expect("a Prepared built from a trace")
+    }
+
+    /// The trace if built from one.
+    pub fn trace_opt(&self) -> Option<&'t CallTrace<'a>> {
         self.trace
+    }
+
+    /// Packets generated.
+    pub fn total(&self) -> usize {
+        self.total
     }
 
     /// Every arrived packet's `(network delay ns, talkspurt index)`, ascending.
@@ -376,7 +407,7 @@ fn slack(r: f64) -> f64 {
 }
 
 fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool, with_playout: bool) -> (OptimalPlayout, usize) {
-    let (trace, sps) = (p.trace, &p.sps);
+    let sps = &p.sps;
     let arrived = p.by_delay.len();
 
     // Upper bound per i from the i cheapest packets; lower bound on the optimum.
@@ -433,7 +464,8 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
         .iter()
         .map(|s| TalkspurtChoice { talkspurt: s.id, delay: NOT_ARRIVED, played: 0, arrived: s.delays.len() })
         .collect();
-    let mut playout = if with_playout { vec![NOT_ARRIVED; trace.len()] } else { Vec::new() };
+    let trace = if with_playout { Some(p.trace()) } else { None };
+    let mut playout = trace.map_or_else(Vec::new, |t| vec![NOT_ARRIVED; t.len()]);
     let mut played = 0;
     let mut delay_sum_ms = 0.0;
     if let Some(l) = best_l {
@@ -449,9 +481,7 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
             talkspurts[k].played = j;
             played += j;
             delay_sum_ms += j as f64 * (offset_ms + d as f64 / NS_PER_MS);
-            if !with_playout {
-                continue;
-            }
+            let Some(trace) = trace else { continue };
             for (i, slot) in playout.iter_mut().enumerate().take(sp.end).skip(sp.start) {
                 if trace.network_delay(i).is_some_and(|n| n <= d) {
                     *slot = trace.t_gen[i] + d;
@@ -463,7 +493,7 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
     let out = OptimalPlayout {
         r: best_r,
         played,
-        loss_fraction: loss_fraction(trace.len(), played),
+        loss_fraction: loss_fraction(p.total, played),
         mean_delay_ms: if played == 0 { offset_ms } else { mean(delay_sum_ms) },
         mean_id: mean(best_sum),
         talkspurts,
@@ -503,7 +533,7 @@ pub fn optimal_playout_prepared(
     il: impl Fn(f64) -> f64,
     with_playout: bool,
 ) -> OptimalPlayout {
-    let obj = Reduced { total: p.trace.len(), offset_ms, r0, id, il };
+    let obj = Reduced { total: p.total, offset_ms, r0, id, il };
     solve(p, &obj, offset_ms, true, with_playout).0
 }
 
@@ -529,7 +559,7 @@ pub fn optimal_playout_generic_prepared(
     r: impl Fn(f64, f64) -> f64,
     with_playout: bool,
 ) -> OptimalPlayout {
-    let obj = Generic { total: p.trace.len(), offset_ms, r };
+    let obj = Generic { total: p.total, offset_ms, r };
     solve(p, &obj, offset_ms, true, with_playout).0
 }
 

@@ -37,7 +37,7 @@ pub fn fixed_delay_bound(
     id: impl Fn(f64) -> f64,
     il: impl Fn(f64) -> f64,
 ) -> FixedDelayBound {
-    sweep(trace, &sorted_delays(trace), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e), true)
+    sweep(trace.len(), Some(trace), &sorted_delays(trace), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e))
 }
 
 /// [`fixed_delay_bound`] on a trace already [`Prepared`]; without
@@ -50,7 +50,7 @@ pub fn fixed_delay_bound_prepared(
     il: impl Fn(f64) -> f64,
     with_playout: bool,
 ) -> FixedDelayBound {
-    sweep(p.trace(), p.by_delay(), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e), with_playout)
+    sweep(p.total(), p.trace_opt().filter(|_| with_playout), p.by_delay(), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e))
 }
 
 /// `argmax_d r(offset_ms + d, e(d))`, e.g. with the full G.107 E-model.
@@ -61,7 +61,7 @@ pub fn fixed_delay_bound_generic(
     offset_ms: f64,
     r: impl Fn(f64, f64) -> f64,
 ) -> FixedDelayBound {
-    sweep(trace, &sorted_delays(trace), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e), true)
+    sweep(trace.len(), Some(trace), &sorted_delays(trace), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e))
 }
 
 /// [`fixed_delay_bound_generic`] on a trace already [`Prepared`]; without
@@ -72,7 +72,7 @@ pub fn fixed_delay_bound_generic_prepared(
     r: impl Fn(f64, f64) -> f64,
     with_playout: bool,
 ) -> FixedDelayBound {
-    sweep(p.trace(), p.by_delay(), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e), with_playout)
+    sweep(p.total(), p.trace_opt().filter(|_| with_playout), p.by_delay(), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e))
 }
 
 /// The arrived packets' network delays ascending, in the `(delay, _)` form
@@ -85,14 +85,15 @@ fn sorted_delays(trace: &CallTrace<'_>) -> Vec<(u64, usize)> {
 
 /// `score(mouth-to-ear delay ms or None when nothing plays, loss fraction)`.
 /// `delays`: the arrived packets' `(network delay, _)` ascending.
+/// `total`: packets generated; `trace`: given, the per-packet playout
+/// column is built from it.
 fn sweep(
-    trace: &CallTrace<'_>,
+    total: usize,
+    trace: Option<&CallTrace<'_>>,
     delays: &[(u64, usize)],
     offset_ms: f64,
     score: impl Fn(Option<f64>, f64) -> f64,
-    with_playout: bool,
 ) -> FixedDelayBound {
-    let total = trace.len();
     // Candidates (d, packets with delay <= d) at each distinct delay.
     let mut cands: Vec<(u64, usize)> = Vec::new();
     let mut i = 0;
@@ -124,10 +125,9 @@ fn sweep(
     if best_d == NOT_ARRIVED || nothing > best_r {
         (best_r, best_d, best_n) = (nothing, NOT_ARRIVED, 0);
     }
-    let playout = if !with_playout {
-        Vec::new()
-    } else {
-        (0..total)
+    let playout = match trace {
+        None => Vec::new(),
+        Some(trace) => (0..total)
         .map(|i| match trace.network_delay(i) {
             Some(n) if best_d != NOT_ARRIVED && n <= best_d => trace.t_gen[i] + best_d,
             _ => NOT_ARRIVED,

@@ -15,6 +15,7 @@
 //! Formulas and sources: `docs/models/emodel.md`, `docs/models/statistics.md`.
 
 pub mod burst;
+pub mod counts;
 pub mod sketch;
 pub mod codec_impairments;
 pub mod emodel;

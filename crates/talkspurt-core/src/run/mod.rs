@@ -59,6 +59,37 @@ pub struct RunOptions {
     /// wall time and scoring between calls (unless `partial`), so the run
     /// returns, incomplete, within a fraction of a second.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// With exact scoring and the trace off, fold each call as it runs
+    /// (`Some(true)`), record it and score it at the end (`Some(false)`),
+    /// or choose by the run's length (`None`, [`FOLD_FROM_S`]). The
+    /// results are the same bits either way (tests/streaming.rs).
+    pub fold: Option<bool>,
+}
+
+/// Runs at least this long (s) fold exact scoring as they run when the
+/// trace is off (`RunOptions::fold` unset). Folding keeps a call's memory
+/// flat, but costs more CPU per packet than the compact records: on the
+/// headline (1000 calls × 60 s) 0.91–0.97 s of CPU against 0.42–0.51 s
+/// natively, for a peak of 27 MB against 61 MB (bench/README.md "Long
+/// calls"). Ten minutes: a call's records then pass 0.5 MB (30 000
+/// packets) and its scoring ~3 MB.
+pub const FOLD_FROM_S: u64 = 600;
+
+/// Whether each call is folded into accumulators as it runs
+/// (score::stream) rather than recorded and scored at the end: always with
+/// streaming scoring; with exact scoring when the packets table is not
+/// kept (`[run] trace = false`) and the run is long (`RunOptions::fold`). The exact fold gives the same bits as
+/// scoring the records: percentiles from exact counts of distinct delays
+/// (quality::counts), the offline bounds from each talkspurt's distinct
+/// delays and their counts (the Moon–Kurose–Towsley optimum couples the
+/// talkspurts through the call's loss fraction, so they are solved when
+/// the call ends); memory grows with the distinct delays, not with the
+/// call (issue 26 target 4).
+pub fn folds_as_it_runs(s: &Scenario, opts: &RunOptions) -> bool {
+    match s.analysis.scoring {
+        Scoring::Streaming => true,
+        Scoring::Exact => !s.run.trace && opts.fold.unwrap_or(s.run.duration.as_nanos() >= FOLD_FROM_S * 1_000_000_000),
+    }
 }
 
 /// Run a validated scenario. `progress(fraction)` returns false to abort.
@@ -91,6 +122,8 @@ pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -
                 "\"exact\" while the packet trace is kept: streaming stores no packets, so set [run] trace = false (or run with trace=False / --no-trace)",
             ));
         }
+    }
+    if folds_as_it_runs(s, opts) {
         let a = s.analysis.score();
         for (c, info) in w.calls.iter_mut().zip(&infos) {
             c.rec = CallRecord::streaming(Box::new(CallStream::new(info.clone(), &a)));

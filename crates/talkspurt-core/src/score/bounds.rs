@@ -43,23 +43,29 @@ pub fn bounds(trace: &CallTrace<'_>, info: &CallInfo) -> Bounds {
 /// [`bounds`] with the call's G.107 curve already built
 /// (`KeptCurve::new(info.g107_params(0.0, 0.0, 1.0))`).
 pub fn bounds_with(trace: &CallTrace<'_>, info: &CallInfo, curve: &KeptCurve) -> Bounds {
-    let off = info.offset_ms();
-    let id = delay_impairment_simplified;
     // The per-packet playout columns are not reported, so they are never
     // built; the sorted delays are built once for all four (issue 14).
-    let p = Prepared::new(trace);
+    bounds_prepared(&Prepared::new(trace), info, curve)
+}
+
+/// [`bounds_with`] on the call's delays already [`Prepared`] (from its
+/// trace, or from the talkspurts' delays of a call folded as it ran:
+/// `Prepared::from_spurts`, score::stream).
+pub fn bounds_prepared(p: &Prepared<'_, '_>, info: &CallInfo, curve: &KeptCurve) -> Bounds {
+    let off = info.offset_ms();
+    let id = delay_impairment_simplified;
     let (reduced, fixed) = match info.codec.lambda {
         Some(l) => {
             let il = move |e: f64| loss_impairment_simplified(l, e);
-            let o = optimal_playout_prepared(&p, off, R0_SIMPLIFIED, id, il, false);
-            (Some(o), Some(fixed_delay_bound_prepared(&p, off, R0_SIMPLIFIED, id, il, false)))
+            let o = optimal_playout_prepared(p, off, R0_SIMPLIFIED, id, il, false);
+            (Some(o), Some(fixed_delay_bound_prepared(p, off, R0_SIMPLIFIED, id, il, false)))
         }
         None => (None, None),
     };
     let (g107, fixed_g107) = if quality::codec_impairment(info.codec.emodel_key).is_some() {
         let r = |d: f64, e: f64| curve.at(d, e, 1.0).map_or(OUT_OF_MODEL, |x| x.r);
-        let o = optimal_playout_generic_prepared(&p, off, r, false);
-        (Some(o), Some(fixed_delay_bound_generic_prepared(&p, off, r, false)))
+        let o = optimal_playout_generic_prepared(p, off, r, false);
+        (Some(o), Some(fixed_delay_bound_generic_prepared(p, off, r, false)))
     } else {
         (None, None)
     };

@@ -106,6 +106,37 @@ fn score_each<R: Borrow<CallRecord> + Send, I: ExactSizeIterator<Item = R> + Sen
     (scored, played)
 }
 
+/// Each folded call's row (`stream::scored`: with exact scoring its
+/// offline bounds are solved here), in parallel as `score_each`; after
+/// `stop` the rest are left empty.
+fn score_streams(sinks: Vec<Box<dyn crate::trace::record::RecordSink>>, stop: &AtomicBool) -> Vec<Scored> {
+    let n = sinks.len();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(n.div_ceil(BLOCK)).max(1);
+    let one = |s| if stop.load(Ordering::Relaxed) { Scored::empty() } else { stream::scored(s) };
+    if threads == 1 {
+        return sinks.into_iter().map(one).collect();
+    }
+    let mut scored: Vec<Scored> = (0..n).map(|_| Scored::empty()).collect();
+    let next = Mutex::new((scored.chunks_mut(BLOCK), sinks.into_iter()));
+    std::thread::scope(|sc| {
+        let work = || loop {
+            let (out, mine): (&mut [Scored], Vec<_>) = {
+                let mut next = next.lock().expect("a scoring thread panicked");
+                let Some(out) = next.0.next() else { return };
+                let mine = next.1.by_ref().take(out.len()).collect();
+                (out, mine)
+            };
+            for (o, s) in out.iter_mut().zip(mine) {
+                *o = one(s);
+            }
+        };
+        for h in (0..threads).map(|_| sc.spawn(work)).collect::<Vec<_>>() {
+            h.join().expect("scoring thread panicked");
+        }
+    });
+    scored
+}
+
 /// Calls a scoring thread claims at a time.
 const BLOCK: usize = 8;
 
@@ -120,7 +151,8 @@ pub fn call_tables(records: Vec<CallRecord>, infos: &[CallInfo], a: &AnalysisCfg
 pub fn call_tables_until(mut records: Vec<CallRecord>, infos: &[CallInfo], a: &AnalysisCfg, trace: bool, where_cats: &[String], stop: &AtomicBool) -> CallTables {
     if records.iter().any(|r| r.sink().is_some()) {
         // Streaming scoring: the calls were scored as they ran.
-        let scored = records.iter_mut().map(|r| stream::scored(r.take_sink().expect("every call streams"))).collect();
+        let sinks: Vec<_> = records.iter_mut().map(|r| r.take_sink().expect("every call streams")).collect();
+        let scored = score_streams(sinks, stop);
         return tables(records, Vec::new(), infos, a, false, where_cats, scored);
     }
     if !trace {

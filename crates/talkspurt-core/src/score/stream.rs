@@ -15,24 +15,71 @@
 //!   flight, and those behind them) are held.
 //! - Every sum is taken over the same values in the same order as
 //!   `calls::score_call`, so those columns are bit-identical. Percentiles
-//!   come from `quality::sketch` (relative error ≤ 1/256); run-length
-//!   variances from exact integer moments (equal to the exact scorer's
-//!   two-pass form to rounding); the offline bounds need the whole call
-//!   and are NaN (docs/results.md, "Streaming scoring").
+//!   come from `quality::sketch` (relative error ≤ 1/256), or with exact
+//!   scoring (trace and bounds off, `run::folds_as_it_runs`, issue 26)
+//!   from exact counts of the distinct values (`quality::counts`: the
+//!   same bits as sorting every delay); run-length variances from the
+//!   integer moments the exact scorer uses too; the offline bounds need
+//!   the whole call and are NaN (docs/results.md, "Streaming scoring",
+//!   "Exact scoring in flat memory").
 
 use std::collections::VecDeque;
 
 use super::calls::{losses_of, ms, or_nan, quality_of, Scored, NAN};
+use super::bounds::bounds_prepared;
 use super::modes::ModeTally;
+use crate::playout::Prepared;
 use super::row::{CallInfo, CallSummary};
-use super::AnalysisCfg;
+use super::{AnalysisCfg, Scoring};
 use crate::metrics::rtpi::{MissingPredecessor, RtpiSilence};
 use crate::metrics::{goodput_bps, BackToBack, GapJitterStream, LossCounts, RunStats};
 use crate::playout::OnlinePlayout;
+use crate::quality::counts::ExactCounts;
 use crate::quality::sketch::LogHistogram;
 use crate::quality::stats::transit_difference;
 use crate::quality::{self, BurstStats, Transitions};
 use crate::trace::record::{NetFate, RecordSink, NEVER};
+
+/// A percentile accumulator: the log histogram (streaming scoring,
+/// relative error ≤ 1/256) or exact counts of distinct values (exact
+/// scoring folded as the call runs: the sorted sample's bits).
+#[derive(Debug)]
+enum Quantiles {
+    Sketch(LogHistogram),
+    Exact(ExactCounts),
+}
+
+impl Quantiles {
+    fn new(exact: bool) -> Self {
+        if exact {
+            Quantiles::Exact(ExactCounts::default())
+        } else {
+            Quantiles::Sketch(LogHistogram::default())
+        }
+    }
+
+    fn record(&mut self, v: u64) {
+        match self {
+            Quantiles::Sketch(h) => h.record(v),
+            Quantiles::Exact(c) => c.record(v),
+        }
+    }
+
+    /// The percentile in ms (NaN without values), as `calls::delays` reads it.
+    fn pct_ms(&mut self, p: f64) -> f64 {
+        match self {
+            Quantiles::Sketch(h) => h.percentile(p).map_or(NAN, ms),
+            Quantiles::Exact(c) => c.percentile_by(p, |v| ms(v as f64)).unwrap_or(NAN),
+        }
+    }
+
+    fn retained(&self) -> usize {
+        match self {
+            Quantiles::Sketch(_) => 0,
+            Quantiles::Exact(c) => c.retained().0 + c.retained().1,
+        }
+    }
+}
 
 /// One packet not yet folded.
 #[derive(Debug, Clone)]
@@ -103,21 +150,9 @@ impl RunAcc {
         self.hist.add(len);
     }
 
-    /// As `run_stats`; the variances from n·Σx² − (Σx)², exact in
-    /// integers, where `run_stats` sums squared deviations in f64.
+    /// As `run_stats`, from the same integer moments: the same bits.
     fn stats(&self) -> RunStats {
-        let n = self.runs;
-        let mean = (n > 0).then(|| self.packets as f64 / n as f64);
-        let ss_n = (n as u128 * self.squares).saturating_sub((self.packets as u128).pow(2)) as f64 / n.max(1) as f64;
-        RunStats {
-            runs: n,
-            packets: self.packets,
-            mean,
-            variance: mean.map(|_| ss_n / n as f64),
-            sample_variance: (n >= 2).then(|| ss_n / (n - 1) as f64),
-            max: self.max,
-            histogram: Vec::new(),
-        }
+        crate::metrics::runs::moments_of(self.runs, self.packets, self.squares, self.max)
     }
 }
 
@@ -130,10 +165,10 @@ struct Fold {
     delay_sum: f64,
     delay_n: usize,
     delay_max: Option<u64>,
-    delays: LogHistogram,
+    delays: Quantiles,
     wait_sum: f64,
     wait_n: usize,
-    waits: LogHistogram,
+    waits: Quantiles,
     budget_sum: f64,
     buffer_sum: u64,
     id_sum: f64,
@@ -158,6 +193,12 @@ struct Fold {
     clip_hist: SparseHist,
     modes: ModeTally,
     onset: Option<u64>,
+    /// What the offline bounds read (exact scoring with bounds, issue 26):
+    /// per talkspurt (run of equal ids) its id and its arrived packets'
+    /// distinct delays ascending with their counts; and the run index of
+    /// the last one.
+    spurts: Option<Vec<(u32, Vec<(u64, u32)>)>>,
+    spurt_run: Option<u32>,
 }
 
 /// One call's streaming scorer: a `RecordSink` in the call's records.
@@ -194,10 +235,10 @@ impl CallStream {
             delay_sum: 0.0,
             delay_n: 0,
             delay_max: None,
-            delays: LogHistogram::default(),
+            delays: Quantiles::new(a.scoring == Scoring::Exact),
             wait_sum: 0.0,
             wait_n: 0,
-            waits: LogHistogram::default(),
+            waits: Quantiles::new(a.scoring == Scoring::Exact),
             budget_sum: 0.0,
             buffer_sum: 0,
             id_sum: 0.0,
@@ -220,6 +261,8 @@ impl CallStream {
             clip_hist: SparseHist::new(cap),
             modes: ModeTally::new(&info.codec),
             onset: None,
+            spurts: (a.scoring == Scoring::Exact && a.bounds).then(Vec::new),
+            spurt_run: None,
         };
         CallStream {
             reliable: info.transport == "tcp",
@@ -244,6 +287,21 @@ impl CallStream {
     /// Packets held (not yet folded): what the call's memory is.
     pub fn open_packets(&self) -> usize {
         self.window.len()
+    }
+
+    /// Elements the call holds beyond fixed-size state: packets not yet
+    /// folded, the exact percentiles' distinct and pending values, the run
+    /// histograms' bins (memory bounded by what repeats, not by the call's
+    /// length: issue 26 target 4).
+    pub fn retained(&self) -> usize {
+        let f = &self.fold;
+        self.window.len()
+            + f.delays.retained()
+            + f.waits.retained()
+            + f.lost_runs.hist.bins.len()
+            + f.received_runs.hist.bins.len()
+            + f.clip_hist.bins.len()
+            + f.spurts.as_ref().map_or(0, |v| v.len() + v.iter().map(|s| s.1.len()).sum::<usize>())
     }
 
     fn get(&mut self, seq: u32) -> Option<&mut Pkt> {
@@ -395,6 +453,20 @@ impl CallStream {
             (_, false) => close_clip(f),
         }
         f.modes.add(frames, p.payload, lost);
+        if let Some(sps) = &mut f.spurts {
+            if f.spurt_run != Some(p.run) {
+                f.spurt_run = Some(p.run);
+                sps.push((p.talkspurt, Vec::new()));
+            }
+            if p.t_arr != NEVER {
+                let groups = &mut sps.last_mut().expect("pushed above").1;
+                let d = p.t_arr - p.t_gen;
+                match groups.binary_search_by_key(&d, |&(x, _)| x) {
+                    Ok(i) => groups[i].1 += 1,
+                    Err(i) => groups.insert(i, (d, 1)),
+                }
+            }
+        }
         if f.onset.is_none() && p.fate == NetFate::QueueDrop && p.t_sent != NEVER {
             f.onset = Some(p.t_sent);
         }
@@ -414,12 +486,11 @@ impl CallStream {
         let mut s = CallSummary::default();
         losses_of(&mut s, &f.counts);
         let mean = |sum: f64, n: usize| if n == 0 { NAN } else { sum / n as f64 };
-        let pct = |h: &LogHistogram, p: f64| h.percentile(p).map_or(NAN, ms);
         s.delay_mean_ms = mean(f.delay_sum, f.delay_n);
         s.delay_max_ms = f.delay_max.map_or(NAN, |d| ms(d as f64));
-        (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (pct(&f.delays, 50.0), pct(&f.delays, 95.0), pct(&f.delays, 99.0));
+        (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (f.delays.pct_ms(50.0), f.delays.pct_ms(95.0), f.delays.pct_ms(99.0));
         s.sender_wait_mean_ms = mean(f.wait_sum, f.wait_n);
-        s.sender_wait_p95_ms = pct(&f.waits, 95.0);
+        s.sender_wait_p95_ms = f.waits.pct_ms(95.0);
         s.jitter_ms = if self.rfc_prev.is_none() { NAN } else { self.rfc_j * 1e-6 };
         let sender = f.sender_jitter.jitter();
         (s.jitter_sender_mean_ms, s.jitter_sender_max_ms) = (sender.mean_ns.map_or(NAN, ms), sender.max_ns.map_or(NAN, ms));
@@ -461,9 +532,19 @@ impl CallStream {
         let mix = f.modes.shares();
         let curve = quality::KeptCurve::new(info.g107_params(0.0, 0.0, 1.0));
         quality_of(&mut s, f.buffer_sum, burst.burst_r, r_simple, info, a.delay, mix.as_deref(), &curve);
-        s.clear_bounds();
+        // The offline bounds from the talkspurts' delays, expanded for this
+        // call only: the same inputs `Prepared::new` takes from the records.
+        let bounds = f.spurts.take().map(|sps| {
+            let sps = sps.into_iter().map(|(id, g)| (id, g.into_iter().flat_map(|(d, c)| std::iter::repeat_n(d, c as usize)).collect()));
+            let p = Prepared::from_spurts(sps.collect(), n);
+            bounds_prepared(&p, info, &curve)
+        });
+        match &bounds {
+            Some(b) => b.summarize(&mut s),
+            None => s.clear_bounds(),
+        }
         let bins = super::calls::bins([f.lost_runs.hist.bins.clone(), f.received_runs.hist.bins.clone(), f.clip_hist.bins.clone()]);
-        Scored { summary: s, played: Vec::new(), b2b, bins, bounds: None, congestion_onset: f.onset }
+        Scored { summary: s, played: Vec::new(), b2b, bins, bounds, congestion_onset: f.onset }
     }
 }
 
@@ -648,9 +729,62 @@ mod tests {
         }
     }
 
+    /// The call of `events(seed, reliable)` through a `CallStream` with
+    /// exact scoring (as `run::folds_as_it_runs` routes it without the trace).
+    fn folded_exactly(_rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg, seed: u64, reliable: bool) -> Scored {
+        let a = AnalysisCfg { scoring: crate::score::Scoring::Exact, ..a.clone() };
+        let mut st = CallStream::new(info.clone(), &a);
+        for (t, _, _, seq, e) in events(seed, reliable) {
+            match e {
+                Ev::Gen { talkspurt, frames, payload } => assert_eq!(st.push(t, talkspurt, frames, payload), seq),
+                Ev::Sent => st.sent(seq, t),
+                Ev::Drop(f) => st.set_fate(seq, f),
+                Ev::Arrive => st.arrived(seq, t),
+            }
+        }
+        st.score()
+    }
+
+    /// A long call folded exactly holds a bounded number of elements:
+    /// 2,000,000 packets (11 h at 20 ms) on a path whose delays take a few
+    /// values (3 queueing depths), 1 % network loss, talkspurts of 50
+    /// packets: what it holds after 20,000 packets and after 2,000,000 is
+    /// the same bound (issue 26 target 4), and the percentiles are exact.
+    #[test]
+    fn a_long_call_folded_exactly_holds_bounded_state() {
+        let a = AnalysisCfg { bounds: false, scoring: crate::score::Scoring::Exact, ..AnalysisCfg::default() };
+        let mut st = CallStream::new(info(PlayoutKind::from_name("ramjee-1").unwrap(), false), &a);
+        let mut r = Rng(26);
+        let (mut most_early, mut most) = (0usize, 0usize);
+        let n = 2_000_000u32;
+        for seq in 0..n {
+            let t = 1_000_000_000 + seq as u64 * 20_000_000;
+            st.push(t, seq / 50, 2, 160);
+            st.sent(seq, t);
+            if r.below(100) == 0 {
+                st.set_fate(seq, NetFate::LinkLoss);
+            } else {
+                st.arrived(seq, t + 40_000_000 + 1_600_000 * r.below(3));
+            }
+            most = most.max(st.retained());
+            if seq == 20_000 {
+                most_early = most;
+            }
+        }
+        // Held: packets in flight (at most the 40–43.2 ms delay's worth,
+        // 3), the batch of one arrival time, 3 + 1 distinct delays (the
+        // waits are all 0), pending values until a merge (< 1024 each),
+        // run-length bins (≤ 2 × 200 + clips).
+        assert!(most <= 2 * 1024 + 3 * 200 + 16, "held {most}");
+        assert!(most <= most_early.max(1) * 2, "held {most_early} after 20,000 packets, {most} after {n}");
+        let s = st.score().summary;
+        assert_eq!(s.generated, n as u64);
+        assert_eq!((s.delay_p50_ms, s.delay_max_ms), (ms(41_600_000.0), ms(43_200_000.0)));
+    }
+
     /// The same events scored exactly (records, `score_call`) and
     /// streaming: every column equal, percentiles within the sketch's
-    /// bound, run-length variances within 1e-9 relative.
+    /// bound (bit for bit when the fold is exact).
     #[test]
     fn random_calls_score_as_exactly() {
         let a = AnalysisCfg { bounds: false, run_cap: 5, rtpi_threshold: SimDuration::from_millis(60), ..AnalysisCfg::default() };
@@ -689,6 +823,18 @@ mod tests {
             }
             let exact = calls_table(std::slice::from_ref(&info), &[score_call(&rec, &info, &a)]);
             let streamed = calls_table(std::slice::from_ref(&info), &[stream.score()]);
+            // Exact scoring with the offline bounds, from the records and
+            // folded as the call ran: the same bits.
+            let ab = AnalysisCfg { bounds: true, ..a.clone() };
+            let exact_b = calls_table(std::slice::from_ref(&info), &[score_call(&rec, &info, &ab)]);
+            let exact_fold = calls_table(std::slice::from_ref(&info), &[folded_exactly(&rec, &info, &ab, seed, reliable)]);
+            for ((n, e), (_, f)) in exact_b.columns.iter().zip(&exact_fold.columns) {
+                let same = match (e, f) {
+                    (Column::F64(e), Column::F64(f)) => e[0].to_bits() == f[0].to_bits() || (e[0].is_nan() && f[0].is_nan()),
+                    _ => e == f,
+                };
+                assert!(same, "seed {seed} {name}: {n} exact {e:?} folded exactly {f:?}");
+            }
             for ((n, e), (_, s)) in exact.columns.iter().zip(&streamed.columns) {
                 let (Column::F64(e), Column::F64(s)) = (e, s) else {
                     assert_eq!(e, s, "seed {seed} {name}: {n}");
@@ -697,7 +843,6 @@ mod tests {
                 let (x, y) = (e[0], s[0]);
                 let bound = match *n {
                     "delay_p50_ms" | "delay_p95_ms" | "delay_p99_ms" | "sender_wait_p95_ms" => SKETCH_RELATIVE_ERROR * (1.0 + 1e-9),
-                    "lost_run_var" | "received_run_var" => 1e-9,
                     _ => 0.0,
                 };
                 let ok = x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()) || (x - y).abs() <= x.abs() * bound + 1e-12 * (bound > 0.0) as u8 as f64;
