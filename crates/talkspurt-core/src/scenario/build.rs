@@ -14,7 +14,7 @@ use crate::net::jitter::{Bursty, Jitter, JitterDist};
 use crate::net::loss::{GilbertElliott, LossAt, LossModel, MarkovLoss, TraceLoss};
 use crate::net::{Dir, NodeId, Topology};
 use crate::rng::{kind, Rng, StreamId};
-use crate::scenario::{
+use crate::scenario::{MediaStart, 
     ChannelCfg, JitterCfg, LossCfg, ScheduleCfg, ScheduleData, StepCfg, Scenario, ScenarioError, SpeechCfg, StartCfg, TrafficKind, TransportCfg,
 };
 use crate::sched::EventQueue;
@@ -436,6 +436,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 log: vec![AdaptPoint::new(start, ptime, frame_bytes as f64 * 8.0 / frame.as_secs_f64(), grp.overhead_bytes)],
                 pending_fpp: None,
                 pending_bytes: None,
+                await_open: grp.media_start == MediaStart::Connection,
             });
         }
     }
