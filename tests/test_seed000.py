@@ -34,6 +34,9 @@ STUDY = ROOT / "scenarios" / "seeds" / "000"
 # 100 ms holds at full scale (74.6 vs 78.8) but not in 30 s runs (66.5 vs
 # 78.8, 7.5 R outside the margin): its sender drops all fall in each call's
 # first talkspurt, which weighs four times as much in a 30 s call.
+# One more left when media began to start at the connection (issue 23,
+# `media_start = "connection"`): Fig. 5.9 TFRC vs UDP with 1 TCP flow
+# (jain_delivery) is 'not reproduced' at quick scale since.
 QUICK_VERDICTS: dict[tuple[str, str, str], str] = {
     ('Fig. 5.1', 'TFRC', 'G.729, 25 ms vs 100 ms'): 'trend reproduced',
     ('Fig. 5.1', 'TFRC SP', 'G.729, 25 ms vs 100 ms'): 'trend reproduced',
@@ -72,7 +75,6 @@ QUICK_VERDICTS: dict[tuple[str, str, str], str] = {
     ('Fig. 5.3', 'TFRC SP FR MD vs TCP (RFC 3390 IW)', 'G.729, 200 ms'): 'not reproduced',
     ('Fig. 5.3', 'TFRC SP FR MD vs TCP (RFC 3390 IW)', 'G.729, 100 ms'): 'not reproduced',
     ('Fig. 5.9', 'TFRC vs UDP', '0 TCP (jain_delivery)'): 'trend reproduced',
-    ('Fig. 5.9', 'TFRC vs UDP', '1 TCP (jain_delivery)'): 'trend reproduced',
     ('Fig. 5.9', 'TFRC SP vs UDP', '0 TCP (jain_delivery)'): 'trend reproduced',
     ('Fig. 5.9', 'TFRC SP vs UDP', '1 TCP (jain_delivery)'): 'trend reproduced',
     ('Fig. 5.9', 'TFRC SP FR vs UDP', '0 TCP (jain_delivery)'): 'trend reproduced',
@@ -166,6 +168,11 @@ def test_g711_tcp_falls_below_udp_at_long_delay(no_loss):
     assert tcp2581 < tcp3390 < udp
 
 
+# G.729's "FR MD similar to TCP" stopped holding when this session's
+# branches merged (FR MD's sender drops at 100 ms 0.29 % -> 0.66 %); it holds
+# again since a call's media starts when its connection opens (issue 23,
+# `media_start = "connection"`): the extra drops were the frames generated
+# during the handshake, queued behind it in the 5-packet buffer.
 @pytest.mark.parametrize("codec", ["G.729", "G.711"])
 def test_with_loss_faster_restart_helps_and_fr_md_nears_tcp(small_loss, codec):
     # §5.1 "Varying Delay and Small Loss" (Figs 5.3 c–d, 5.4 c–d): once a loss

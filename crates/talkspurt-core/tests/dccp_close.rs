@@ -178,9 +178,18 @@ fn tshark_counts(captures: &[(String, Vec<u8>)], filters: &[&str]) -> Option<Vec
 #[test]
 fn server_closes_with_closereq() {
     let toml = SCENARIO.replace("ccid = 3 }", "ccid = 3, closer = \"server\" }").replace("ccid = 2 }", "ccid = 2, closer = \"server\" }");
-    let s = from_toml_str(&toml).unwrap();
+    let mut s = from_toml_str(&toml).unwrap();
+    s.run.trace = true;
     let opts = RunOptions { capture: vec!["link:0".into()], capture_key: "capture".into(), ..Default::default() };
     let out = run_with(&s, &opts, &mut |_| true).unwrap();
+    // The call's last frame: its frame clock started when its connection
+    // opened (media_start = "connection"), so the last packet complete by
+    // the 10 s end is up to one ptime before it.
+    let last_frame = match out.report.packets.as_ref().unwrap().column("t_generated").unwrap() {
+        talkspurt_core::trace::Column::F64(v) => v.iter().cloned().fold(0.0, f64::max),
+        c => panic!("t_generated: {c:?}"),
+    };
+    assert!((9.98..=10.0).contains(&last_frame), "last frame at {last_frame} s");
     let conns = teardowns(&out.captures);
     assert_eq!(conns.len(), 2, "{conns:?}");
     let mut closereq_at = vec![];
@@ -193,11 +202,11 @@ fn server_closes_with_closereq() {
     }
     closereq_at.sort_by(f64::total_cmp);
     // The CloseReq leaves the receiver at the stop (the bulk flow's 6 s,
-    // the call's last frame at 10 s) and arrives 20 ms + 176 µs (44 B at
-    // 2 Mb/s) later, plus at most one feedback packet's transmission ahead
-    // of it on the otherwise idle reverse direction.
-    let arrive = |t0: f64| t0 + 0.020_176..t0 + 0.0215;
-    assert!(arrive(6.0).contains(&closereq_at[0]) && arrive(10.0).contains(&closereq_at[1]), "CloseReqs at {closereq_at:?}");
+    // the call's last frame) and arrives 20 ms + 176 µs (44 B at 2 Mb/s)
+    // later, plus at most one feedback packet's transmission ahead of it
+    // on the otherwise idle reverse direction.
+    let arrive = |t0: f64| t0 + 0.020_176 - 1e-9..t0 + 0.0215;
+    assert!(arrive(6.0).contains(&closereq_at[0]) && arrive(last_frame).contains(&closereq_at[1]), "CloseReqs at {closereq_at:?}, last frame {last_frame}");
     let calls = &out.report.calls;
     let traffic = &out.report.traffic;
     for (t, what) in [(calls, "calls"), (traffic, "traffic")] {

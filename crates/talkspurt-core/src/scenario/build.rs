@@ -16,7 +16,7 @@ use crate::net::loss::{GilbertElliott, LossAt, LossModel, MarkovLoss, TraceLoss}
 use crate::net::{Dir, NodeId, Topology};
 use crate::rng::{kind, Rng, StreamId};
 use crate::scenario::{
-    BackgroundCfg, ChannelCfg, JitterCfg, LossCfg, ScheduleCfg, ScheduleData, StepCfg, Scenario, ScenarioError, SpeechCfg, StartCfg, TrafficKind, TransportCfg,
+    BackgroundCfg, ChannelCfg, JitterCfg, LossCfg, MediaStart, ScheduleCfg, ScheduleData, StepCfg, Scenario, ScenarioError, SpeechCfg, StartCfg, TrafficKind, TransportCfg,
 };
 use crate::sched::EventQueue;
 use crate::time::{SimDuration, SimTime};
@@ -444,6 +444,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 log: vec![AdaptPoint::new(start, ptime, frame_bytes as f64 * 8.0 / frame.as_secs_f64(), grp.overhead_bytes)],
                 pending_fpp: None,
                 pending_bytes: None,
+                await_open: grp.media_start == MediaStart::Connection,
             });
         }
     }

@@ -55,6 +55,7 @@ start = { kind = "uniform", from = "1s", to = "10s" }
 stagger = "5s"
 length = "2min"
 label = "voice"
+media_start = "call"
 
 [[traffic]]
 count = 2
@@ -147,6 +148,7 @@ fn full_expected() -> Scenario {
             stagger: secs(5),
             length: Some(secs(120)),
             label: Some("voice".into()),
+            media_start: MediaStart::Call,
         }],
         traffic: vec![
             TrafficCfg {
@@ -253,6 +255,7 @@ fn defaults_are_the_documented_ones() {
             stagger: SimDuration::ZERO,
             length: None,
             label: None,
+            media_start: MediaStart::Connection,
         }]
     );
     assert!(s.traffic.is_empty());

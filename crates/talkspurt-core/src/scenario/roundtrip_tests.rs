@@ -366,6 +366,7 @@ impl Gen {
             stagger: g.dur(0),
             length: g.coin().then(|| g.dur(1)),
             label: g.coin().then(|| "g".into()),
+            media_start: if g.coin() { MediaStart::Connection } else { MediaStart::Call },
         }];
         let rate_bps = 1 + g.below(1_000_000_000);
         let packet = if g.coin() {

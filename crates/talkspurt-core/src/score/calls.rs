@@ -220,6 +220,10 @@ fn delays(s: &mut CallSummary, rec: &Columns, a: &AnalysisCfg, frame_ns: u64) {
     s.jitter_ms = if arrivals.is_empty() { NAN } else { quality::interarrival_jitter_ns(&arrivals) * 1e-6 };
     let sender = gap_jitter(&rec.talkspurt, &rec.t_sent);
     (s.jitter_sender_mean_ms, s.jitter_sender_max_ms) = (sender.mean_ns.map_or(NAN, ms), sender.max_ns.map_or(NAN, ms));
+    // The same at the application→transport boundary: every generated
+    // packet was handed to the transport, sender drops included.
+    let app = gap_jitter(&rec.talkspurt, &rec.t_gen);
+    (s.jitter_app_mean_ms, s.jitter_app_max_ms) = (app.mean_ns.map_or(NAN, ms), app.max_ns.map_or(NAN, ms));
     // Seed 003 §7.2: P_J as the probability of a jitter above the buffer.
     let (receiver, p_j) = gap_jitter_over(&rec.talkspurt, &rec.t_arr, a.jitter_threshold.as_nanos() as f64);
     (s.jitter_receiver_mean_ms, s.jitter_receiver_max_ms) = (receiver.mean_ns.map_or(NAN, ms), receiver.max_ns.map_or(NAN, ms));

@@ -76,8 +76,15 @@ pub struct CallSummary {
     pub sender_wait_mean_ms: f64,
     pub sender_wait_p95_ms: f64,
     pub jitter_ms: f64,
+    /// Seed 003's gap jitter where the packet leaves the sending host
+    /// (`t_sent`, after the transport's send buffer and pacer).
     pub jitter_sender_mean_ms: f64,
     pub jitter_sender_max_ms: f64,
+    /// The same at the application→transport boundary (`t_generated`,
+    /// the instant the codec hands the packet to the transport): the
+    /// source's own timing, before any send buffer or pacer.
+    pub jitter_app_mean_ms: f64,
+    pub jitter_app_max_ms: f64,
     pub jitter_receiver_mean_ms: f64,
     pub jitter_receiver_max_ms: f64,
     pub p_j_jitter: f64,

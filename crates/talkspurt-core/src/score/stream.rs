@@ -179,6 +179,7 @@ struct Fold {
     prev_spurt: u32,
     rtpi_delayed: u64,
     sender_jitter: GapJitterStream,
+    app_jitter: GapJitterStream,
     receiver_jitter: GapJitterStream,
     prev_lost: Option<bool>,
     run_len: usize,
@@ -248,6 +249,7 @@ impl CallStream {
             prev_spurt: 0,
             rtpi_delayed: 0,
             sender_jitter: GapJitterStream::default(),
+            app_jitter: GapJitterStream::default(),
             receiver_jitter: GapJitterStream::default(),
             prev_lost: None,
             run_len: 0,
@@ -425,6 +427,7 @@ impl CallStream {
         f.prev_spurt = p.talkspurt;
         let threshold = a.jitter_threshold.as_nanos() as f64;
         f.sender_jitter.push(p.talkspurt, p.t_sent, threshold);
+        f.app_jitter.push(p.talkspurt, p.t_gen, threshold);
         f.receiver_jitter.push(p.talkspurt, p.t_arr, threshold);
         // Back-to-back runs and the Gilbert transitions of "not played".
         match f.prev_lost {
@@ -494,6 +497,8 @@ impl CallStream {
         s.jitter_ms = if self.rfc_prev.is_none() { NAN } else { self.rfc_j * 1e-6 };
         let sender = f.sender_jitter.jitter();
         (s.jitter_sender_mean_ms, s.jitter_sender_max_ms) = (sender.mean_ns.map_or(NAN, ms), sender.max_ns.map_or(NAN, ms));
+        let app = f.app_jitter.jitter();
+        (s.jitter_app_mean_ms, s.jitter_app_max_ms) = (app.mean_ns.map_or(NAN, ms), app.max_ns.map_or(NAN, ms));
         let receiver = f.receiver_jitter.jitter();
         (s.jitter_receiver_mean_ms, s.jitter_receiver_max_ms) = (receiver.mean_ns.map_or(NAN, ms), receiver.max_ns.map_or(NAN, ms));
         s.p_j_jitter = or_nan(f.receiver_jitter.exceedance());
@@ -780,6 +785,37 @@ mod tests {
         let s = st.score().summary;
         assert_eq!(s.generated, n as u64);
         assert_eq!((s.delay_p50_ms, s.delay_max_ms), (ms(41_600_000.0), ms(43_200_000.0)));
+    }
+
+    /// Seed 003's gap jitter at both sender boundaries on a constructed
+    /// paced call: five packets handed to the transport every 20 ms (20,
+    /// 40, …, 100 ms) and sent at 20, 45, 60, 80, 100 ms (the second held
+    /// 5 ms by a pacer). At the application boundary every gap is 20 ms:
+    /// jitter 0. On the wire the gaps are 25, 15, 20, 20 ms, so the samples
+    /// |g_{i+1} − g_i| are 10, 5, 0 ms: mean 5 ms, max 10 ms. Exact, scored
+    /// from the records and streaming alike.
+    #[test]
+    fn sender_jitter_at_both_boundaries_of_a_paced_call() {
+        let a = AnalysisCfg { bounds: false, ..AnalysisCfg::default() };
+        let info = info(PlayoutKind::from_name("fixed").unwrap(), false);
+        let mut rec = CallRecord::new(false, 0);
+        let mut stream = CallStream::new(info.clone(), &a);
+        let ms = 1_000_000u64;
+        for (k, sent) in [20, 45, 60, 80, 100].into_iter().enumerate() {
+            let gen = 20 * (k as u64 + 1) * ms;
+            let seq = rec.push(SimTime(gen), 0, 2, 160, 200);
+            assert_eq!(stream.push(gen, 0, 2, 160), seq);
+            rec.sent(seq, SimTime(sent * ms));
+            stream.sent(seq, sent * ms);
+            rec.arrived(seq, SimTime(sent * ms + 30 * ms));
+            stream.arrived(seq, sent * ms + 30 * ms);
+        }
+        for s in [score_call(&rec, &info, &a).summary, stream.score().summary] {
+            assert_eq!((s.jitter_app_mean_ms, s.jitter_app_max_ms), (0.0, 0.0));
+            assert_eq!((s.jitter_sender_mean_ms, s.jitter_sender_max_ms), (5.0, 10.0));
+            // A constant network delay: the receiver sees the wire's gaps.
+            assert_eq!((s.jitter_receiver_mean_ms, s.jitter_receiver_max_ms), (5.0, 10.0));
+        }
     }
 
     /// The same events scored exactly (records, `score_call`) and

@@ -58,7 +58,7 @@ pub fn calls_table(infos: &[CallInfo], scored: &[Scored]) -> Table {
         loss_network: F64, loss_before_playout: F64, loss_total: F64, p_tp: F64, per: F64, p_j: F64, loss_combined: F64,
         delay_mean_ms: F64, delay_p50_ms: F64, delay_p95_ms: F64, delay_p99_ms: F64, delay_max_ms: F64,
         sender_wait_mean_ms: F64, sender_wait_p95_ms: F64,
-        jitter_ms: F64, jitter_sender_mean_ms: F64, jitter_sender_max_ms: F64,
+        jitter_ms: F64, jitter_sender_mean_ms: F64, jitter_sender_max_ms: F64, jitter_app_mean_ms: F64, jitter_app_max_ms: F64,
         jitter_receiver_mean_ms: F64, jitter_receiver_max_ms: F64, p_j_jitter: F64,
         rtpi: F64, dpr: F64, delayed: I64,
         lost_runs: I64, lost_run_mean: F64, lost_run_var: F64, lost_run_max: F64,

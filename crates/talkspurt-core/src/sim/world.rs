@@ -36,6 +36,8 @@ pub enum Event {
     Voice { call: u32 },
     /// A traffic source has a packet due.
     Traffic { src: u32 },
+    /// A call whose media waits for its connection opens it (its start).
+    Connect { call: u32 },
 }
 
 /// Who feeds a flow.
@@ -120,6 +122,10 @@ pub struct Call {
     pub adapt: Box<Adapter>,
     /// The sender's state at the start and after every change.
     pub log: Vec<AdaptPoint>,
+    /// `media_start = "connection"` and the connection not yet open: the
+    /// source starts its frame clock when the transport reports
+    /// `AppEvent::Connected` (`World::prime`, `World::service`).
+    pub await_open: bool,
 }
 
 impl Call {
@@ -251,7 +257,13 @@ impl World {
             c.gated = c.adapt.gates();
         }
         for i in 0..self.calls.len() as u32 {
-            if let Some(t) = self.calls[i as usize].source.next_ready() {
+            let c = &mut self.calls[i as usize];
+            // A connection open from the start (or none) lets the media
+            // start with the call.
+            c.await_open &= !self.flows[c.flow as usize].sender.connected();
+            if c.await_open {
+                self.q.schedule(c.start, Event::Connect { call: i });
+            } else if let Some(t) = c.source.next_ready() {
                 self.q.schedule_in(self.voice_lane(i), t, Event::Voice { call: i });
             }
         }
@@ -335,6 +347,11 @@ impl World {
                 }
             }
             Event::Dequeue { ch } => self.dequeue(now, ch),
+            Event::Connect { call } => {
+                let flow = self.calls[call as usize].flow;
+                self.flows[flow as usize].sender.connect(now);
+                self.service(now, flow, Side::Sender);
+            }
             Event::Timer { flow, side, gen } => {
                 let f = &mut self.flows[flow as usize];
                 let make = |gen| Event::Timer { flow, side, gen };
@@ -414,6 +431,8 @@ impl World {
 
     /// Drain an endpoint's transmissions and re-arm its timer.
     pub(super) fn service(&mut self, now: SimTime, flow: u32, side: Side) {
+        // A call whose media waited for this connection, now open.
+        let mut media = None;
         loop {
             let f = &mut self.flows[flow as usize];
             let (pkt, node) = match side {
@@ -437,6 +456,12 @@ impl World {
                 let call = &mut self.calls[c as usize];
                 match ev {
                     AppEvent::Sent { app_seq } => call.rec.sent(app_seq, now),
+                    AppEvent::Connected => {
+                        if call.await_open {
+                            call.await_open = false;
+                            media = Some(c);
+                        }
+                    }
                     // TFRC's allowed rate, for the adaptation (tfrc-codec).
                     AppEvent::RateChanged { bps } => {
                         if let Some(ch) = call.adapt.on_rate(now, bps) {
@@ -453,6 +478,26 @@ impl World {
         .unwrap_or(SimTime::NEVER);
         let make = |gen| Event::Timer { flow, side, gen };
         f.timers[side as usize].arm(&mut self.q, now, want, self.end, &mut self.timer_late, make);
+        if let Some(c) = media {
+            self.start_media(now, c);
+        }
+    }
+
+    /// Call `c`'s connection opened at `now`: its frame clock starts now
+    /// (`media_start = "connection"`), the first packet complete one
+    /// ptime later. A call whose generation period ended during the
+    /// handshake sends nothing and closes its connection.
+    fn start_media(&mut self, now: SimTime, c: u32) {
+        let call = &mut self.calls[c as usize];
+        call.source.restart(now, call.stop);
+        match call.source.next_ready() {
+            Some(t) => self.q.schedule_in(self.voice_lane(c), t, Event::Voice { call: c }),
+            None => {
+                let flow = call.flow;
+                self.end_flow(now, flow);
+                self.service(now, flow, Side::Sender);
+            }
+        }
     }
 
     /// Send what a call's RTP session queued on its RTCP flow (UDP) and

@@ -105,6 +105,9 @@ pub struct Client {
     /// A Reset to send at the next poll, with its code.
     reset_due: Option<u8>,
     pub sent: Teardown,
+    /// The Response moved the client out of REQUEST and the application
+    /// has not yet been told (`take_opened`).
+    opened: bool,
 }
 
 /// What a packet from the server asks of the client's sender.
@@ -121,11 +124,19 @@ pub enum ClientStep {
 
 impl Client {
     pub fn new(handshake: bool) -> Self {
-        Client { state: if handshake { State::Closed } else { State::Open }, reset_due: None, sent: Teardown::default() }
+        Client { state: if handshake { State::Closed } else { State::Open }, reset_due: None, sent: Teardown::default(), opened: false }
     }
 
     pub fn is_open(&self) -> bool {
         self.state == State::Open
+    }
+
+    /// Once, after the Response arrived: the connection can carry data
+    /// (RFC 4340 §8.1.5: the client may send data from PARTOPEN on; a
+    /// blocking `connect()` returns here). False for a connection that
+    /// was open from the start (no handshake).
+    pub fn take_opened(&mut self) -> bool {
+        std::mem::take(&mut self.opened)
     }
 
     /// The control packet to send now, if any (Request, Ack, Close or
@@ -163,6 +174,7 @@ impl Client {
     pub fn on_response(&mut self, now: SimTime) -> Option<SimDuration> {
         let State::Requesting { sent, retried, .. } = self.state else { return None };
         self.state = State::AckDue;
+        self.opened = true;
         (!retried && sent != SimTime::NEVER).then(|| now.saturating_since(sent))
     }
 

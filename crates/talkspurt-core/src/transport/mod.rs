@@ -73,6 +73,10 @@ pub enum AppEvent {
     Sent { app_seq: u32 },
     /// The sender's allowed rate changed (bit/s).
     RateChanged { bps: f64 },
+    /// The connection's handshake completed: it can carry data now (DCCP's
+    /// Response arrived, RFC 4340 §8.1.5; TCP's SYN-ACK, RFC 9293 §3.5).
+    /// Not sent by a connection open from the start.
+    Connected,
 }
 
 /// The sans-IO interface every endpoint implements.
@@ -108,6 +112,16 @@ pub trait SenderEndpoint: Endpoint {
     fn write_bytes(&mut self, _bytes: u64) -> bool {
         false
     }
+    /// The connection can carry data now: connectionless transports and
+    /// connections without a handshake always, DCCP and TCP once their
+    /// handshake has completed (until they close).
+    fn connected(&self) -> bool {
+        true
+    }
+    /// The application opens the connection without data to send yet (a
+    /// softphone's `connect()` before its media starts): the handshake
+    /// starts at the next poll. Connectionless transports ignore it.
+    fn connect(&mut self, _now: SimTime) {}
     /// The application has nothing more to send: connection-oriented
     /// transports tear down once what is queued has left (DCCP's Close,
     /// RFC 4340 §8.3); the rest ignore it.
@@ -244,6 +258,14 @@ impl SenderEndpoint for Sender {
     #[inline]
     fn close(&mut self, now: SimTime) {
         dispatch!(self, s => s.close(now))
+    }
+    #[inline]
+    fn connected(&self) -> bool {
+        dispatch!(self, s => s.connected())
+    }
+    #[inline]
+    fn connect(&mut self, now: SimTime) {
+        dispatch!(self, s => s.connect(now))
     }
 }
 

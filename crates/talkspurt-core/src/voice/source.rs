@@ -158,6 +158,15 @@ impl VoiceSource {
         pkt
     }
 
+    /// Move the frame clock's origin to `at`, before any packet was
+    /// emitted: the call's speech (its talkspurt schedule, in frames from
+    /// the origin) starts at `at` and frames end by `stop` as before
+    /// (`media_start = "connection"`).
+    pub fn restart(&mut self, at: SimTime, stop: SimTime) {
+        self.origin = at.0;
+        self.stop_frame = stop.saturating_since(at).as_nanos() / self.frame.as_nanos();
+    }
+
     /// Change packetization (frames per packet) from the next packet on.
     pub fn set_frames_per_packet(&mut self, k: u32) {
         self.frames_per_pkt = k.max(1);

@@ -47,6 +47,7 @@ pub fn calls(count: u32, from: &str, to: &str, codec: &str, ptime_ms: u64) -> Ca
         stagger: SimDuration::ZERO,
         length: None,
         label: None,
+        media_start: Default::default(),
     }
 }
 

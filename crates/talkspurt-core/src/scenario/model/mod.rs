@@ -310,6 +310,38 @@ pub struct CallGroupCfg {
     /// Label for the group in results (default "calls[i]").
     #[serde(default, deserialize_with = "fields::label", skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// When the call's speech starts (default `connection`, see
+    /// [`MediaStart`]).
+    #[serde(default, skip_serializing_if = "MediaStart::is_default")]
+    pub media_start: MediaStart,
+}
+
+/// When a call's source starts producing frames (`calls[].media_start`).
+/// Over a connectionless transport (UDP, plain TFRC) and over a connection
+/// without a handshake (`handshake = false`) both give the same run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum MediaStart {
+    /// At the call's start the application opens its connection (DCCP
+    /// Request, RFC 4340 §8.1.1; TCP SYN, RFC 9293 §3.5) and starts its
+    /// frame clock when the handshake completes, as a softphone whose
+    /// `connect()` returns before it sends audio. The handshake adds to
+    /// the call's setup time, not to every packet's delay. Default (issue
+    /// 23: docs/models/playout.md, "Over a connection").
+    #[default]
+    #[serde(rename = "connection")]
+    Connection,
+    /// Frames from the call's start; the first one opens the connection and
+    /// waits in the send buffer with the frames behind it for the
+    /// handshake (ns-2's agents, which queue data handed to them before
+    /// the connection is up). The behaviour before issue 23.
+    #[serde(rename = "call")]
+    Call,
+}
+
+impl MediaStart {
+    pub fn is_default(&self) -> bool {
+        *self == MediaStart::default()
+    }
 }
 
 /// Which bytes a `bitrate`'s rate (and its `packet`) counts.

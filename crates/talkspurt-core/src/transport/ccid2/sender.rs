@@ -18,7 +18,7 @@ use crate::time::{SimDuration, SimTime};
 use crate::transport::dccp_conn::{Client, ClientStep, Closer, Teardown};
 use crate::transport::rtt::RttEstimator;
 use crate::transport::send_buffer::SendBuffer;
-use crate::transport::{AppUnit, Endpoint, FlowAddr, Sample, SenderEndpoint, SeriesBuf};
+use crate::transport::{AppEvent, AppUnit, Endpoint, FlowAddr, Sample, SenderEndpoint, SeriesBuf};
 use std::collections::VecDeque;
 
 /// Packets acknowledged after a packet before it counts as lost (RFC 4341
@@ -461,6 +461,10 @@ impl Endpoint for Ccid2Sender {
     fn take_series(&mut self) -> Vec<Sample> {
         self.series.take()
     }
+
+    fn poll_event(&mut self) -> Option<AppEvent> {
+        self.conn.take_opened().then_some(AppEvent::Connected)
+    }
 }
 
 impl SenderEndpoint for Ccid2Sender {
@@ -475,6 +479,10 @@ impl SenderEndpoint for Ccid2Sender {
 
     fn set_greedy(&mut self, on: bool) {
         self.greedy = on;
+    }
+
+    fn connected(&self) -> bool {
+        self.conn.is_open()
     }
 
     fn close(&mut self, _now: SimTime) {

@@ -123,6 +123,8 @@ pub struct TcpSender {
     pub(super) events: VecDeque<AppEvent>,
     pub stats: TcpStats,
     syn_retries: u32,
+    /// The application opened the connection before writing (`connect`).
+    connect_asked: bool,
     pub(super) series: SeriesBuf,
 }
 
@@ -170,6 +172,7 @@ impl TcpSender {
             wave_rounds: 0,
             last_activity: SimTime::ZERO,
             events: VecDeque::new(),
+            connect_asked: false,
             stats: TcpStats {
                 total: TcpCounters::default(),
                 interval: TcpCounters::default(),
@@ -443,6 +446,7 @@ impl Endpoint for TcpSender {
         if h.flags.has(TcpFlags::SYN) {
             if let Conn::SynSent { sent, retried } = self.conn {
                 self.conn = Conn::Established;
+                self.events.push_back(AppEvent::Connected);
                 if !retried {
                     self.rtt.on_sample(sent, now);
                 }
@@ -479,7 +483,9 @@ impl Endpoint for TcpSender {
     fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
         match self.conn {
             Conn::Closed => {
-                if self.stream_end() == 0 {
+                // The SYN goes with the first data, or when the
+                // application opened the connection before it had any.
+                if self.stream_end() == 0 && !self.connect_asked {
                     return None;
                 }
                 let retried = self.syn_retries > 0;
@@ -522,6 +528,12 @@ impl SenderEndpoint for TcpSender {
     }
     fn set_greedy(&mut self, on: bool) {
         TcpSender::set_greedy(self, on)
+    }
+    fn connected(&self) -> bool {
+        self.conn == Conn::Established
+    }
+    fn connect(&mut self, _now: SimTime) {
+        self.connect_asked = true;
     }
     fn write_bytes(&mut self, bytes: u64) -> bool {
         self.write(bytes, NO_APP)

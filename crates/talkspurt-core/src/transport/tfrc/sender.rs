@@ -356,6 +356,9 @@ impl Endpoint for RateSender {
     }
 
     fn poll_event(&mut self) -> Option<AppEvent> {
+        if self.conn.take_opened() {
+            return Some(AppEvent::Connected);
+        }
         self.events.pop_front()
     }
 }
@@ -377,6 +380,10 @@ impl SenderEndpoint for RateSender {
 
     fn set_greedy(&mut self, on: bool) {
         self.greedy = on;
+    }
+
+    fn connected(&self) -> bool {
+        self.conn.is_open()
     }
 
     fn close(&mut self, _now: SimTime) {
