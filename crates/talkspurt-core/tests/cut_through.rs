@@ -72,23 +72,78 @@ loss = { kind = "gilbert-elliott", mean_loss = 0.02, mean_burst = 3 }"#,
 }
 
 #[test]
-fn mixed_with_tcp_nothing_is_closed() {
-    // TCP shares every link: no channel is closed, only the UDP call's
-    // deliveries are taken at once.
+fn mixed_with_tcp_cuts_the_same_results() {
+    // TCP shares every link: the links after the first are closed all the
+    // same; the TCP segments arrive at their endpoints with an event, the
+    // UDP call's packets are recorded at once.
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/voice_tcp_vs_udp.toml")).expect("scenario");
     assert!(text.contains("duration = \"120s\""));
     let ((d0, _), (d1, _)) = both(&text.replace("duration = \"120s\"", "duration = \"30s\""));
     assert_eq!(d0, d1);
 }
 
+/// (report, events) of `text` without and with a capture (which keeps an
+/// event per hop).
+fn reports(text: &str) -> ((talkspurt_core::run::report::Report, u64), (talkspurt_core::run::report::Report, u64)) {
+    let mut s = from_toml_str(text).unwrap_or_else(|e| panic!("{e}"));
+    s.run.trace = false;
+    let go = |capture: Vec<String>| {
+        let opts = RunOptions { capture, capture_key: "capture".into(), ..Default::default() };
+        let out = run_with(&s, &opts, &mut |_| true).unwrap_or_else(|e| panic!("{e}"));
+        (out.report, out.events)
+    };
+    (go(vec![]), go(vec!["call:0".into()]))
+}
+
+/// Sum of a numeric column (counts or floats).
+fn sum(t: &talkspurt_core::trace::table::Table, col: &str) -> f64 {
+    use talkspurt_core::trace::table::Column;
+    match t.get(col) {
+        Some(Column::F64(v)) => v.iter().sum(),
+        Some(Column::U32(v)) => v.iter().map(|&x| x as f64).sum(),
+        Some(Column::I64(v)) => v.iter().map(|&x| x as f64).sum(),
+        _ => panic!("no numeric column {col}"),
+    }
+}
+
 #[test]
-fn dccp_feedback_ties_keep_their_order() {
-    // DCCP's feedback timers tie with arrivals at the same nanosecond: a
-    // packet carried part of the way and then scheduled would reorder them
-    // (`sim/path.rs`); here nothing may be cut.
+fn dccp_hops_are_cut_and_only_ties_move() {
+    // DCCP's feedback timers tie with arrivals at the same nanosecond. Its
+    // packets now cross the closed hops without events and arrive at the
+    // endpoint with one, scheduled from the first hop: an earlier insertion
+    // sequence than an event per hop gave it (`sim/path.rs`). Every
+    // channel sees the same offers; only such ties fall otherwise, so the
+    // run's aggregates must agree with the capture run's (an event per
+    // hop) to within what a reordered tie can move. Measured on 60 s
+    // (2026-11-28): arrivals identical, mean delay -0.01 %, mean allowed
+    // rate -0.09 %; the tolerances below are 0.5 % (arrivals) and 1 %.
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/tfrc_voice.toml")).expect("scenario");
     assert!(text.contains("duration = \"60s\""));
-    let ((d0, e0), (d1, e1)) = both(&text.replace("duration = \"60s\"", "duration = \"10s\""));
+    let ((r0, e0), (r1, e1)) = reports(&text.replace("duration = \"60s\"", "duration = \"10s\""));
+    // Data and feedback cross three links: one event where three were.
+    assert!((e0 as f64) < 0.7 * e1 as f64, "{e0} events cut, {e1} with a capture");
+    let (c0, c1) = (&r0.calls, &r1.calls);
+    let close = |a: f64, b: f64, tol: f64| (a - b).abs() <= tol * b.abs().max(1e-9);
+    assert_eq!(sum(c0, "generated"), sum(c1, "generated"));
+    assert!(close(sum(c0, "arrived"), sum(c1, "arrived"), 0.005), "arrived {} vs {}", sum(c0, "arrived"), sum(c1, "arrived"));
+    for col in ["delay_mean_ms", "allowed_rate_mean_bps"] {
+        let (a, b) = (sum(c0, col), sum(c1, col));
+        assert!(close(a, b, 0.01), "{col}: {a} vs {b}");
+    }
+}
+
+#[test]
+fn tcp_segments_and_acks_take_one_event() {
+    // bench/tcp_mix.toml (100 UDP calls, 4 NewReno flows, one dumbbell):
+    // every link after the first of each direction is closed, so a segment
+    // or an ACK is one event (its arrival at the endpoint) instead of
+    // three, and the voice calls take their planned routes again. No tie
+    // falls otherwise on this scenario: the tables are bit-identical to
+    // the capture run's (checked: `digest`).
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/tcp_mix.toml")).expect("scenario");
+    assert!(text.contains("duration = \"60s\""));
+    let text = text.replace("duration = \"60s\"", "duration = \"10s\"").replace("[\"10s\", \"60s\"]", "[\"2s\", \"10s\"]");
+    let ((d0, e0), (d1, e1)) = both(&text);
     assert_eq!(d0, d1);
-    assert_eq!(e0, e1, "a DCCP call has no passive receiver");
+    assert!((e0 as f64) < 0.4 * e1 as f64, "{e0} events cut, {e1} with a capture");
 }
