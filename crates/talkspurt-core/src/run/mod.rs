@@ -104,7 +104,10 @@ pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -
     if !opts.capture.is_empty() {
         let key = if opts.capture_key.is_empty() { "capture" } else { &opts.capture_key };
         let taps = capture::taps(s, &opts.capture, w.calls.len() as u32, key)?;
-        let rtcp: Vec<Option<u32>> = w.calls.iter().map(|c| c.rtp.rtcp_flow).collect();
+        // A call's other flow: its RTCP, or for a trunked call (which has
+        // no RTCP) the trunk it rides, so its receiver tap sees its packets.
+        let rtcp: Vec<Option<u32>> =
+            w.calls.iter().map(|c| if c.trunk != crate::sim::NO_TRUNK { Some(c.flow) } else { c.rtp.rtcp_flow }).collect();
         let cap = Capture::new(w.topo.channels.len(), &w.flows, |c| rtcp[c as usize], &taps);
         w.capture = Some(Box::new(cap));
     }

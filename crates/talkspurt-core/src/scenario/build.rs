@@ -2,6 +2,8 @@
 //! voice calls and traffic sources, each random component on its own stream.
 
 use crate::sim::world::{Call, Flow, Owner, RtpCall, TrafficApp, TrafficCounters, TrafficFeed, World};
+use crate::sim::TrunkApp;
+use crate::voice::trunk::Trunk;
 use crate::rtp::{AvpfConfig, FbLimit, FbMode, RtcpConfig, RtpReceiver, RtpSender, Schedule};
 use crate::scenario::rtp::{AdaptCfg, AvoipDelay, FbLimitName, FbModeName, IntervalKind, XrBlock};
 use crate::voice::adapt::{rate_bytes, AdaptPoint, Adapter, Avoip, AvoipCfg, DelaySignal, Busse1996, BusseCfg, CodecMode, ModeCfg, Patent, PatentCfg, TfrcCodec, TfrcCodecCfg};
@@ -352,6 +354,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         + s.traffic.iter().map(|t| t.count as usize).sum::<usize>();
     let mut flows = Vec::with_capacity(n_flows);
     let mut calls = Vec::with_capacity(n_calls);
+    let mut trunks = Vec::new();
     // Read on every packet: huge pages where the kernel gives them.
     crate::trace::slab::advise_huge(&mut calls);
     for (g, grp) in s.calls.iter().enumerate() {
@@ -383,6 +386,26 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             }
         };
         let transport_key = format!("calls[{g}].transport");
+        // IAX2 trunk (`sim/trunk.rs`): one flow for the whole group, its
+        // packets' headers IP + UDP with the trunk frame as payload.
+        let trunk = match &grp.trunk {
+            Some(tc) => {
+                let cfg = tc.config();
+                let flow = flows.len() as u32;
+                let ti = trunks.len() as u32;
+                let (mut snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series, &transport_key)?;
+                if let Sender::Rate(r) = &mut snd {
+                    // TFRC's first rates from the trunk packet with every call talking.
+                    let seg = cfg.header as u64 + grp.count as u64 * (cfg.entry as u64 + k as u64 * frame_bytes as u64);
+                    r.hint_segment(seg.min(u32::MAX as u64) as u32);
+                }
+                flows.push(Flow::new(src, dst, snd, rcv, Owner::Trunk(ti)));
+                let framer = matches!(grp.transport, TransportCfg::Tcp(_)).then(StreamFramer::default);
+                trunks.push(TrunkApp { flow, trunk: Trunk::new(cfg), overhead: IPV4_HEADER + UDP_HEADER, live: grp.count, framer });
+                Some((ti, flow))
+            }
+            None => None,
+        };
         for i in 0..grp.count {
             if grp.spread && i > 0 {
                 (src, dst) = ends(i)?;
@@ -405,16 +428,21 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             if grp.bitrate.as_ref().is_some_and(|b| b.random) {
                 source = source.with_send_jitter(Rng::stream(seed, run, StreamId::new(kind::SEND_JITTER, ci)));
             }
-            let flow = flows.len() as u32;
-            let (mut snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series, &transport_key)?;
-            if let Sender::Rate(r) = &mut snd {
-                // The call's own segment (frames + RTP and any header past
-                // IP/UDP) sets TFRC's first rates (RFC 5348 §4.2).
-                let seg = k as u64 * frame_bytes as u64 + grp.overhead_bytes.saturating_sub(IPV4_HEADER + UDP_HEADER) as u64;
-                r.hint_segment(seg.min(u32::MAX as u64) as u32);
-            }
-            let framer = matches!(grp.transport, TransportCfg::Tcp(_)).then(StreamFramer::default);
-            flows.push(Flow::new(src, dst, snd, rcv, Owner::Call(ci)));
+            let (flow, framer) = match trunk {
+                Some((_, flow)) => (flow, None),
+                None => {
+                    let flow = flows.len() as u32;
+                    let (mut snd, rcv) = endpoints(&grp.transport, flow, src, dst, s.run.series, &transport_key)?;
+                    if let Sender::Rate(r) = &mut snd {
+                        // The call's own segment (frames + RTP and any header past
+                        // IP/UDP) sets TFRC's first rates (RFC 5348 §4.2).
+                        let seg = k as u64 * frame_bytes as u64 + grp.overhead_bytes.saturating_sub(IPV4_HEADER + UDP_HEADER) as u64;
+                        r.hint_segment(seg.min(u32::MAX as u64) as u32);
+                    }
+                    flows.push(Flow::new(src, dst, snd, rcv, Owner::Call(ci)));
+                    (flow, matches!(grp.transport, TransportCfg::Tcp(_)).then(StreamFramer::default))
+                }
+            };
             let rtcp_cfg = rtcp_config(grp, k as u64 * frame_bytes as u64, ptime);
             let (pt, clock_rate) = codec::rtp_format(c);
             let tx = RtpSender::new(pt, clock_rate, rtcp_cfg.as_ref(), start, Rng::stream(seed, run, StreamId::new(kind::RTP, 2 * ci)));
@@ -436,6 +464,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 rec: CallRecord::new(s.run.trace, expect),
                 gated: false,
                 route: crate::sim::NO_VOICE_ROUTE,
+                trunk: trunk.map_or(crate::sim::NO_TRUNK, |(t, _)| t),
                 start,
                 stop,
                 framer,
@@ -529,6 +558,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         cut: Default::default(),
         in_flight: Default::default(),
         timer_late: SimTime::ZERO,
+        trunks,
     };
     w.prime();
     Ok(w)

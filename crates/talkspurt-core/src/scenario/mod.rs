@@ -35,6 +35,7 @@ mod speech;
 mod tcp;
 pub mod tfrc;
 mod topology;
+pub mod trunk;
 pub mod units;
 mod validate;
 

@@ -358,6 +358,7 @@ impl Gen {
             rtcp: None,
             feedback: None,
             adapt: Default::default(),
+            trunk: None,
             advantage: match g.below(3) {
                 0 => g.below(41) as f64,
                 _ => 40.0 * g.unit(),

@@ -65,6 +65,8 @@ fn flow_port(owner: Owner) -> u16 {
         Owner::Call(c) => 16384 + 2 * (c % 24_575) as u16,
         Owner::Rtcp(c) => 16385 + 2 * (c % 24_575) as u16,
         Owner::Traffic(t) => 49152 + (t % 16_384) as u16,
+        // IAX2: one UDP port for all calls (RFC 5456), IANA 4569.
+        Owner::Trunk(_) => 4569,
     }
 }
 

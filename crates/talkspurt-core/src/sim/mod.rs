@@ -6,8 +6,10 @@ pub mod capture;
 mod path;
 mod prefetch;
 mod timer;
+mod trunk;
 mod voice;
 pub mod world;
 
+pub use trunk::{TrunkApp, NO_TRUNK};
 pub use voice::{VoiceRoute, NO_VOICE_ROUTE};
 pub use world::World;

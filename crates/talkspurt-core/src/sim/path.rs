@@ -94,6 +94,7 @@ impl World {
                         }
                         Owner::Traffic(_) => true,
                         Owner::Rtcp(_) => false,
+                        Owner::Trunk(t) => self.trunks[t as usize].framer.is_none(),
                     }
             })
             .collect();
@@ -226,8 +227,10 @@ impl World {
         if pkt.app_seq == NO_APP || pkt.dir != Dir::Forward {
             return;
         }
-        if let Owner::Call(c) = self.flows[pkt.flow as usize].owner {
-            self.calls[c as usize].rec.set_fate(pkt.app_seq, fate, ch);
+        match self.flows[pkt.flow as usize].owner {
+            Owner::Call(c) => self.calls[c as usize].rec.set_fate(pkt.app_seq, fate, ch),
+            Owner::Trunk(t) => self.trunk_lost(t, pkt.app_seq, fate, ch),
+            _ => {}
         }
     }
 
@@ -247,6 +250,11 @@ impl World {
                 k.recv_bytes += pkt.size as u64;
                 if now >= self.interval.0 && now < self.interval.1 {
                     k.recv_bytes_interval += pkt.size as u64;
+                }
+            }
+            Owner::Trunk(t) => {
+                if pkt.app_seq != NO_APP {
+                    self.trunk_arrived(t, pkt.app_seq, now);
                 }
             }
             Owner::Rtcp(_) => unreachable!("RTCP receivers are not passive"),

@@ -102,6 +102,14 @@ impl World {
                 return;
             }
         };
+        if call.trunk != super::NO_TRUNK {
+            // IAX2 trunk (`trunk.rs`): the frame waits for the trunk's
+            // tick; the call's own bytes are its entry (no RTP, no adaptation).
+            let entry = self.trunks[call.trunk as usize].trunk.cfg.entry;
+            let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, vp.payload + entry);
+            let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(lane, t, super::world::Event::Voice { call: ci })).is_none();
+            return self.trunk_push(now, ci, seq, vp.payload, last);
+        }
         let wire = vp.payload + pad + call.overhead;
         let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
         let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.tx.clock_rate()) as u32;

@@ -38,6 +38,8 @@ pub enum Event {
     Traffic { src: u32 },
     /// A call whose media waits for its connection opens it (its start).
     Connect { call: u32 },
+    /// An IAX2 trunk's timer: send the frames queued since the last tick.
+    Trunk { trunk: u32 },
 }
 
 /// Who feeds a flow.
@@ -49,6 +51,9 @@ pub enum Owner {
     /// ways; its timers are the call's RTP sessions' (sender side: the RTP
     /// sender's SRs, receiver side: the receiver's RRs and feedback).
     Rtcp(u32),
+    /// An IAX2 trunk (`sim/trunk.rs`): its packets carry several calls'
+    /// frames.
+    Trunk(u32),
 }
 
 /// A call's RTP sessions and the RTCP flow between them. `repr(C)`: the
@@ -101,6 +106,9 @@ pub struct Call {
     /// Index of the call's planned route in `World::cut.routes`, or
     /// `NO_VOICE_ROUTE` (`voice.rs`; set by `World::prime`).
     pub route: u32,
+    /// The IAX2 trunk carrying the call's frames, or `NO_TRUNK`
+    /// (`sim/trunk.rs`; `flow` is then the trunk's).
+    pub trunk: u32,
     /// The adaptation can hold packets back (`Adapter::gates`), set by
     /// `World::prime`; otherwise `Adapter::gate` is not asked.
     pub gated: bool,
@@ -225,6 +233,8 @@ pub struct World {
     /// The latest time up to `end` an endpoint timer was armed for
     /// (`timer.rs`): the run's clock ends no earlier.
     pub timer_late: SimTime,
+    /// IAX2 trunks (`sim/trunk.rs`), each one flow carrying its calls.
+    pub trunks: Vec<super::trunk::TrunkApp>,
 }
 
 impl World {
@@ -334,6 +344,7 @@ impl World {
         match ev {
             Event::Voice { call } => self.on_voice(now, call),
             Event::Traffic { src } => self.on_traffic(now, src),
+            Event::Trunk { trunk } => self.on_trunk(now, trunk),
             Event::Arrive { ch, pkt } => {
                 let pkt = self.in_flight.take(pkt);
                 if let Some(cap) = &mut self.capture {
@@ -442,6 +453,7 @@ impl World {
             let Some(pkt) = pkt else { break };
             match (side, f.owner) {
                 (Side::Sender, Owner::Call(c)) if pkt.app_seq != NO_APP => self.calls[c as usize].rec.sent(pkt.app_seq, now),
+                (Side::Sender, Owner::Trunk(t)) if pkt.app_seq != NO_APP => self.trunk_sent(t, pkt.app_seq, now),
                 (Side::Sender, Owner::Traffic(t)) if now >= self.interval.0 && now < self.interval.1 => {
                     self.traffic[t as usize].counters.wire_bytes_interval += pkt.size as u64;
                 }
@@ -452,6 +464,13 @@ impl World {
         let f = &mut self.flows[flow as usize];
         if side == Side::Sender {
             while let Some(ev) = f.sender.poll_event() {
+                if let (Owner::Trunk(t), AppEvent::Sent { app_seq }) = (f.owner, ev) {
+                    let tr = &self.trunks[t as usize].trunk;
+                    for &(c, seq) in tr.members(app_seq) {
+                        self.calls[c as usize].rec.sent(seq, now);
+                    }
+                    continue;
+                }
                 let Owner::Call(c) = f.owner else { continue };
                 let call = &mut self.calls[c as usize];
                 match ev {
@@ -601,6 +620,7 @@ impl World {
                             }
                         }
                         Owner::Rtcp(_) => {}
+                        Owner::Trunk(t) => super::trunk::trunk_delivered(&mut self.trunks, &mut self.calls, t, &d),
                         Owner::Traffic(t) => {
                             let k = &mut self.traffic[t as usize].counters;
                             k.recv_pkts += 1;

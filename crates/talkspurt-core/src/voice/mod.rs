@@ -4,6 +4,7 @@ pub mod adapt;
 pub mod codec;
 pub mod source;
 pub mod speech;
+pub mod trunk;
 
 pub use codec::Codec;
 pub use source::{VoicePacket, VoiceSource};

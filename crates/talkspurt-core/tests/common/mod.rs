@@ -42,6 +42,7 @@ pub fn calls(count: u32, from: &str, to: &str, codec: &str, ptime_ms: u64) -> Ca
         rtcp: None,
         feedback: None,
         adapt: Default::default(),
+        trunk: None,
         advantage: 0.0,
         start: StartCfg::Fixed(SimDuration::ZERO),
         stagger: SimDuration::ZERO,

@@ -294,6 +294,12 @@ pub struct CallGroupCfg {
     /// Sender adaptation driven by RTCP (default none); needs `rtcp`.
     #[serde(default)]
     pub adapt: crate::scenario::rtp::AdaptCfg,
+    /// IAX2 trunking (RFC 5456): the group's calls share one connection
+    /// of `transport`, their frames due at one tick of the trunk timer in
+    /// one packet (default none: a connection per call). Keys:
+    /// scenario/trunk.rs; model notes: docs/models/trunk.md.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trunk: Option<crate::scenario::trunk::TrunkCfg>,
     /// E-model advantage factor A (ITU-T G.107 §7.6; Table 3 allows 0–20,
     /// e.g. 10 for cellular, 20 for satellite hops). Default 0. Values up
     /// to 40 are accepted (seed 003) and flagged as extrapolated.

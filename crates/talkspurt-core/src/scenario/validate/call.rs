@@ -94,6 +94,37 @@ pub(super) fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net, run: SimD
         TransportCfg::Tfrc(d) => rate(cx, &format!("{p}.transport"), d, false)?,
         _ => {}
     }
+    trunk(cx, p, c, ptime)
+}
+
+/// `trunk`: a timer within Asterisk's range, one host pair, no RTP
+/// machinery (IAX2 trunks carry no RTP), and an mtu a frame fits in.
+fn trunk(cx: &Ctx, p: &str, c: &CallGroupCfg, ptime: SimDuration) -> R<()> {
+    use crate::scenario::trunk::{MAX_INTERVAL, MIN_INTERVAL};
+    let Some(t) = &c.trunk else { return Ok(()) };
+    if t.interval < MIN_INTERVAL || t.interval > MAX_INTERVAL {
+        return Err(cx.err(&format!("{p}.trunk.interval"), "a trunk timer from 1ms to 1s (Asterisk's trunkfreq: 10ms to 1s)"));
+    }
+    let why = "with trunk (one IAX2 connection carries the group's calls)";
+    if c.spread {
+        return Err(cx.err(&format!("{p}.spread"), format!("false {why}: a trunk joins one pair of hosts")));
+    }
+    if c.rtcp.is_some() {
+        return Err(cx.err(&format!("{p}.rtcp"), format!("no rtcp {why}: IAX2 trunk frames carry no RTP")));
+    }
+    if c.feedback.is_some() {
+        return Err(cx.err(&format!("{p}.feedback"), format!("no feedback {why}")));
+    }
+    if !matches!(c.adapt, crate::scenario::rtp::AdaptCfg::None) {
+        return Err(cx.err(&format!("{p}.adapt"), format!("no adaptation {why}")));
+    }
+    if let (Some(m), Some(k)) = (t.mtu, crate::scenario::group_codec(c)) {
+        let payload = (ptime.as_nanos() / k.frame.as_nanos().max(1)).max(1) as u64 * k.frame_bytes as u64;
+        let least = t.header as u64 + t.entry as u64 + payload;
+        if (m as u64) < least {
+            return Err(cx.err(&format!("{p}.trunk.mtu"), format!("at least {least}B: the trunk header, one entry and one packet's frames")));
+        }
+    }
     Ok(())
 }
 

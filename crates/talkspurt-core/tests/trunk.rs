@@ -1,0 +1,186 @@
+//! IAX2 trunking (`calls[i].trunk`, voice/trunk.rs, sim/trunk.rs): N calls
+//! of a group in one connection. Closed forms checked here:
+//! - one packet per tick of the trunk timer that has frames, leaving at
+//!   the tick (UDP sends at once): t_sent = (⌊t_gen / 20 ms⌋ + 1) · 20 ms;
+//! - its IP size is IP + UDP + trunk header + Σ (entry + frame): with 5
+//!   G.711 calls at 20 ms (160 B), 20 + 8 + 8 + 5 · (6 + 160) = 866 B
+//!   (RFC 5456 Meta Trunk Frame, per-entry time-stamps);
+//! - every frame a call generated reaches its call's record (delivery
+//!   counts conserved: Σ calls' frames = frames in the link's packets);
+//! - a lost trunk packet loses the frame of every call in it.
+
+mod common;
+use common::*;
+use talkspurt_core::scenario::trunk::TrunkCfg;
+use talkspurt_core::scenario::*;
+use talkspurt_core::sim::world::World;
+use talkspurt_core::trace::record::NetFate;
+
+const N: u32 = 5;
+const IV: u64 = 20_000_000;
+
+fn trunked(loss: LossCfg, transport: TransportCfg) -> Scenario {
+    let mut g = calls(N, "a", "b", "G.711", 20);
+    g.trunk = Some(TrunkCfg::default());
+    g.transport = transport;
+    // Random phases within one 20 ms frame, as the paper's calls start at
+    // random points of their recording (seed 003 §4).
+    g.start = StartCfg::Uniform { from: SimDuration::ZERO, to: ms(20) };
+    let l = link("a", "b", chan(10_000_000, ms(50), QueueLimit::Packets(1000), loss));
+    scenario(run_cfg(secs(20), 3), vec![l], vec![g], vec![])
+}
+
+fn run(s: &Scenario) -> World {
+    let mut w = build(s).expect("build");
+    assert!(w.run(&mut no_progress()));
+    w
+}
+
+use talkspurt_core::time::SimDuration;
+
+#[test]
+fn one_packet_per_tick_of_header_plus_entries() {
+    let w = run(&trunked(LossCfg::None, TransportCfg::Udp { send_buffer: 5 }));
+    let mut ticks = std::collections::BTreeMap::<u64, u32>::new();
+    let mut frames = 0u64;
+    for c in &w.calls {
+        let r = &c.rec;
+        assert!(r.len() > 900, "20 s of 20 ms packets: {}", r.len());
+        for i in 0..r.len() {
+            let tick = (r.t_gen(i) / IV + 1) * IV;
+            assert_eq!(r.t_sent(i), tick, "frame {i} leaves at the tick after it");
+            assert_eq!(r.fate(i), NetFate::Arrived);
+            assert_eq!(r.wire(i), 160 + 6, "the call's own bytes: entry + frame");
+            *ticks.entry(tick).or_default() += 1;
+            frames += 1;
+        }
+    }
+    let fwd = &w.topo.channels[0].stats;
+    // One packet per tick with frames, nothing else on the forward link.
+    assert_eq!(fwd.delivered, ticks.len() as u64);
+    // Σ over packets of 36 + n·166 B (closed form); all five calls are in
+    // every tick but the first and last few.
+    let want: u64 = ticks.values().map(|&n| 20 + 8 + 8 + n as u64 * 166).sum();
+    assert_eq!(fwd.bytes_delivered, want);
+    assert_eq!(ticks.values().map(|&n| n as u64).sum::<u64>(), frames);
+    let full = ticks.values().filter(|&&n| n == N).count();
+    assert!(full as f64 > 0.99 * ticks.len() as f64, "{full} of {} ticks carry all {N} calls", ticks.len());
+    assert_eq!(fwd.bytes_delivered / fwd.delivered, 866, "mean packet 866 B: 28 + 8 + 5 · 166");
+}
+
+#[test]
+fn a_lost_trunk_packet_loses_a_frame_of_every_call_in_it() {
+    let w = run(&trunked(LossCfg::Bernoulli { p: 0.05, at: LossAt::Wire }, TransportCfg::Udp { send_buffer: 5 }));
+    let lost_ticks = |c: usize| -> Vec<u64> {
+        let r = &w.calls[c].rec;
+        (0..r.len()).filter(|&i| r.fate(i) == NetFate::LinkLoss).map(|i| r.t_sent(i)).collect()
+    };
+    let first = lost_ticks(0);
+    assert!(first.len() > 20, "5 % of ~1000 packets: {}", first.len());
+    let stats = &w.topo.channels[0].stats;
+    let mut total = 0;
+    for c in 0..N as usize {
+        let mine = lost_ticks(c);
+        total += mine.len() as u64;
+        // Every call loses exactly the ticks the others lose (all five are
+        // in every packet once started, which the losses here all follow).
+        let common: Vec<u64> = mine.iter().filter(|t| first.contains(t)).copied().collect();
+        assert!(common.len() + 1 >= mine.len().max(first.len()), "call {c}: {} lost, {} shared with call 0", mine.len(), common.len());
+        let r = &w.calls[c].rec;
+        let arrived = (0..r.len()).filter(|&i| r.fate(i) == NetFate::Arrived).count();
+        assert_eq!(arrived + mine.len(), r.len(), "call {c}: every frame arrived or was lost with its packet");
+    }
+    // Frames lost = frames in the lost packets: each lost packet carried
+    // one frame per call whose tick it was.
+    let per_packet = total as f64 / stats.link_losses as f64;
+    assert!((per_packet - N as f64).abs() < 0.1, "{per_packet} frames per lost packet");
+}
+
+#[test]
+fn a_dccp_trunk_keeps_every_calls_frames_accounted_and_is_deterministic() {
+    let dccp = || {
+        let mut s = from_toml_str(
+            r#"
+            [run]
+            duration = "30s"
+            seed = 5
+            [[links]]
+            between = ["a", "b"]
+            rate = "2Mbps"
+            delay = "250ms"
+            loss = { kind = "bernoulli", p = 0.01 }
+            [[calls]]
+            count = 12
+            from = "a"
+            to = "b"
+            codec = "G.711"
+            ptime = "20ms"
+            speech = { model = "continuous" }
+            start = { kind = "uniform", from = "0s", to = "20ms" }
+            transport = { kind = "dccp", ccid = 4, send_buffer = "5p" }
+            trunk = { entry = "4B" }
+            "#,
+        )
+        .expect("scenario");
+        s.run.trace = true;
+        run(&s)
+    };
+    let (a, b) = (dccp(), dccp());
+    let mut by_fate = [0u64; 5];
+    for (ca, cb) in a.calls.iter().zip(&b.calls) {
+        assert_eq!(ca.rec.fates(), cb.rec.fates(), "same scenario and seed, same fates");
+        assert_eq!(ca.flow, a.calls[0].flow, "one connection for the twelve calls");
+        for f in ca.rec.fates() {
+            by_fate[f as usize] += 1;
+        }
+    }
+    // CCID 4 cannot carry 790 kb/s at 1 % loss and a 500 ms RTT (the
+    // throughput equation allows ~1/3 of it): the send buffer drops whole
+    // trunk packets, twelve frames each, and each lost packet takes a
+    // frame of all twelve calls. Nothing is left in flight after the drain.
+    assert_eq!(by_fate[NetFate::InFlight as usize], 0, "{by_fate:?}");
+    assert!(by_fate[NetFate::SenderDrop as usize] > 0 && by_fate[NetFate::LinkLoss as usize] > 0, "{by_fate:?}");
+    assert_eq!(by_fate[NetFate::SenderDrop as usize] % 12, 0, "sender drops come in whole trunk packets: {by_fate:?}");
+    assert_eq!(by_fate[NetFate::LinkLoss as usize] % 12, 0, "link losses come in whole trunk packets: {by_fate:?}");
+    assert_eq!(by_fate.iter().sum::<u64>(), 12 * a.calls[0].rec.len() as u64);
+}
+
+#[test]
+fn every_transport_carries_a_trunk_and_delivers_each_calls_frames() {
+    // A byte stream (TCP: the trunk frames' ends come from the framing),
+    // CCID 2, CCID 3 and plain TFRC: on a clean, ample path every frame of
+    // every call arrives.
+    for kind in ["{ kind = \"tcp\" }", "{ kind = \"dccp\", ccid = 2 }", "{ kind = \"dccp\", ccid = 3 }", "{ kind = \"tfrc\" }"] {
+        let toml = format!(
+            r#"
+            [run]
+            duration = "20s"
+            [[links]]
+            between = ["a", "b"]
+            rate = "5Mbps"
+            delay = "20ms"
+            [[calls]]
+            count = 3
+            from = "a"
+            to = "b"
+            codec = "G.729"
+            speech = {{ model = "continuous" }}
+            start = {{ kind = "uniform", from = "0s", to = "20ms" }}
+            transport = {kind}
+            trunk = {{}}
+            "#
+        );
+        let mut s = from_toml_str(&toml).expect("scenario");
+        s.run.trace = true;
+        let w = run(&s);
+        for (i, c) in w.calls.iter().enumerate() {
+            let r = &c.rec;
+            assert!(r.len() > 900, "{kind} call {i}: {}", r.len());
+            let arrived = (0..r.len()).filter(|&j| r.fate(j) == NetFate::Arrived).count();
+            // (At a 40 ms RTT the rate transports' slow start keeps up
+            // with the 3-call trunk within the send buffer: nothing drops.)
+            assert_eq!(arrived, r.len(), "{kind} call {i}");
+            assert_eq!(c.flow, w.calls[0].flow, "{kind}: one connection");
+        }
+    }
+}
