@@ -37,6 +37,9 @@ STUDY = ROOT / "scenarios" / "seeds" / "000"
 # One more left when media began to start at the connection (issue 23,
 # `media_start = "connection"`): Fig. 5.9 TFRC vs UDP with 1 TCP flow
 # (jain_delivery) is 'not reproduced' at quick scale since.
+# At the session-10 merge (FR MD floor from the handshake's R with media
+# started at the connection): Fig. 5.4's G.711 ordering FR MD > FR > SP at
+# 100 ms is 'not reproduced' in 30 s runs and left the list.
 QUICK_VERDICTS: dict[tuple[str, str, str], str] = {
     ('Fig. 5.1', 'TFRC', 'G.729, 25 ms vs 100 ms'): 'trend reproduced',
     ('Fig. 5.1', 'TFRC SP', 'G.729, 25 ms vs 100 ms'): 'trend reproduced',
@@ -57,7 +60,6 @@ QUICK_VERDICTS: dict[tuple[str, str, str], str] = {
     ('Fig. 5.2', 'TCP (RFC 3390 IW) vs UDP', 'G.711, 300 ms'): 'trend reproduced',
     ('Fig. 5.2', 'TCP (RFC 3390 IW) vs UDP', 'G.711, 400 ms'): 'trend reproduced',
     ('Fig. 5.3', 'TFRC', 'G.729, 25 ms vs 200 ms'): 'trend reproduced',
-    ('Fig. 5.4', 'TFRC SP FR MD > TFRC SP FR > TFRC SP', 'G.711, 100 ms'): 'trend reproduced',
     ('Fig. 5.5', 'TCP (RFC 3390 IW)', 'G.729, loss 1 % vs loss 0.01 %'): 'trend reproduced',
     ('Fig. 5.5', 'TFRC SP FR MD vs UDP', 'G.729, loss 1 %'): 'trend reproduced',
     ('Fig. 5.6', 'TCP (RFC 3390 IW)', 'G.711, loss 1 % vs loss 0.01 %'): 'trend reproduced',

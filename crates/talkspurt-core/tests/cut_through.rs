@@ -117,9 +117,12 @@ fn dccp_hops_are_cut_and_only_ties_move() {
     // hop) to within what a reordered tie can move. Measured on 60 s
     // (2026-11-28): arrivals identical, mean delay -0.01 %, mean allowed
     // rate -0.09 %; the tolerances below are 0.5 % (arrivals) and 1 %.
+    // The whole 60 s: a 10 s cut is mostly slow start since media waits for
+    // the connection (issue 23), and there one reordered tie moved the
+    // allowed rate 1.04 % (measured at the merge).
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/tfrc_voice.toml")).expect("scenario");
     assert!(text.contains("duration = \"60s\""));
-    let ((r0, e0), (r1, e1)) = reports(&text.replace("duration = \"60s\"", "duration = \"10s\""));
+    let ((r0, e0), (r1, e1)) = reports(&text);
     // Data and feedback cross three links: one event where three were.
     assert!((e0 as f64) < 0.7 * e1 as f64, "{e0} events cut, {e1} with a capture");
     let (c0, c1) = (&r0.calls, &r1.calls);

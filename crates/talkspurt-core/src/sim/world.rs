@@ -442,8 +442,10 @@ impl World {
 
     /// Drain an endpoint's transmissions and re-arm its timer.
     pub(super) fn service(&mut self, now: SimTime, flow: u32, side: Side) {
-        // A call whose media waited for this connection, now open.
+        // A call whose media waited for this connection, now open (or a
+        // trunk's, for all its members).
         let mut media = None;
+        let mut trunk_open = None;
         loop {
             let f = &mut self.flows[flow as usize];
             let (pkt, node) = match side {
@@ -464,10 +466,17 @@ impl World {
         let f = &mut self.flows[flow as usize];
         if side == Side::Sender {
             while let Some(ev) = f.sender.poll_event() {
-                if let (Owner::Trunk(t), AppEvent::Sent { app_seq }) = (f.owner, ev) {
-                    let tr = &self.trunks[t as usize].trunk;
-                    for &(c, seq) in tr.members(app_seq) {
-                        self.calls[c as usize].rec.sent(seq, now);
+                if let Owner::Trunk(t) = f.owner {
+                    match ev {
+                        AppEvent::Sent { app_seq } => {
+                            let tr = &self.trunks[t as usize].trunk;
+                            for &(c, seq) in tr.members(app_seq) {
+                                self.calls[c as usize].rec.sent(seq, now);
+                            }
+                        }
+                        // The trunk's connection is every member's.
+                        AppEvent::Connected => trunk_open = Some(t),
+                        AppEvent::RateChanged { .. } => {}
                     }
                     continue;
                 }
@@ -500,6 +509,15 @@ impl World {
         if let Some(c) = media {
             self.start_media(now, c);
         }
+        if let Some(t) = trunk_open {
+            for c in 0..self.calls.len() as u32 {
+                let call = &mut self.calls[c as usize];
+                if call.trunk == t && call.await_open {
+                    call.await_open = false;
+                    self.start_media(now, c);
+                }
+            }
+        }
     }
 
     /// Call `c`'s connection opened at `now`: its frame clock starts now
@@ -511,6 +529,17 @@ impl World {
         call.source.restart(now, call.stop);
         match call.source.next_ready() {
             Some(t) => self.q.schedule_in(self.voice_lane(c), t, Event::Voice { call: c }),
+            // A trunk member that will send nothing: the trunk closes after
+            // its last live member (`trunk.rs`).
+            None if call.trunk != super::NO_TRUNK => {
+                let t = call.trunk as usize;
+                self.trunks[t].live -= 1;
+                if self.trunks[t].live == 0 && self.trunks[t].trunk.queued() == 0 {
+                    let flow = self.trunks[t].flow;
+                    self.end_flow(now, flow);
+                    self.service(now, flow, Side::Sender);
+                }
+            }
             None => {
                 let flow = call.flow;
                 self.end_flow(now, flow);
