@@ -124,7 +124,7 @@ mod tests {
 
     fn params() -> OnOffParams {
         // The satellite-ipstar downlink's calibrated load (docs/models/network.md).
-        OnOffParams { rate_bps: 1.1e6, packet: 1500, on_ns: 1.5e9, off_ns: 80e9 }
+        OnOffParams { rate_bps: 1.0e6, packet: 1500, on_ns: 3e9, off_ns: 65e9 }
     }
 
     /// Over 10⁷ s (≈ 10⁵ ON periods) the offered load is within 2 % of
@@ -154,7 +154,7 @@ mod tests {
     #[test]
     fn utilisation_closed_form() {
         let p = params();
-        assert!((p.mean_rate_bps() / 1e6 - 1.1 * 1.5 / 81.5).abs() < 1e-12);
+        assert!((p.mean_rate_bps() / 1e6 - 1.0 * 3.0 / 68.0).abs() < 1e-12);
     }
 
     /// Arrivals come in time order and the same stream gives the same
