@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """TFRC benchmark: talkspurt vs ns-2 on two scenarios.
 
-    python bench/tfrc.py [--repeat K] [--skip-ns2] [--only voice|voice1000|bulk]
+    python bench/tfrc.py [--repeat K] [--skip-ns2] [--ns2-repeat N] [--only voice|voice1000|bulk]
                          [--talkspurt-via api|cli|table|native[,...]]
 
   voice      100 on/off G.711 calls over DCCP CCID 3 through a 10 Mb/s
@@ -107,6 +107,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--skip-ns2", action="store_true")
+    ap.add_argument("--ns2-repeat", type=int, default=None,
+                    help="run ns-2 in the first N repeats only (voice1000 takes ns-2 ~90 s of CPU a run)")
     ap.add_argument("--only", choices=list(CASES))
     ap.add_argument("--talkspurt-via", default="api",
                     help="comma list of api, cli, table, native (default api)")
@@ -123,7 +125,7 @@ def main(argv=None) -> int:
             continue
         runs = {"ns-2": [], **{r: [] for r in rows}}
         for k in range(a.repeat):
-            if ns and not a.skip_ns2:
+            if ns and not a.skip_ns2 and (a.ns2_repeat is None or k < a.ns2_repeat):
                 runs["ns-2"].append(one([ns, str(NS2), *args]) | {"load": os.getloadavg()[0]})
             for via, row in zip(vias, rows):
                 load = os.getloadavg()[0]
