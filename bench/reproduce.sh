@@ -8,12 +8,14 @@
 #   JOBS=2 sh bench/reproduce.sh     # worker processes per bundle (default:
 #                                    # the CLI's, one per core)
 #   sh bench/reproduce.sh --quick tests/data/reproduce/toy   # named bundles only
+#   OUT=/tmp/r sh bench/reproduce.sh --quick   # keep the outputs in /tmp/r/NNN
+#                                    # (must not exist yet), with each log
 #
 # Bundles are the folders scenarios/seeds/NNN holding a published.toml, or
 # the ids / folders given after the options.
 # Each run starts from an empty output folder (reproduce resumes finished
 # runs, so reusing a folder would time nothing); the folders are removed at
-# the end. Wall time is the whole `python -m talkspurt reproduce` process,
+# the end (unless OUT is set). Wall time is the whole `python -m talkspurt reproduce` process,
 # ns-2 twins included. A bundle that fails is reported with its exit code
 # and counted in the total; the script exits 1 if any failed.
 # Prints one line per bundle and a last line of JSON for the benchmark page.
@@ -25,8 +27,13 @@ quick=""
 jobs=""
 [ -n "${JOBS:-}" ] && jobs="-j $JOBS"
 py=${PYTHON:-python3}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/talkspurt-reproduce-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "${OUT:-}" ]; then
+    [ ! -e "$OUT" ] || { echo "OUT=$OUT exists; give a new folder" >&2; exit 2; }
+    mkdir -p "$OUT" && tmp=$(cd "$OUT" && pwd)
+else
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/talkspurt-reproduce-XXXXXX")
+    trap 'rm -rf "$tmp"' EXIT
+fi
 cd "$repo"
 total=0
 failed=0

@@ -2,19 +2,28 @@
 """Voice + TCP benchmark: talkspurt vs ns-2 vs ns-3 on bench/tcp_mix.toml.
 
     python bench/tcp_mix.py [--preset small|mixed] [--repeat K] [--duration S] [--calls N] [--flows F]
+                            [--talkspurt-via api[,table][,native]] [--ns3-repeat N]
 
 small (default): 100 always-on G.711 calls and 4 greedy NewReno TCP flows
 share a 20 Mb/s, 20 ms, 100-packet drop-tail bottleneck for 60 s.
 mixed (issue 26 target 1): 500 calls and 100 flows through 100 Mb/s, 30 ms,
 50 packets, 1000-byte segments, window 1000 (bench/tcp_mix_big.toml; ns-2
-gets the same five values as arguments; no ns-3 twin of it yet, so ns-3 is
-skipped). Runs, once per repeat and interleaved (so machine noise hits
+gets the same five values as arguments, ns-3 as --rate --delay --qlim --mss
+--window). Runs, once per repeat and interleaved (so machine noise hits
 every simulator alike):
 
-  ns-2        ns bench/ns2/tcp_mix.tcl S N F
-  ns-3        bench/ns3/build/tcp_mix --duration=S --calls=N --flows=F
+  ns-2        ns bench/ns2/tcp_mix.tcl S N F 10 [RATE DELAY QLIM MSS WINDOW]
+  ns-3        bench/ns3/build/tcp_mix --duration=S --calls=N --flows=F [--rate=...]
               (built first by bench/ns3/build.sh, outside the timing)
-  talkspurt   bench/tcp_mix.toml (count/duration rewritten), trace off
+  talkspurt   the preset's scenario (count/duration rewritten), trace off,
+              through `talkspurt.run()` (api, the default), and with
+              --talkspurt-via also `talkspurt run SCENARIO --no-trace`
+              printing its table (table: the CLI, no pandas) and/or the
+              native runner target/release/examples/run_scenario
+              --no-trace (native: no Python; build it with `cargo build
+              --release --example run_scenario -p talkspurt-core`). Only
+              the api row reads the results back (voice delivered, TCP
+              goodput); the others run the same scenario to the same bits.
 
 Each simulator runs in its own child process: wall time around the child,
 peak RSS = the child's own ru_maxrss (os.wait4). If talkspurt cannot run the
@@ -47,18 +56,21 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 from dumbbell import (  # noqa: E402  -- shared child-process and output helpers
-    ChildRun, last_json_line, machine, run_child, talkspurt_env, write_json_atomic)
+    ChildRun, cli_summary_line, last_json_line, machine, run_child, talkspurt_env, write_json_atomic)
 
 NS2_SCRIPT = BENCH / "ns2" / "tcp_mix.tcl"
 NS3_BUILD = BENCH / "ns3" / "build.sh"
 NS3_BIN = BENCH / "ns3" / "build" / "tcp_mix"
 SCENARIO = BENCH / "tcp_mix.toml"
-# preset -> (scenario, calls, flows in it, ns-2 bottleneck args, label)
+# preset -> (scenario, calls, flows in it, ns-2 bottleneck args, label, ns-3 args)
 PRESETS = {
-    "small": (BENCH / "tcp_mix.toml", 100, 4, [], "20 Mb/s bottleneck"),
+    "small": (BENCH / "tcp_mix.toml", 100, 4, [], "20 Mb/s bottleneck", []),
     "mixed": (BENCH / "tcp_mix_big.toml", 500, 100, ["100Mb", "30ms", "50", "1000", "1000"],
-              "100 Mb/s, 30 ms, 50 p bottleneck, 1000 B segments"),
+              "100 Mb/s, 30 ms, 50 p bottleneck, 1000 B segments",
+              ["--rate=100Mbps", "--delay=30ms", "--qlim=50", "--mss=1000", "--window=1000"]),
 }
+NATIVE = REPO / "target" / "release" / "examples" / "run_scenario"
+VIA_ROWS = {"api": "talkspurt", "table": "talkspurt-cli", "native": "talkspurt-native"}
 RESULTS = BENCH / "results" / "tcp_mix.json"
 
 PTIME = Fraction(20, 1000)
@@ -95,7 +107,7 @@ def build_ns3() -> str | None:
 
 def run_ns3(a, workdir: Path) -> dict:
     r = run_child([str(NS3_BIN), f"--duration={a.duration:g}", f"--calls={a.calls}",
-                   f"--flows={a.flows}", f"--start={WINDOW_START:g}"], workdir)
+                   f"--flows={a.flows}", f"--start={WINDOW_START:g}"] + PRESETS[a.preset][5], workdir)
     if r.rc != 0:
         return {"available": False, "reason": f"ns-3 exited {r.rc}: {r.stderr.strip()[-500:]}"}
     out = last_json_line(r.stdout)
@@ -180,6 +192,25 @@ def talkspurt_unavailable_reason(scenario: Path) -> str | None:
     return re.sub(r"^talkspurt: (error: )?", "", lines[-1])
 
 
+def run_talkspurt_other(scenario: Path, via: str, native: Path = NATIVE) -> dict:
+    """`talkspurt run --no-trace` printing its table, or the native runner:
+    wall, CPU and peak RSS of the process; results are not read back."""
+    if via == "native":
+        if not native.exists():
+            return {"available": False, "reason": f"{native} not built"}
+        cmd = [str(native), str(scenario), "--no-trace"]
+    else:
+        cmd = [sys.executable, "-m", "talkspurt", "run", str(scenario), "--no-trace"]
+    r = run_child(cmd, REPO, talkspurt_env())
+    if r.rc != 0:
+        return {"available": False, "reason": f"{via} exited {r.rc}: {r.stderr.strip()[-500:]}"}
+    out = last_json_line(r.stdout) if via == "native" else cli_summary_line(r.stdout)
+    res = summarize(r, {}, events=out.get("events"))
+    res["run_s"] = out.get("loop_s") if via == "native" else out.get("wall_time_s")
+    res["voice_sent"] = res["voice_received"] = None
+    return res
+
+
 def run_talkspurt(scenario: Path) -> dict:
     r = run_child([sys.executable, "-c", _TS_CHILD, str(scenario)], REPO, talkspurt_env())
     if r.rc != 0:
@@ -239,19 +270,19 @@ def fmt(v, spec, na="n/a"):
 
 
 def print_table(rows: list[dict], ref: dict | None) -> None:
-    hdr = (f"{'simulator':<11}{'wall s':>8}{'run s':>8}{'peak RSS MB':>13}{'events':>12}"
+    hdr = (f"{'simulator':<17}{'wall s':>8}{'run s':>8}{'peak RSS MB':>13}{'events':>12}"
            f"{'voice sent':>12}{'voice rcvd':>12}{'loss %':>8}{'TCP Mb/s':>10}"
            f"{'ns-2/x wall':>13}{'ns-2/x run':>12}")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
         if not r["available"]:
-            print(f"{r['simulator']:<11}  unavailable: {r['reason']}")
+            print(f"{r['simulator']:<17}  unavailable: {r['reason']}")
             continue
         rw = ref["wall_s"] / r["wall_s"] if ref else None
         rr = ref["run_s"] / r["run_s"] if ref and ref.get("run_s") and r.get("run_s") else None
         tot = r["tcp_goodput_bps_total"]
-        print(f"{r['simulator']:<11}{r['wall_s']:>8.3f}{fmt(r['run_s'], '.3f'):>8}"
+        print(f"{r['simulator']:<17}{r['wall_s']:>8.3f}{fmt(r['run_s'], '.3f'):>8}"
               f"{r['maxrss_mb']:>13.1f}{fmt(r['events'], ',d'):>12}"
               f"{fmt(r['voice_sent'], ',d'):>12}{fmt(r['voice_received'], ',d'):>12}"
               f"{fmt(None if r['voice_loss'] is None else 100 * r['voice_loss'], '.2f'):>8}"
@@ -277,7 +308,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--skip-ns2", action="store_true")
     ap.add_argument("--skip-ns3", action="store_true")
+    ap.add_argument("--ns3-repeat", type=int, default=None,
+                    help="run ns-3 in the first N repeats only (the mixed preset takes ns-3 ~100 s of CPU a run)")
     ap.add_argument("--skip-talkspurt", action="store_true")
+    ap.add_argument("--talkspurt-via", default="api",
+                    help="comma list of api (talkspurt.run()), table (`talkspurt run` CLI), "
+                         "native (run_scenario); default api")
+    ap.add_argument("--native-bin", type=Path, default=NATIVE, help=f"default {NATIVE.relative_to(REPO)}")
     ap.add_argument("--json", type=Path, default=None,
                     help="default bench/results/tcp_mix.json (small), tcp_mix_<preset>.json otherwise")
     a = ap.parse_args(argv)
@@ -285,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     a.flows = PRESETS[a.preset][2] if a.flows is None else a.flows
     if a.json is None:
         a.json = RESULTS if a.preset == "small" else RESULTS.with_name(f"tcp_mix_{a.preset}.json")
+    vias = [v for v in a.talkspurt_via.split(",") if v]
+    if not vias or any(v not in VIA_ROWS for v in vias):
+        ap.error(f"--talkspurt-via: a comma list of {', '.join(VIA_ROWS)}, got {a.talkspurt_via!r}")
     if a.calls < 0 or a.flows < 0 or a.repeat < 1 or a.duration <= WINDOW_START:
         ap.error(f"need --calls, --flows >= 0, --repeat >= 1, --duration > {WINDOW_START:g}")
 
@@ -292,7 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"tcp_mix: {a.calls} calls + {a.flows} TCP NewReno flows x {a.duration:g} s, "
           f"{PRESETS[a.preset][4]}, repeat {a.repeat}")
 
-    names = ["ns-2", "ns-3", "talkspurt"]
+    ts_names = [VIA_ROWS[v] for v in vias]
+    names = ["ns-2", "ns-3", *ts_names]
     runs: dict[str, list[dict]] = {n: [] for n in names}
     reason: dict[str, str | None] = {n: None for n in names}
     if a.skip_ns2:
@@ -301,24 +342,26 @@ def main(argv: list[str] | None = None) -> int:
         reason["ns-2"] = "`ns` not found; run bench/setup.sh"
     if a.skip_ns3:
         reason["ns-3"] = "skipped (--skip-ns3)"
-    elif a.preset != "small":
-        reason["ns-3"] = f"no ns-3 twin of preset {a.preset}"
     else:
         reason["ns-3"] = build_ns3()
 
     with tempfile.TemporaryDirectory(prefix="talkspurt-tcpmix-") as tmp:
         work = Path(tmp)
         scenario = write_scenario(a, work)
-        if a.skip_talkspurt:
-            reason["talkspurt"] = "skipped (--skip-talkspurt)"
-        else:
-            why = talkspurt_unavailable_reason(scenario)
-            if why:
-                reason["talkspurt"] = why
-                print(f"talkspurt unavailable: {why}")
+        why = "skipped (--skip-talkspurt)" if a.skip_talkspurt else talkspurt_unavailable_reason(scenario)
+        if why:
+            for n in ts_names:
+                reason[n] = why
+            print(f"talkspurt unavailable: {why}")
+        fns = {"ns-2": lambda: run_ns2(a, work), "ns-3": lambda: run_ns3(a, work),
+               "talkspurt": lambda: run_talkspurt(scenario),
+               "talkspurt-cli": lambda: run_talkspurt_other(scenario, "table"),
+               "talkspurt-native": lambda: run_talkspurt_other(scenario, "native", a.native_bin)}
         for k in range(a.repeat):
-            for name, fn in (("ns-2", lambda: run_ns2(a, work)), ("ns-3", lambda: run_ns3(a, work)),
-                             ("talkspurt", lambda: run_talkspurt(scenario))):
+            for name in names:
+                if name == "ns-3" and a.ns3_repeat is not None and k >= a.ns3_repeat:
+                    continue
+                fn = fns[name]
                 if reason[name] is not None:
                     continue
                 load = os.getloadavg()[0]
@@ -328,7 +371,8 @@ def main(argv: list[str] | None = None) -> int:
                     runs[name].append(r)
                 else:
                     reason[name] = r["reason"]
-            done = ", ".join(f"{n} {runs[n][-1]['wall_s']:.2f}s" for n in names if len(runs[n]) == k + 1)
+            done = ", ".join(f"{n} {runs[n][-1]['wall_s']:.2f}s" for n in names
+                             if runs[n] and (len(runs[n]) == k + 1 or n == "ns-3"))
             print(f"  repeat {k + 1}/{a.repeat}: {done or 'nothing ran'}")
 
     rows = [summary(n, runs[n], reason[n]) for n in names]
@@ -338,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
 
     checks = []
     for r in rows:
-        if not r["available"]:
+        if not r["available"] or r["voice_sent"] is None:
             continue
         want = off["completed_by_horizon"] if r["simulator"] == "talkspurt" else off["start_of_interval"]
         checks.append({"check": f"{r['simulator']} voice packets sent == closed form",
@@ -349,13 +393,23 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  [{'ok' if c['ok'] else 'FAIL'}] {c['check']}: {c['detail']}")
 
     ratios = {}
-    if ref:
-        for r in rows[1:]:
-            if r["available"]:
-                ratios[r["simulator"]] = {
-                    "ns2_over_x_wall": ref["wall_s"] / r["wall_s"],
-                    "ns2_over_x_run": (ref["run_s"] / r["run_s"]) if r.get("run_s") else None,
-                }
+    ns3 = rows[1] if rows[1]["available"] else None
+    for r in rows[1:]:
+        if not r["available"]:
+            continue
+        x = {}
+        for peer, key in ((ref, "ns2"), (ns3 if r is not ns3 else None, "ns3")):
+            if peer:
+                x[f"{key}_over_x_wall"] = peer["wall_s"] / r["wall_s"]
+                x[f"{key}_over_x_cpu"] = peer["cpu_s"] / r["cpu_s"] if r["cpu_s"] else None
+                x[f"{key}_over_x_run"] = (peer["run_s"] / r["run_s"]) if peer.get("run_s") and r.get("run_s") else None
+        ratios[r["simulator"]] = x
+    if ratios:
+        print("\nratios (wall, CPU):")
+        for n, x in ratios.items():
+            print(f"  {n}: " + "; ".join(
+                f"{k} {x[f'{k}_over_x_wall']:.2f}x, {fmt(x[f'{k}_over_x_cpu'], '.2f')}x"
+                for k in ("ns2", "ns3") if f"{k}_over_x_wall" in x))
     result = {
         "benchmark": "tcp_mix",
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),

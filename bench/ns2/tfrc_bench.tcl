@@ -1,7 +1,7 @@
 # talkspurt TFRC benchmark peer (bench/tfrc.py): N flows through one
 # 10 Mb/s, 20 ms, 100-packet drop-tail bottleneck.
 #
-#   ns tfrc_bench.tcl voice|bulk N DURATION_S ?SEED?
+#   ns tfrc_bench.tcl voice|bulk N DURATION_S ?SEED? ?RATE?
 #
 #   voice  N on/off G.711-like calls over DCCP CCID 3 (Agent/DCCP/TFRC),
 #          exponential talkspurts 1 s / silences 1.5 s, one 172-byte packet
@@ -10,15 +10,19 @@
 #   bulk   N greedy Agent/TFRC flows of 1000-byte packets (+ 32 B header);
 #          twin bench/tfrc_bulk.toml
 #
-# Topology: a --1Gb/s,1ms-- r1 --10Mb/s,20ms,100p-- r2 --1Gb/s,1ms-- b.
+# Topology: a --1Gb/s,1ms-- r1 --RATE,20ms,100p-- r2 --1Gb/s,1ms-- b, RATE
+# an ns-2 bandwidth (default 10Mb; bench/tfrc.py's voice1000 case runs
+# 1000 calls with 100Mb, twin bench/tfrc_voice1000.toml, so the calls offer
+# the bottleneck the same ~32 % load as 100 calls offer 10 Mb/s).
 # Flow i starts at i x 1 ms. Prints one JSON line: packets delivered at b
 # (data direction), the run's own wall time.
 
-if {$argc < 3 || $argc > 4} {
-    puts stderr "usage: ns tfrc_bench.tcl voice|bulk N DURATION_S ?SEED?"; exit 2
+if {$argc < 3 || $argc > 5} {
+    puts stderr "usage: ns tfrc_bench.tcl voice|bulk N DURATION_S ?SEED? ?RATE?"; exit 2
 }
 lassign $argv mode n duration
-set seed [expr {$argc == 4 ? [lindex $argv 3] : 1}]
+set seed [expr {$argc >= 4 ? [lindex $argv 3] : 1}]
+set rate [expr {$argc == 5 ? [lindex $argv 4] : "10Mb"}]
 if {$mode ni {voice bulk} || ![string is integer -strict $n] || $n < 1} {
     puts stderr "MODE must be voice or bulk, N >= 1"; exit 2
 }
@@ -29,7 +33,7 @@ set app_rng [seeded_rng]
 
 set a  [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set b [$ns node]
 $ns duplex-link $a  $r1 1Gb  1ms  DropTail
-$ns duplex-link $r1 $r2 10Mb 20ms DropTail
+$ns duplex-link $r1 $r2 $rate 20ms DropTail
 $ns duplex-link $r2 $b  1Gb  1ms  DropTail
 foreach {x y l} [list $a $r1 1001 $r1 $a 1001 $r1 $r2 101 $r2 $r1 101 $r2 $b 1001 $b $r2 1001] {
     $ns queue-limit $x $y $l

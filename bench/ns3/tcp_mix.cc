@@ -2,11 +2,24 @@
 // bottleneck with greedy NewReno TCP flows, in ns-3 (Debian libns3-dev 3.37).
 //
 //   bench/ns3/build/tcp_mix [--duration=60] [--calls=100] [--flows=4] [--start=10] [--sack=1]
+//                           [--rate=20Mbps --delay=20ms --qlim=100 --mss=1460 --window=0]
 //
 // Build with bench/ns3/build.sh. Same scenario as bench/ns2/tcp_mix.tcl and
 // bench/tcp_mix.toml:
 //
 //   a --1Gb/s,1ms-- r1 --20Mb/s,20ms, DropTail 100p-- r2 --1Gb/s,1ms-- b
+//
+// The last five options are the bottleneck and TCP settings ns-2's script
+// takes as its last five arguments: bottleneck rate and delay, its queue
+// limit (waiting packets), TCP payload bytes per segment, and the window in
+// segments (0: the 4 MiB buffers below, i.e. never limiting, as ns-2's
+// window_ 10000). bench/tcp_mix.py --preset mixed passes --rate=100Mbps
+// --delay=30ms --qlim=50 --mss=1000 --window=1000 (issue 26's "Mixed" run;
+// talkspurt twin bench/tcp_mix_big.toml): 1000-byte segments make 1040-byte
+// IP packets in all three, and the window becomes the receive buffer
+// (RcvBufSize = window x mss = 1,000,000 B, talkspurt's rcv_window
+// "1000kB"; ns-2's window_ 1000 caps the send window at 1000 segments, ns-3
+// advertises at most the free receive buffer, which PacketSink keeps empty).
 //
 // Voice: one UdpClient per call, a 200-byte IP packet (172 B UDP payload +
 // 8 UDP + 20 IP) every 20 ms, call i starting at i x 20 us and stopping 1 ns
@@ -44,6 +57,11 @@
 //    SACK on or going back to DelAckCount 2 each removes the collapse (mix:
 //    ~1.2 % voice loss, 10.6 Mb/s of TCP); a 128 KiB receive buffer hides
 //    it for a lone flow only. SACK changes less of what is compared.
+//    The mixed preset (500 calls, 100 flows, 100 Mb/s, 30 ms, 50 p, 1000 B
+//    segments, 1000-segment window) runs with SACK on for the same reason;
+//    measured 2026-11-28: voice delivered 1,291,570 of 1,500,000 (ns-2
+//    1,287,588, +0.3 %), TCP goodput 39.86 Mb/s (ns-2 41.04, -2.9 %),
+//    13.9 M events, 100 s of CPU.
 //  * ns-3 TCP does a real three-way handshake (SYN, SYN-ACK, ACK); ns-2's
 //    one-way TCP sends one 40-byte pseudo-SYN and waits for its ACK. Both
 //    cost one RTT before data flows.
@@ -83,16 +101,26 @@ main(int argc, char* argv[])
     uint32_t flows = 4;
     double start = 10.0; // TCP goodput window [start, duration]
     bool sack = true;    // see the header
+    std::string rate = "20Mbps";
+    std::string delay = "20ms";
+    uint32_t qlim = 100;
+    uint32_t mss = 1460;
+    uint32_t wnd = 0; // segments; 0 = 4 MiB buffers
     CommandLine cmd;
     cmd.AddValue("duration", "simulated seconds", duration);
     cmd.AddValue("calls", "one-way voice calls a -> b", calls);
     cmd.AddValue("flows", "greedy TCP NewReno flows a -> b", flows);
     cmd.AddValue("start", "start of the TCP goodput window, s", start);
     cmd.AddValue("sack", "TCP SACK option (see the source's header)", sack);
+    cmd.AddValue("rate", "bottleneck rate (ns-3 DataRate)", rate);
+    cmd.AddValue("delay", "bottleneck one-way delay (ns-3 Time)", delay);
+    cmd.AddValue("qlim", "bottleneck drop-tail limit, waiting packets", qlim);
+    cmd.AddValue("mss", "TCP payload bytes per segment", mss);
+    cmd.AddValue("window", "receive window in segments (0: 4 MiB buffers)", wnd);
     cmd.Parse(argc, argv);
-    if (duration <= 0 || start < 0 || start >= duration)
+    if (duration <= 0 || start < 0 || start >= duration || qlim == 0 || mss == 0)
     {
-        std::fprintf(stderr, "need duration > 0 and 0 <= start < duration\n");
+        std::fprintf(stderr, "need duration > 0, 0 <= start < duration, qlim > 0, mss > 0\n");
         return 2;
     }
 
@@ -102,7 +130,7 @@ main(int argc, char* argv[])
     const Time ptime = MilliSeconds(20);
     const Time stagger = MicroSeconds(20);
     const Time flowStagger = MilliSeconds(100);
-    const uint32_t mss = 1460;
+    const uint32_t rcvBuf = wnd ? wnd * mss : (1u << 22);
 
     // --- TCP, matched to ns-2 (see the header) --------------------------------
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
@@ -112,14 +140,14 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(2));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1u << 22));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1u << 22));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
     Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MilliSeconds(10)));
 
     // --- topology ---------------------------------------------------------------
-    Dumbbell net = BuildDumbbell("20Mbps", "20ms", "100p");
+    Dumbbell net = BuildDumbbell(rate, delay, std::to_string(qlim) + "p");
     NodeContainer& nodes = net.nodes;
     Ptr<Node> a = net.a, r1 = net.r1, r2 = net.r2, b = net.b;
     NetDeviceContainer &dA = net.dA, &dB = net.dB, &dC = net.dC;
@@ -238,11 +266,13 @@ main(int argc, char* argv[])
     const double run_s = std::chrono::duration<double>(t_run1 - t_run0).count();
     std::printf("{\"simulator\": \"ns-3\", \"program\": \"tcp_mix.cc\", \"ns3_version\": \"3.37\", "
                 "\"duration_s\": %g, \"calls\": %u, \"flows\": %u, \"window_start_s\": %g, \"sack\": %s, "
+                "\"bottleneck\": \"%s %s %up\", \"mss\": %u, \"rcv_buf_bytes\": %u, "
                 "\"voice_sent\": %llu, \"voice_received\": %llu, \"tcp\": [%s], "
                 "\"tcp_goodput_bps_total\": %.3f, \"bottleneck_drops\": %llu, "
                 "\"drops_by_node\": {\"a\": %llu, \"r1\": %llu, \"r2\": %llu, \"b\": %llu}, "
                 "\"events_executed\": %llu, \"setup_wall_s\": %.3f, \"run_wall_s\": %.3f}\n",
-                duration, calls, flows, start, sack ? "true" : "false",
+                duration, calls, flows, start, sack ? "true" : "false", rate.c_str(), delay.c_str(),
+                qlim, mss, rcvBuf,
                 (unsigned long long)(voiceSentBytes / voicePayload),
                 (unsigned long long)voiceRecv, tcpJson.c_str(), total,
                 (unsigned long long)drops[1], (unsigned long long)drops[0],

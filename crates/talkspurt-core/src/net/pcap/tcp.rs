@@ -39,10 +39,10 @@ pub(super) fn header(out: &mut Vec<u8>, h: &TcpHeader, ep: &Endpoints) {
         // keeps no clock values: zero).
         out.extend_from_slice(&[1, 1, 8, 10, 0, 0, 0, 0, 0, 0, 0, 0]);
     }
-    if let Some(s) = h.sack.as_ref().filter(|s| !s.blocks.is_empty()) {
+    if let Some(s) = h.sack.as_ref().filter(|s| !s.is_empty()) {
         // RFC 2018 §3: kind 5, length 2 + 8n, left and right edges.
-        out.extend_from_slice(&[5, 2 + 8 * s.blocks.len() as u8]);
-        for &(a, b) in &s.blocks {
+        out.extend_from_slice(&[5, 2 + 8 * s.len() as u8]);
+        for &(a, b) in s.blocks() {
             out.extend_from_slice(&(a as u32).to_be_bytes());
             out.extend_from_slice(&(b as u32).to_be_bytes());
         }

@@ -61,15 +61,15 @@ impl TcpReceiver {
 
     /// RFC 2018 §4: the first block holds the segment that triggered the
     /// ACK; the others repeat the most recently reported blocks.
-    fn sack_blocks(&self) -> Option<Box<SackBlocks>> {
+    fn sack_blocks(&self) -> Option<SackBlocks> {
         if !self.cfg.sack() || self.ooo.is_empty() {
             return None;
         }
         let max = if self.cfg.timestamps { MAX_SACK_BLOCKS - 1 } else { MAX_SACK_BLOCKS };
-        let mut blocks: Vec<(u64, u64)> = Vec::with_capacity(max);
+        let mut blocks = SackBlocks::default();
         for &p in &self.recent {
             if let Some(&(s, e)) = self.ooo.ranges().iter().find(|&&(s, e)| s <= p && p < e) {
-                if !blocks.contains(&(s, e)) {
+                if !blocks.blocks().contains(&(s, e)) {
                     blocks.push((s, e));
                     if blocks.len() == max {
                         break;
@@ -77,7 +77,7 @@ impl TcpReceiver {
                 }
             }
         }
-        Some(Box::new(SackBlocks { blocks }))
+        Some(blocks)
     }
 
     fn ack(&mut self, flags: u8) {

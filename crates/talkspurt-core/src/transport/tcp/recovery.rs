@@ -36,7 +36,7 @@ impl TcpSender {
         }
         if let Some(s) = &h.sack {
             let mut new = std::mem::take(&mut self.sack_new);
-            for &(a, b) in &s.blocks {
+            for &(a, b) in s.blocks() {
                 if b > self.snd_una {
                     self.sacked.insert_new(a.max(self.snd_una), b.min(self.snd_max), |x, y| new.push((x, y)));
                 }
