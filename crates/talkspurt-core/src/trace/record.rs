@@ -798,13 +798,8 @@ impl CallRecord {
         let escapes = self.cold.narrow.iter().any(|m| !m.is_empty());
         for (k, (blk, len)) in self.blocks().enumerate() {
             let rows = &blk.rows[..len];
-            let b = blk.base;
             let i0 = k * BLOCK;
-            if b & REBASED == 0 && rows.iter().all(|r| get32(r, GEN) < Wide::ESC) {
-                t_gen.extend(rows.iter().map(|r| b + get32(r, GEN) as u64));
-            } else {
-                t_gen.extend((i0..i0 + rows.len()).map(|i| self.t_gen(i)));
-            }
+            self.extend_gen(&mut t_gen, i0, &blk, len);
             let g = &t_gen[i0..];
             for (at, w, out) in [(SENT, W_SENT, &mut t_sent), (ARR, W_ARR, &mut t_arr)] {
                 out.extend(rows.iter().zip(g).enumerate().map(|(j, (r, &g))| match get32(r, at) {
@@ -832,6 +827,27 @@ impl CallRecord {
         let mut talkspurt = Vec::with_capacity(n);
         talkspurt.extend(self.talkspurts());
         Columns { talkspurt, t_gen, t_sent, t_arr, fate, frames, payload, wire, where_ }
+    }
+
+    /// Generation times of block `blk` (packets `i0..i0 + len`) onto `out`.
+    #[inline]
+    fn extend_gen(&self, out: &mut Vec<u64>, i0: usize, blk: &Block, len: usize) {
+        let (b, rows) = (blk.base, &blk.rows[..len]);
+        if b & REBASED == 0 && rows.iter().all(|r| get32(r, GEN) < Wide::ESC) {
+            out.extend(rows.iter().map(|r| b + get32(r, GEN) as u64));
+        } else {
+            out.extend((i0..i0 + len).map(|i| self.t_gen(i)));
+        }
+    }
+
+    /// Every packet's generation time, decoded a block at a time (the
+    /// per-index `t_gen` reads a packed block's header for each packet).
+    pub fn t_gens(&self) -> Vec<u64> {
+        let mut out = Vec::with_capacity(self.len());
+        for (k, (blk, len)) in self.blocks().enumerate() {
+            self.extend_gen(&mut out, k * BLOCK, &blk, len);
+        }
+        out
     }
 
     /// Heap bytes the records hold: the run's memory per recorded packet.
