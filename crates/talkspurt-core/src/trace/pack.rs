@@ -83,7 +83,17 @@ impl Packed {
         for (f, v) in cols.iter().enumerate() {
             let at = out.len() as u16;
             out[8 + 2 * f..10 + 2 * f].copy_from_slice(&at.to_le_bytes());
-            if f == 0 {
+            if f == 0 && (0..N).all(|j| v[j] == on_line(v[0], v[1].wrapping_sub(v[0]), j)) {
+                // On the line (a constant-rate source): no bits.
+                out.push(0);
+                for x in [v[0], v[1].wrapping_sub(v[0]), 0] {
+                    out.extend_from_slice(&x.to_le_bytes());
+                }
+            } else if f != 0 && v[0] != NONE && v.iter().all(|&x| x == v[0]) {
+                // One value throughout (the usual fate, frames, payload): no bits.
+                out.push(0);
+                out.extend_from_slice(&v[0].to_le_bytes());
+            } else if f == 0 {
                 let (g0, step) = line(v);
                 let res = |j: usize| v[j].wrapping_sub(on_line(g0, step, j));
                 let (lo, hi) = (0..N).map(res).fold((u32::MAX, 0), |(l, h), x| (l.min(x), h.max(x)));
@@ -94,8 +104,14 @@ impl Packed {
                 }
                 put_bits(&mut out, (0..N).map(|j| res(j) - lo), w);
             } else {
-                let mask = v.iter().enumerate().filter(|(_, &x)| x != NONE).fold(0u64, |m, (j, _)| m | 1 << j);
-                let (lo, hi) = v.iter().filter(|&&x| x != NONE).fold((u32::MAX, 0), |(l, h), &x| (l.min(x), h.max(x)));
+                let (mut mask, mut lo, mut hi) = (0u64, u32::MAX, 0u32);
+                for (j, &x) in v.iter().enumerate() {
+                    if x != NONE {
+                        mask |= 1 << j;
+                        lo = lo.min(x);
+                        hi = hi.max(x);
+                    }
+                }
                 let lo = if mask == 0 { 0 } else { lo };
                 let w = bits(hi.saturating_sub(lo));
                 if mask == u64::MAX {

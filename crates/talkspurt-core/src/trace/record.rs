@@ -126,11 +126,16 @@ enum Stored {
 
 impl Block {
     fn pack(&self) -> Packed {
+        // Field by field with fixed offsets (`FIELD_AT`), no match per value.
         let mut cols = [[0u32; BLOCK]; FIELDS];
         for (j, r) in self.rows.iter().enumerate() {
-            for (f, col) in cols.iter_mut().enumerate() {
-                col[j] = row_field(r, f);
-            }
+            cols[0][j] = get32(r, GEN);
+            cols[1][j] = get32(r, SENT);
+            cols[2][j] = get32(r, ARR);
+            cols[3][j] = r[FATE] as u32;
+            cols[4][j] = r[SPURT] as u32;
+            cols[5][j] = r[FRAMES] as u32;
+            cols[6][j] = u16::from_le_bytes([r[PAYLOAD], r[PAYLOAD + 1]]) as u32;
         }
         Packed::pack(self.base, &cols)
     }
