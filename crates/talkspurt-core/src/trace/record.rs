@@ -16,6 +16,12 @@
 //! line touched per packet, blocks of concurrent calls side by side); the
 //! trace's two columns are kept apart. `columns` expands a call into plain
 //! vectors for scoring, one call at a time.
+//!
+//! A full block is packed (`trace::pack`, issue 26 target 3) once the
+//! block after it is full too (`LAG`): each field stored with the bits its
+//! spread in the block needs, ~1.5 bytes a packet on a constant-rate call
+//! with a steady delay. A late packet's write unpacks its block, which is
+//! packed again when the next block starts.
 
 use super::pack::{Packed, FIELDS};
 use super::slots::{Narrow, Slot};
