@@ -12,13 +12,17 @@ loads scenarios, runs them, and returns pandas DataFrames.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._core import ScenarioError, __version__, codecs, emodel, emodel_simplified, mos_from_r
 from .api import run, validate
 from .fairness import fairness, jain_index
 from .rescore import rescore
 from .results import Results
 from .scenario import load_scenario
-from .store import SweepResults, load
+
+if TYPE_CHECKING:
+    from .store import SweepResults, load
 
 
 
@@ -26,6 +30,13 @@ def __getattr__(name: str):
     # `sweep` and `derive_seed` load talkspurt.sweeps (process pools, hashing,
     # temporary files) on first use: a single run does not pay for it
     # (issue 14 target 5).
+    # The results store (sweeps' folders) likewise: its module compiles
+    # regular expressions and imports tempfile and shutil, ~10-30 ms of
+    # every process that only runs (issue 26, the API's overhead).
+    if name in ("SweepResults", "load"):
+        from . import store
+
+        return getattr(store, name)
     if name in ("sweep", "derive_seed"):
         from . import sweeps
 

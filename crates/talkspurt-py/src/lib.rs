@@ -330,7 +330,28 @@ fn run(
     d.set_item("scenario", scenario::parse::to_json(&s).to_string())?;
     d.set_item("completed", completed)?;
     d.set_item("interrupted", interrupted)?;
+    trim_heap();
     Ok(d.into_py(py))
+}
+
+/// Hand the heap the run freed (its world, the records scoring consumed)
+/// back to the system. glibc keeps freed chunks mapped below its top, so
+/// without this the run's peak stayed resident under whatever the process
+/// did next: `talkspurt.run()` then `res.calls` (which imports pandas)
+/// peaked at run + pandas, 144 MB on bench/tcp_mix_big.toml, instead of
+/// max(run, pandas) (bench/README.md, Memory; issue 26 targets 1, 2).
+fn trim_heap() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> std::os::raw::c_int;
+        }
+        // SAFETY: malloc_trim only returns free pages to the kernel; it
+        // takes the allocator's own locks.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
 }
 
 fn tables_dict<'py>(py: Python<'py>, named: Vec<(&str, Option<Table>)>) -> PyResult<Bound<'py, PyDict>> {
@@ -406,6 +427,7 @@ fn rescore(py: Python<'_>, scenario_json: &str, calls: &Bound<'_, PyDict>, packe
     )?;
     d.set_item("packets", packets_obj(py, out.packets)?)?;
     d.set_item("scenario", scenario::parse::to_json(&s).to_string())?;
+    trim_heap();
     Ok(d.into_py(py))
 }
 

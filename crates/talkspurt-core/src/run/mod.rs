@@ -70,8 +70,9 @@ pub struct RunOptions {
 /// trace is off (`RunOptions::fold` unset). Folding keeps a call's memory
 /// flat, but costs more CPU per packet than the compact records: on the
 /// headline (1000 calls × 60 s) 0.91–0.97 s of CPU against 0.42–0.51 s
-/// natively, for a peak of 27 MB against 61 MB (bench/README.md "Long
-/// calls"). Ten minutes: a call's records then pass 0.5 MB (30 000
+/// natively, for a peak of 27 MB against 61 MB before settled record
+/// blocks were packed (`trace::pack`; 16 MB since, bench/README.md
+/// "Memory"). Ten minutes: a call's records then pass 0.5 MB (30 000
 /// packets) and its scoring ~3 MB.
 pub const FOLD_FROM_S: u64 = 600;
 

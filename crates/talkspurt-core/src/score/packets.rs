@@ -124,7 +124,7 @@ impl Packets {
                 let mut v = Vec::with_capacity(self.records[calls.clone()].iter().map(|r| r.len()).sum());
                 for c in calls {
                     let (r, p, &(offset_ms, lambda)) = (&self.records[c], &self.played[c], &self.calls[c]);
-                    let t_gen: Vec<u64> = (0..r.len()).map(|i| r.t_gen(i)).collect();
+                    let t_gen = r.t_gens();
                     let pl: Vec<u64> = (0..r.len()).map(|i| played(r, p, i)).collect();
                     v.extend(windowed_impairments(&t_gen, &pl, offset_ms, lambda, self.window).into_iter().map(|w| match k {
                         0 => w.id.unwrap_or(f64::NAN),
@@ -162,8 +162,8 @@ impl Packets {
 /// A call's playout times as offsets from generation.
 pub fn played_offsets(r: &CallRecord, played: &[u64]) -> Wide {
     let mut w = Wide::with_capacity(played.len());
-    for (i, &p) in played.iter().enumerate() {
-        w.push(if p == NEVER { NEVER } else { p - r.t_gen(i) });
+    for (&p, g) in played.iter().zip(r.t_gens()) {
+        w.push(if p == NEVER { NEVER } else { p - g });
     }
     w
 }

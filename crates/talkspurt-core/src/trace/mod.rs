@@ -6,6 +6,7 @@
 //! scoring needs are kept.
 
 pub mod packets;
+mod pack;
 pub mod record;
 pub(crate) mod slab;
 mod slots;

@@ -16,7 +16,14 @@
 //! line touched per packet, blocks of concurrent calls side by side); the
 //! trace's two columns are kept apart. `columns` expands a call into plain
 //! vectors for scoring, one call at a time.
+//!
+//! A full block is packed (`trace::pack`, issue 26 target 3) once the
+//! block after it is full too (`LAG`): each field stored with the bits its
+//! spread in the block needs, ~1.5 bytes a packet on a constant-rate call
+//! with a steady delay. A late packet's write unpacks its block, which is
+//! packed again when the next block starts.
 
+use super::pack::{Packed, FIELDS};
 use super::slots::{Narrow, Slot};
 pub use super::slots::Wide;
 use super::slab::Slab;
@@ -71,6 +78,14 @@ const W_ARR: usize = 2;
 const N_SPURT: usize = 0;
 const N_FRAMES: usize = 1;
 const N_PAYLOAD: usize = 2;
+/// Each packed column's place in the row (`trace::pack`): offset and
+/// width in bytes, column 0 the generation offsets.
+const FIELD_AT: [(usize, usize); FIELDS] = [(GEN, 4), (SENT, 4), (ARR, 4), (FATE, 1), (SPURT, 1), (FRAMES, 1), (PAYLOAD, 2)];
+/// Full blocks this many blocks behind the current one stay as rows; older
+/// ones are packed (`settle`): their packets have been sent and have
+/// arrived or been lost, except the rare late one, whose write unpacks the
+/// block until the next block starts.
+const LAG: usize = 1;
 
 /// `BLOCK` packets' rows and their base time, allocated when the block's
 /// first packet is recorded. Rows rather than columns: a packet's record
@@ -95,6 +110,73 @@ fn get32(r: &[u8; ROW], at: usize) -> u32 {
 #[inline]
 fn put32(r: &mut [u8; ROW], at: usize, x: u32) {
     r[at..at + 4].copy_from_slice(&x.to_le_bytes());
+}
+
+/// Field `f` (`FIELD_AT`) of a row, widened.
+#[inline]
+fn row_field(r: &[u8; ROW], f: usize) -> u32 {
+    match FIELD_AT[f] {
+        (at, 4) => get32(r, at),
+        (at, 2) => u16::from_le_bytes([r[at], r[at + 1]]) as u32,
+        (at, _) => r[at] as u32,
+    }
+}
+
+/// A full block: rows, or packed once settled (`trace::pack`, issue 26
+/// target 3: the records were most of a run's memory).
+#[derive(Clone, Debug)]
+enum Stored {
+    Rows(Box<Block>),
+    Packed(Packed),
+}
+
+impl Block {
+    fn pack(&self) -> Packed {
+        // Field by field with fixed offsets (`FIELD_AT`), no match per value.
+        let mut cols = [[0u32; BLOCK]; FIELDS];
+        for (j, r) in self.rows.iter().enumerate() {
+            cols[0][j] = get32(r, GEN);
+            cols[1][j] = get32(r, SENT);
+            cols[2][j] = get32(r, ARR);
+            cols[3][j] = r[FATE] as u32;
+            cols[4][j] = r[SPURT] as u32;
+            cols[5][j] = r[FRAMES] as u32;
+            cols[6][j] = u16::from_le_bytes([r[PAYLOAD], r[PAYLOAD + 1]]) as u32;
+        }
+        Packed::pack(self.base, &cols)
+    }
+
+    fn unpack(p: &Packed) -> Block {
+        let cols = p.unpack();
+        let mut b = Block { base: p.base(), rows: [[0; ROW]; BLOCK] };
+        for (j, r) in b.rows.iter_mut().enumerate() {
+            for (f, col) in cols.iter().enumerate() {
+                let x = col[j];
+                match FIELD_AT[f] {
+                    (at, 4) => put32(r, at, x),
+                    (at, 2) => r[at..at + 2].copy_from_slice(&(x as u16).to_le_bytes()),
+                    (at, _) => r[at] = x as u8,
+                }
+            }
+        }
+        b
+    }
+}
+
+impl Stored {
+    fn base(&self) -> u64 {
+        match self {
+            Stored::Rows(b) => b.base,
+            Stored::Packed(p) => p.base(),
+        }
+    }
+
+    /// Pack a block of rows (a packed one stays).
+    fn settle(&mut self) {
+        if let Stored::Rows(b) = self {
+            *self = Stored::Packed(b.pack());
+        }
+    }
 }
 
 /// One call's records, compact (see the module note). What every packet
@@ -125,7 +207,10 @@ pub struct CallRecord {
 struct RecordCold {
     /// The full blocks, in order: read back for scoring, and when a
     /// packet older than the current block is sent or arrives.
-    done: Vec<Box<Block>>,
+    done: Vec<Stored>,
+    /// Packed blocks a late packet unpacked, packed again when the next
+    /// block starts.
+    loose: Vec<u32>,
     /// seq → time: the packet from which later ones of its block count.
     rebase: BTreeMap<u32, u64>,
     /// Escaped u32-slot values (generation, send, arrival offsets), whole.
@@ -288,19 +373,42 @@ impl CallRecord {
         self.len() == 0
     }
 
-    /// Block `b`'s storage (`b` below the block count).
+    /// Block `b`'s base time (`b` below the block count).
     #[inline]
-    fn block(&self, b: usize) -> &Block {
+    fn base_of(&self, b: usize) -> u64 {
         match self.cold.done.get(b) {
-            Some(x) => x,
-            None => self.cur_ref().expect("a recorded packet"),
+            Some(x) => x.base(),
+            None => self.cur_ref().expect("a recorded packet").base,
         }
     }
 
+    /// Field `f` (`FIELD_AT`) of packet `i`'s row, from its block's rows
+    /// or packed columns.
     #[inline]
-    fn row(&self, i: usize) -> &[u8; ROW] {
+    fn field(&self, i: usize, f: usize) -> u32 {
         debug_assert!(i < self.n);
-        &self.block(i / BLOCK).rows[i % BLOCK]
+        let (b, j) = (i / BLOCK, i % BLOCK);
+        match self.cold.done.get(b) {
+            Some(Stored::Rows(x)) => row_field(&x.rows[j], f),
+            Some(Stored::Packed(p)) => p.get(f, j),
+            None => row_field(&self.cur_ref().expect("a recorded packet").rows[j], f),
+        }
+    }
+
+    /// The field at row offset `at`.
+    #[inline]
+    fn field_at(&self, i: usize, at: usize) -> u32 {
+        let f = match at {
+            GEN => 0,
+            SENT => 1,
+            ARR => 2,
+            FATE => 3,
+            SPURT => 4,
+            FRAMES => 5,
+            _ => 6,
+        };
+        debug_assert_eq!(FIELD_AT[f].0, at);
+        self.field(i, f)
     }
 
     /// Packet `i`'s row: the current block's (the usual case, a packet
@@ -311,14 +419,25 @@ impl CallRecord {
         // The current block is block (n - 1) / BLOCK: told apart without
         // a look at the full ones, which live in the cold part.
         let b = i / BLOCK;
-        let blk = if b == (self.n - 1) / BLOCK { self.cur_mut().expect("a current block") } else { &mut self.cold.done[b] };
-        &mut blk.rows[i % BLOCK]
+        if b == (self.n - 1) / BLOCK {
+            return &mut self.cur_mut().expect("a current block").rows[i % BLOCK];
+        }
+        let cold = &mut *self.cold;
+        if let Stored::Packed(p) = &cold.done[b] {
+            // A late packet: back to rows until the next block starts.
+            cold.done[b] = Stored::Rows(Box::new(Block::unpack(p)));
+            cold.loose.push(b as u32);
+        }
+        match &mut cold.done[b] {
+            Stored::Rows(blk) => &mut blk.rows[i % BLOCK],
+            Stored::Packed(_) => unreachable!("unpacked above"),
+        }
     }
 
     /// The u32-slot field at `at` of packet `i`, whole (`NEVER` if unset).
     #[inline]
     fn wide_at(&self, i: usize, at: usize, w: usize) -> u64 {
-        let x = get32(self.row(i), at);
+        let x = self.field_at(i, at);
         if x < Wide::ESC {
             x as u64
         } else {
@@ -452,7 +571,8 @@ impl CallRecord {
                 // SAFETY: see `cur`.
                 let cur = unsafe { &mut *p.as_ptr() };
                 if self.n > 0 {
-                    self.cold.done.push(Box::new(cur.clone()));
+                    self.cold.done.push(Stored::Rows(Box::new(cur.clone())));
+                    self.settle();
                 }
                 cur.base = t;
             }
@@ -461,16 +581,30 @@ impl CallRecord {
                 self.cur = Some(NonNull::from(Box::leak(blk)));
                 if let Some(full) = old {
                     // SAFETY: an owned `cur` came from `Box::leak` above.
-                    self.cold.done.push(unsafe { Box::from_raw(full.as_ptr()) });
+                    self.cold.done.push(Stored::Rows(unsafe { Box::from_raw(full.as_ptr()) }));
+                    self.settle();
                 }
             }
         }
         self.cur_base = t;
     }
 
+    /// Pack the full block `LAG` behind the newest and any that late
+    /// packets unpacked.
+    fn settle(&mut self) {
+        let cold = &mut *self.cold;
+        let d = cold.done.len();
+        if d > LAG {
+            cold.done[d - 1 - LAG].settle();
+        }
+        for b in cold.loose.drain(..) {
+            cold.done[b as usize].settle();
+        }
+    }
+
     #[inline]
     pub fn t_gen(&self, i: usize) -> u64 {
-        let b = self.block(i / BLOCK).base;
+        let b = self.base_of(i / BLOCK);
         let base = if b & REBASED == 0 { b } else { self.rebased(i, b) };
         base + self.wide_at(i, GEN, W_GEN)
     }
@@ -499,12 +633,11 @@ impl CallRecord {
     }
 
     pub fn frames(&self, i: usize) -> u32 {
-        self.narrow_at(i, self.row(i)[FRAMES] as u32, u8::ESC, N_FRAMES)
+        self.narrow_at(i, self.field_at(i, FRAMES), u8::ESC, N_FRAMES)
     }
 
     pub fn payload(&self, i: usize) -> u32 {
-        let r = self.row(i);
-        self.narrow_at(i, u16::from_le_bytes([r[PAYLOAD], r[PAYLOAD + 1]]) as u32, u16::ESC, N_PAYLOAD)
+        self.narrow_at(i, self.field_at(i, PAYLOAD), u16::ESC, N_PAYLOAD)
     }
 
     /// Wire bytes (trace only).
@@ -517,35 +650,41 @@ impl CallRecord {
         self.cold.where_.get(i).wrapping_sub(1)
     }
 
-    /// Every block with its rows in use, in order.
-    fn blocks(&self) -> impl Iterator<Item = (&Block, &[[u8; ROW]])> + '_ {
+    /// Every block with the number of its rows in use, in order, packed
+    /// ones unpacked (one at a time, as the iterator reaches them).
+    fn blocks(&self) -> impl Iterator<Item = (std::borrow::Cow<'_, Block>, usize)> + '_ {
+        use std::borrow::Cow;
         let n = self.n;
-        self.cold.done.iter().map(|b| &**b).chain(self.cur_ref()).enumerate().map(move |(k, b)| (b, &b.rows[..(n - k * BLOCK).min(BLOCK)]))
-    }
-
-    /// Every row in sequence order.
-    fn rows(&self) -> impl Iterator<Item = &[u8; ROW]> + '_ {
-        self.blocks().flat_map(|(_, r)| r)
+        let done = self.cold.done.iter().map(|s| match s {
+            Stored::Rows(b) => Cow::Borrowed(&**b),
+            Stored::Packed(p) => Cow::Owned(Block::unpack(p)),
+        });
+        done.chain(self.cur_ref().map(Cow::Borrowed)).enumerate().map(move |(k, b)| (b, (n - k * BLOCK).min(BLOCK)))
     }
 
     /// Talkspurt ids in sequence order.
     pub fn talkspurts(&self) -> impl Iterator<Item = u32> + '_ {
-        self.rows().enumerate().scan(0u32, |spurt, (i, r)| {
-            *spurt = match r[SPURT] {
-                u8::MAX => self.cold.narrow[N_SPURT][&(i as u32)],
-                s => *spurt + s as u32,
-            };
-            Some(*spurt)
-        })
+        let mut out = Vec::with_capacity(self.n);
+        let mut spurt = 0u32;
+        for (k, (b, len)) in self.blocks().enumerate() {
+            for (j, r) in b.rows[..len].iter().enumerate() {
+                spurt = match r[SPURT] {
+                    u8::MAX => self.cold.narrow[N_SPURT][&((k * BLOCK + j) as u32)],
+                    s => spurt + s as u32,
+                };
+                out.push(spurt);
+            }
+        }
+        out.into_iter()
     }
 
     pub fn fate(&self, i: usize) -> NetFate {
-        fate_of(self.row(i)[FATE])
+        fate_of(self.field_at(i, FATE) as u8)
     }
 
     /// Every packet's fate, in sequence order.
     pub fn fates(&self) -> Vec<NetFate> {
-        self.rows().map(|r| fate_of(r[FATE])).collect()
+        self.blocks().flat_map(|(b, len)| b.rows[..len].iter().map(|r| fate_of(r[FATE])).collect::<Vec<_>>()).collect()
     }
 
     #[inline]
@@ -668,14 +807,10 @@ impl CallRecord {
         let (mut t_sent, mut t_arr) = (Vec::with_capacity(n), Vec::with_capacity(n));
         let (mut fate, mut frames, mut payload) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
         let escapes = self.cold.narrow.iter().any(|m| !m.is_empty());
-        for (k, (blk, rows)) in self.blocks().enumerate() {
-            let b = blk.base;
+        for (k, (blk, len)) in self.blocks().enumerate() {
+            let rows = &blk.rows[..len];
             let i0 = k * BLOCK;
-            if b & REBASED == 0 && rows.iter().all(|r| get32(r, GEN) < Wide::ESC) {
-                t_gen.extend(rows.iter().map(|r| b + get32(r, GEN) as u64));
-            } else {
-                t_gen.extend((i0..i0 + rows.len()).map(|i| self.t_gen(i)));
-            }
+            self.extend_gen(&mut t_gen, i0, &blk, len);
             let g = &t_gen[i0..];
             for (at, w, out) in [(SENT, W_SENT, &mut t_sent), (ARR, W_ARR, &mut t_arr)] {
                 out.extend(rows.iter().zip(g).enumerate().map(|(j, (r, &g))| match get32(r, at) {
@@ -705,12 +840,38 @@ impl CallRecord {
         Columns { talkspurt, t_gen, t_sent, t_arr, fate, frames, payload, wire, where_ }
     }
 
+    /// Generation times of block `blk` (packets `i0..i0 + len`) onto `out`.
+    #[inline]
+    fn extend_gen(&self, out: &mut Vec<u64>, i0: usize, blk: &Block, len: usize) {
+        let (b, rows) = (blk.base, &blk.rows[..len]);
+        if b & REBASED == 0 && rows.iter().all(|r| get32(r, GEN) < Wide::ESC) {
+            out.extend(rows.iter().map(|r| b + get32(r, GEN) as u64));
+        } else {
+            out.extend((i0..i0 + len).map(|i| self.t_gen(i)));
+        }
+    }
+
+    /// Every packet's generation time, decoded a block at a time (the
+    /// per-index `t_gen` reads a packed block's header for each packet).
+    pub fn t_gens(&self) -> Vec<u64> {
+        let mut out = Vec::with_capacity(self.len());
+        for (k, (blk, len)) in self.blocks().enumerate() {
+            self.extend_gen(&mut out, k * BLOCK, &blk, len);
+        }
+        out
+    }
+
     /// Heap bytes the records hold: the run's memory per recorded packet.
     pub fn heap_bytes(&self) -> usize {
-        let blocks = self.cold.done.len() + self.cur.is_some() as usize;
+        let stored: usize = self.cold.done.iter().map(|s| match s {
+            Stored::Rows(_) => std::mem::size_of::<Block>(),
+            Stored::Packed(p) => p.heap_bytes(),
+        }).sum();
         std::mem::size_of::<RecordCold>()
-            + self.cold.done.capacity() * std::mem::size_of::<Box<Block>>()
-            + blocks * std::mem::size_of::<Block>()
+            + self.cold.done.capacity() * std::mem::size_of::<Stored>()
+            + self.cold.loose.capacity() * 4
+            + stored
+            + self.cur.is_some() as usize * std::mem::size_of::<Block>()
             + self.cold.rebase.len() * 32
             + self.cold.wide.iter().map(|m| m.len() * 32).sum::<usize>()
             + self.cold.narrow.iter().map(|m| m.len() * 32).sum::<usize>()
