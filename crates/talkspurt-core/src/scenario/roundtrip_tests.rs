@@ -202,6 +202,9 @@ impl Gen {
         t.rto = RtoRule::ALL[g.below(RtoRule::ALL.len() as u64) as usize];
         t.granularity = g.dur(0);
         (t.dynamic_feedback, t.discounting, t.oscillation_reduction) = (g.coin(), g.coin(), g.coin());
+        if t.spec == TfrcSpec::Rfc3448 {
+            t.erratum_1458 = g.coin();
+        }
         t.nominal_rtt = SimDuration(1 + g.below(1_000_000_000));
         t.t_mbi = SimDuration(1 + g.below(100_000_000_000));
         if t.small_packets {

@@ -62,6 +62,8 @@ pub struct RateDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub discounting: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub erratum_1458: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub oscillation_reduction: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::positive_opt")]
     pub t_mbi: Option<SimDuration>,
@@ -111,6 +113,7 @@ impl RateDoc {
         set!(t.rto, self.rto);
         set!(t.granularity, self.granularity);
         set!(t.discounting, self.discounting);
+        set!(t.erratum_1458, self.erratum_1458);
         set!(t.t_mbi, self.t_mbi);
         set!(c.send_buffer, self.send_buffer);
         set!(c.handshake, self.handshake);
@@ -188,6 +191,7 @@ impl RateDoc {
             rto: Some(t.rto),
             granularity: Some(t.granularity),
             discounting: Some(t.discounting),
+            erratum_1458: (t.spec == TfrcSpec::Rfc3448).then_some(t.erratum_1458),
             t_mbi: Some(t.t_mbi),
             packet: Some(c.packet),
             loss_intervals: dccp.then_some(c.loss_intervals),

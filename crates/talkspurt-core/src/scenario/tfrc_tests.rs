@@ -35,13 +35,15 @@ fn every_key_given() {
         "{ kind = \"dccp\", ccid = 4, tfrc = \"rfc3448\", faster_restart = \"emulated\", variant = \"fr-md\", \
          send_buffer = \"8p\", handshake = false, ecn = true, sp_header = \"40B\", min_interval = \"5ms\", short_intervals = false, \
          dynamic_feedback = true, nominal_rtt = \"150ms\", rto = \"rfc6298\", discounting = false, t_mbi = \"32s\", \
-         oscillation_reduction = true, packet = \"1000B\", loss_intervals = false }",
+         oscillation_reduction = true, packet = \"1000B\", loss_intervals = false, erratum_1458 = false }",
     );
     let t = &c.tfrc;
     assert_eq!((t.spec, t.faster_restart, t.variant), (TfrcSpec::Rfc3448, FasterRestart::Emulated, Variant::FrMd));
     assert_eq!((c.send_buffer, c.handshake, c.ecn, t.header, t.min_interval), (8, false, true, 40, ms(5)));
     assert_eq!((t.dynamic_feedback, t.nominal_rtt, t.rto, t.discounting, t.t_mbi), (true, ms(150), RtoRule::Rfc6298, false, ms(32_000)));
     assert_eq!((c.packet, c.loss_intervals, t.oscillation_reduction, t.short_intervals), (1000, false, true, false));
+    assert!(!t.erratum_1458);
+    assert!(rate("{ kind = \"dccp\", tfrc = \"rfc3448\" }").tfrc.erratum_1458);
     assert_eq!(rate("{ kind = \"dccp\", faster_restart = true }").tfrc.faster_restart, FasterRestart::Draft);
     assert_eq!(rate("{ kind = \"dccp\", faster_restart = false }").tfrc.faster_restart, FasterRestart::Off);
     let p = rate("{ kind = \"tfrc\", header = \"52B\", ack = \"40B\" }");
@@ -91,6 +93,7 @@ fn bad_input_names_the_key() {
         (c("kind = \"dccp\", sp_header = \"40B\""), at("sp_header"), "without TFRC-SP (ccid = 4)"),
         (c("kind = \"tfrc\", min_interval = \"10ms\""), at("min_interval"), "without TFRC-SP (small_packets = true)"),
         (c("kind = \"dccp\", short_intervals = false"), at("short_intervals"), "without TFRC-SP (ccid = 4)"),
+        (c("kind = \"dccp\", erratum_1458 = false"), at("erratum_1458"), "with tfrc = \"rfc5348\""),
         (c("kind = \"dccp\", nominal_rtt = \"0s\""), at("nominal_rtt"), "a positive duration"),
         (c("kind = \"dccp\", t_mbi = \"0s\""), at("t_mbi"), "a positive duration"),
         (c("kind = \"dccp\", packet = \"0B\""), at("packet"), "between 1B"),

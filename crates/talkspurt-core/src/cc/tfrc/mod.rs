@@ -235,6 +235,13 @@ pub struct TfrcConfig {
     pub oscillation_reduction: bool,
     /// Filter constant q2 of R_sqmean (RFC 5348 §4.5: 0.9).
     pub q2: f64,
+    /// RFC 3448 verified erratum 1458 (§4.4 item 2): under `Rfc3448`, a
+    /// nofeedback expiry while p = 0 halves X itself. On. Off is RFC 3448
+    /// as published (item 1 halves X_recv, which leaves an X at or below
+    /// the old X_recv uncut), as ns-2.35's Agent/DCCP/TFRC does
+    /// (`tfrc_time_no_feedback`); a compatibility option for
+    /// tests/test_tfrc_peers.py. The other rule sets ignore it.
+    pub erratum_1458: bool,
 }
 
 impl Default for TfrcConfig {
@@ -257,6 +264,7 @@ impl Default for TfrcConfig {
             q: 0.9,
             oscillation_reduction: false,
             q2: 0.9,
+            erratum_1458: true,
         }
     }
 }

@@ -544,14 +544,24 @@ impl RateController for TfrcSender {
                 // feedback and, by verified erratum 1458, while p == 0:
                 // there X_calc is undefined and halving X_recv would leave
                 // X ≤ 2·X_recv/2 = the old X_recv, often no cut at all.
+                // Without the erratum (`erratum_1458 = false`, RFC 3448 as
+                // published, as ns-2.35's Agent/DCCP/TFRC) p == 0 takes
+                // item (1): X_calc = ∞ > 2·X_recv halves X_recv; item (2)
+                // then recomputes X by §4.3's p = 0 rule, X = max(min(2X,
+                // 2·X_recv), s/R) once R has passed since tld.
                 let x_recv = self.max_recv();
                 if !self.got_feedback {
                     self.x = self.floor((self.x / 2.0).max(self.min_rate()));
                 } else if idle && x_recv < 2.0 * self.idle_floor_3448(r) {
                     // idle below twice the floor (4 packets per RTT, or
                     // Faster Restart's 2 × 8): neither is reduced
-                } else if self.p == 0.0 {
+                } else if self.p == 0.0 && self.cfg.erratum_1458 {
                     self.x = self.floor((self.x / 2.0).max(self.min_rate()));
+                } else if self.p == 0.0 {
+                    let nx = (x_recv / 2.0).max(self.s / (2.0 * self.cfg.t_mbi.as_secs_f64()));
+                    self.x_recv_set = vec![(now, nx)];
+                    let limit = self.ss_limit(nx);
+                    self.update_x(now, limit, r);
                 } else {
                     let nx = if self.x_calc > 2.0 * x_recv {
                         (x_recv / 2.0).max(self.s / (2.0 * self.cfg.t_mbi.as_secs_f64()))

@@ -281,6 +281,32 @@ fn rfc3448_erratum_1458_halves_x_while_p_is_zero() {
     assert_eq!(want, 2.5);
 }
 
+/// RFC 3448 as published (`erratum_1458 = false`, as ns-2.35's
+/// Agent/DCCP/TFRC `tfrc_time_no_feedback`): the same case as above, but
+/// an expiry while p = 0 takes §4.4 item (1), X_calc = ∞ > 2·X_recv, so
+/// X_recv = max(X_recv/2, s/(2·t_mbi)) = 8000, 4000, 2000, 1000, 500,
+/// 250; item (2) recomputes X by §4.3's p = 0 rule (each expiry is R or
+/// more after tld): X = max(min(2X, 2·X_recv), s/R) = 3200, 6400, 4000,
+/// 2000, 1600, 1600. The expiry can raise X: the cut reaches X only once
+/// 2·X_recv falls below 2X (the erratum's "often no cut at all").
+#[test]
+fn rfc3448_as_published_halves_x_recv_while_p_is_zero() {
+    let s = 160;
+    let cfg = TfrcConfig { spec: TfrcSpec::Rfc3448, erratum_1458: false, ..TfrcConfig::default() };
+    let mut y = TfrcSender::new(cfg, s, SimTime::ZERO);
+    y.on_packet_sent(SimTime::ZERO, s);
+    y.on_feedback(t_ms(100), &fb(0, 16_000.0, 0.0));
+    assert!((y.rate() - 1600.0).abs() < 1e-9, "{}", y.rate());
+    let want = [(8000.0, 3200.0), (4000.0, 6400.0), (2000.0, 4000.0), (1000.0, 2000.0), (500.0, 1600.0), (250.0, 1600.0)];
+    for (k, (x_recv, x)) in want.into_iter().enumerate() {
+        let at = y.nofeedback_at();
+        y.on_packet_sent(SimTime(at.0 - 1_000_000), s);
+        y.on_nofeedback(at);
+        assert!((y.x_recv() - x_recv).abs() < 1e-9, "expiry {}: X_recv {} vs {x_recv}", k + 1, y.x_recv());
+        assert!((y.rate() - x).abs() < 1e-9, "expiry {}: X {} vs {x}", k + 1, y.rate());
+    }
+}
+
 /// Seed 000's FR-MD: never below 8 packets per RTT. Seed 003's N100: the
 /// first rate is 43800·s/(s+H) whatever the RTT.
 #[test]

@@ -21,7 +21,7 @@ use super::fields::LINKS;
 use super::model::*;
 use super::tcp::{table_owners, CC_TABLES};
 use super::tfrc::{RateDoc, CCID2_KEYS, CCID2_ONLY, DCCP_ONLY, TFRC_ONLY};
-use crate::cc::tfrc::{FasterRestart, Variant};
+use crate::cc::tfrc::{FasterRestart, TfrcSpec, Variant};
 use super::units::format_duration;
 use crate::cc::Recovery;
 use crate::time::SimDuration;

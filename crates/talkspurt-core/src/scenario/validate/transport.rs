@@ -53,6 +53,12 @@ pub(super) fn rate(cx: &Ctx, p: &str, d: &mut RateDoc, dccp: bool) -> R<()> {
             "\"fr-md\" only with Faster Restart: seed 000's FR-MD is Faster Restart with an 8-packet floor; set faster_restart = \"emulated\" (as seed 000) or true, or choose another variant",
         ));
     }
+    if c.tfrc.spec != TfrcSpec::Rfc3448 && cx.given(&format!("{p}.erratum_1458")) {
+        return Err(cx.err(
+            &format!("{p}.erratum_1458"),
+            format!("no erratum_1458 key with tfrc = \"{}\": it selects RFC 3448's nofeedback rule, so set tfrc = \"rfc3448\"", c.tfrc.spec.name()),
+        ));
+    }
     for key in ["sp_header", "min_interval", "short_intervals"] {
         if !sp && cx.given(&format!("{p}.{key}")) {
             return Err(cx.err(&format!("{p}.{key}"), format!("no {key} key without TFRC-SP ({sp_what})")));
