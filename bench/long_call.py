@@ -70,7 +70,7 @@ MODES = {"exact": ("exact", "--no-fold"), "exact-fold": ("exact", "--fold"), "st
 
 def one(minutes: int, mode: str, speech: str, jitter: bool, tmp: Path, bounds: bool = True, runner: Path = RUNNER) -> dict:
     scoring, fold = MODES[mode]
-    sp = 'speech = { model = "exponential", talk = "1s", silence = "1.5s" }' if speech == "onoff" else ""
+    sp = 'speech = { model = "exponential", talk = "1s", silence = "1.5s" }' if speech == "onoff" else 'speech = { model = "continuous" }'
     jt = 'jitter = { kind = "normal", mean = "10ms", sd = "3ms" }' if jitter else ""
     path = tmp / f"call_{minutes}_{mode}.toml"
     path.write_text(SCENARIO.format(minutes=minutes, scoring=scoring, jitter=jt, speech=sp, bounds=str(bounds).lower()))

@@ -206,8 +206,13 @@ struct Dp {
 }
 
 /// Stage `k + 1` from stage `k` (`old`) and talkspurt `k`'s options.
+/// Cells past the last one an option within `l_max` reaches are not
+/// built: they are infinite (unreachable), so the values, the argmax and
+/// the backtrack are the same, and a stage of a long talkspurt whose
+/// "discard all" is beyond `l_max` is not `l_max + 1` cells of which one
+/// is finite (a continuous call is one talkspurt).
 fn step(old: &[f64], o: &[(usize, f64)], l_max: usize) -> Vec<f64> {
-    let m = o.last().map_or(0, |&(l, _)| l);
+    let m = o.iter().map(|&(l, _)| l).take_while(|&l| l <= l_max).last().unwrap_or(0);
     let prev_len = old.len();
     let len = (prev_len + m).min(l_max + 1);
     let mut new = vec![f64::INFINITY; len];
