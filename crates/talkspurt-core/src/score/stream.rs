@@ -784,6 +784,42 @@ mod tests {
         assert_eq!((s.delay_p50_ms, s.delay_max_ms), (ms(41_600_000.0), ms(43_200_000.0)));
     }
 
+    /// With the offline bounds, a long call folded exactly holds what the
+    /// bounds read: each talkspurt's distinct delays (issue 26 target 4).
+    /// One talkspurt of 2,000,000 packets on three delays holds three
+    /// groups however long it runs; the bounds are computed (the optimum
+    /// plays every arrived packet: a 3.2 ms spread is not worth a loss).
+    #[test]
+    fn a_long_continuous_call_with_bounds_holds_bounded_state() {
+        let a = AnalysisCfg { bounds: true, scoring: crate::score::Scoring::Exact, ..AnalysisCfg::default() };
+        let mut st = CallStream::new(info(PlayoutKind::from_name("fixed").unwrap(), false), &a);
+        let mut r = Rng(27);
+        let (mut most_early, mut most) = (0usize, 0usize);
+        let (n, mut arrived) = (2_000_000u32, 0u64);
+        for seq in 0..n {
+            let t = 1_000_000_000 + seq as u64 * 20_000_000;
+            st.push(t, 0, 2, 160);
+            st.sent(seq, t);
+            if r.below(100) == 0 {
+                st.set_fate(seq, NetFate::LinkLoss);
+            } else {
+                st.arrived(seq, t + 40_000_000 + 1_600_000 * r.below(3));
+                arrived += 1;
+            }
+            most = most.max(st.retained());
+            if seq == 20_000 {
+                most_early = most;
+            }
+        }
+        assert!(most <= most_early.max(1) * 2, "held {most_early} after 20,000 packets, {most} after {n}");
+        let sps = st.fold.spurts.as_mut().expect("bounds on");
+        sps.finish();
+        assert_eq!(sps.retained(), (1, 3));
+        let s = st.score().summary;
+        assert_eq!(s.bound_played, arrived as f64);
+        assert!(s.bound_r.is_finite() && s.fixed_r.is_finite());
+    }
+
     /// Seed 003's gap jitter at both sender boundaries on a constructed
     /// paced call: five packets handed to the transport every 20 ms (20,
     /// 40, …, 100 ms) and sent at 20, 45, 60, 80, 100 ms (the second held
