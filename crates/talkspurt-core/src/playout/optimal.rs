@@ -190,8 +190,9 @@ impl Options {
 
 /// Forward min-plus DP over talkspurts, indexed by discards `0..=l_max`.
 /// Stage `k` is the minimum cost sum over talkspurts `0..k` (of those with
-/// arrivals) for each discard count. Stages are kept one in `every`
-/// (checkpoints, `every` ≈ √stages); the backtrack recomputes the stages
+/// arrivals) for each discard count. Stages are all kept when they are
+/// few ([`KEEP_ALL_CELLS`]), otherwise one in `every` (checkpoints,
+/// `every` ≈ √stages); the backtrack then recomputes the stages
 /// of one stretch between checkpoints at a time from its checkpoint, the
 /// same bits (issue 26: keeping every stage took 8 bytes × (l_max + 1) a
 /// talkspurt, and l_max grows with the call: ~250 MB for a day-long call
@@ -231,17 +232,32 @@ fn step(old: &[f64], o: &[(usize, f64)], l_max: usize) -> Vec<f64> {
     new
 }
 
+/// Every stage is kept (no recomputation) while stages × (l_max + 1) is
+/// at most this many cells (8 MB): short calls, and long ones whose
+/// optimum discards little.
+const KEEP_ALL_CELLS: usize = 1 << 20;
+
 impl Dp {
     fn run(opts: &Options, l_max: usize) -> Dp {
+        Dp::run_keeping(opts, l_max, KEEP_ALL_CELLS)
+    }
+
+    /// [`Dp::run`] keeping every stage up to `keep_all_cells` cells.
+    fn run_keeping(opts: &Options, l_max: usize, keep_all_cells: usize) -> Dp {
         let n = opts.len();
-        let every = ((n as f64).sqrt().ceil() as usize).max(1);
+        let every = if n.saturating_mul(l_max.saturating_add(1)) <= keep_all_cells {
+            1
+        } else {
+            ((n as f64).sqrt().ceil() as usize).max(1)
+        };
         let mut checkpoints = Vec::with_capacity(n / every + 1);
         let mut stage = vec![0.0];
         for k in 0..n {
+            let next = step(&stage, opts.get(k), l_max);
+            let old = std::mem::replace(&mut stage, next);
             if k % every == 0 {
-                checkpoints.push(stage.clone());
+                checkpoints.push(old);
             }
-            stage = step(&stage, opts.get(k), l_max);
         }
         Dp { l_max, every, checkpoints, last: stage }
     }
@@ -254,8 +270,26 @@ impl Dp {
     /// stage: at each talkspurt, from the last back, the fewest discards
     /// whose option reproduces the stage value.
     fn backtrack(&self, opts: &Options, mut l: usize) -> Vec<usize> {
-        let mut out = vec![0; opts.len()];
-        let mut end = opts.len();
+        let n = opts.len();
+        let mut out = vec![0; n];
+        let pick = |k: usize, prev: &[f64], next: &[f64], l: usize| -> usize {
+            let target = next[l];
+            let &(lk, _) = opts
+                .get(k)
+                .iter()
+                .find(|&&(lk, c)| lk <= l && l - lk < prev.len() && prev[l - lk] + c == target)
+                .expect("DP backtrack: no option reproduces the stage value");
+            lk
+        };
+        if self.every == 1 {
+            for k in (0..n).rev() {
+                let next = if k + 1 == n { &self.last } else { &self.checkpoints[k + 1] };
+                out[k] = pick(k, &self.checkpoints[k], next, l);
+                l -= out[k];
+            }
+            return out;
+        }
+        let mut end = n;
         while end > 0 {
             let start = (end - 1) / self.every * self.every;
             let mut stages = Vec::with_capacity(end - start + 1);
@@ -265,15 +299,8 @@ impl Dp {
                 stages.push(next);
             }
             for k in (start..end).rev() {
-                let target = stages[k + 1 - start][l];
-                let prev = &stages[k - start];
-                let &(lk, _) = opts
-                    .get(k)
-                    .iter()
-                    .find(|&&(lk, c)| lk <= l && l - lk < prev.len() && prev[l - lk] + c == target)
-                    .expect("DP backtrack: no option reproduces the stage value");
-                out[k] = lk;
-                l -= lk;
+                out[k] = pick(k, &stages[k - start], &stages[k + 1 - start], l);
+                l -= out[k];
             }
             end = start;
         }
