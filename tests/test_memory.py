@@ -166,8 +166,8 @@ def test_day_long_call_streams_in_flat_memory(tmp_path):
     # (measured natively: 4.1 MB for the hour, 4.2 MB for the day;
     # bench/long_call.py). With the bounds each talkspurt's distinct
     # delays are kept and solved at the end without per-packet arrays:
-    # this on/off call grows with its talkspurts table (~160 B a
-    # talkspurt: 5.4-5.7 MB a day natively, against 85 MB a day when the
+    # this on/off call grows with its talkspurts table (~180 B a
+    # talkspurt: 5.4-6.3 MB a day natively, against 85 MB a day when the
     # solve expanded the delays, ~48 B a packet); asserted below 12 MB.
     fold_hour = _long_call(tmp_path, "60min", "exact", bounds=False)
     fold_day = _long_call(tmp_path, "1440min", "exact", bounds=False)

@@ -201,8 +201,10 @@ impl Options {
 struct Dp {
     l_max: usize,
     every: usize,
-    /// Stage `c · every` for every `c · every < stages`.
-    checkpoints: Vec<Vec<f64>>,
+    /// Stage `c · every` for every `c · every < stages`, laid end to end
+    /// (one allocation, not one a stage), with each one's end.
+    ck_data: Vec<f64>,
+    ck_ends: Vec<usize>,
     last: Vec<f64>,
 }
 
@@ -250,16 +252,23 @@ impl Dp {
         } else {
             ((n as f64).sqrt().ceil() as usize).max(1)
         };
-        let mut checkpoints = Vec::with_capacity(n / every + 1);
+        let (mut ck_data, mut ck_ends) = (Vec::new(), Vec::with_capacity(n / every + 1));
         let mut stage = vec![0.0];
         for k in 0..n {
             let next = step(&stage, opts.get(k), l_max);
-            let old = std::mem::replace(&mut stage, next);
             if k % every == 0 {
-                checkpoints.push(old);
+                ck_data.extend_from_slice(&stage);
+                ck_ends.push(ck_data.len());
             }
+            stage = next;
         }
-        Dp { l_max, every, checkpoints, last: stage }
+        Dp { l_max, every, ck_data, ck_ends, last: stage }
+    }
+
+    /// Checkpoint `c` (stage `c · every`).
+    fn checkpoint(&self, c: usize) -> &[f64] {
+        let s = if c == 0 { 0 } else { self.ck_ends[c - 1] };
+        &self.ck_data[s..self.ck_ends[c]]
     }
 
     fn last(&self) -> &[f64] {
@@ -283,8 +292,8 @@ impl Dp {
         };
         if self.every == 1 {
             for k in (0..n).rev() {
-                let next = if k + 1 == n { &self.last } else { &self.checkpoints[k + 1] };
-                out[k] = pick(k, &self.checkpoints[k], next, l);
+                let next = if k + 1 == n { &self.last[..] } else { self.checkpoint(k + 1) };
+                out[k] = pick(k, self.checkpoint(k), next, l);
                 l -= out[k];
             }
             return out;
@@ -293,7 +302,7 @@ impl Dp {
         while end > 0 {
             let start = (end - 1) / self.every * self.every;
             let mut stages = Vec::with_capacity(end - start + 1);
-            stages.push(self.checkpoints[start / self.every].clone());
+            stages.push(self.checkpoint(start / self.every).to_vec());
             for k in start..end {
                 let next = step(stages.last().expect("a stage"), opts.get(k), self.l_max);
                 stages.push(next);
