@@ -68,14 +68,14 @@ playout = {{ kind = "ramjee-1" }}
 MODES = {"exact": ("exact", "--no-fold"), "exact-fold": ("exact", "--fold"), "streaming": ("streaming", "--fold")}
 
 
-def one(minutes: int, mode: str, speech: str, jitter: bool, tmp: Path, bounds: bool = True) -> dict:
+def one(minutes: int, mode: str, speech: str, jitter: bool, tmp: Path, bounds: bool = True, runner: Path = RUNNER) -> dict:
     scoring, fold = MODES[mode]
-    sp = 'speech = { model = "exponential", talk = "1s", silence = "1.5s" }' if speech == "onoff" else ""
+    sp = 'speech = { model = "exponential", talk = "1s", silence = "1.5s" }' if speech == "onoff" else 'speech = { model = "continuous" }'
     jt = 'jitter = { kind = "normal", mean = "10ms", sd = "3ms" }' if jitter else ""
     path = tmp / f"call_{minutes}_{mode}.toml"
     path.write_text(SCENARIO.format(minutes=minutes, scoring=scoring, jitter=jt, speech=sp, bounds=str(bounds).lower()))
     t0 = time.perf_counter()
-    r = subprocess.run(["/usr/bin/time", "-f", "%M", str(RUNNER), str(path), "--no-trace", fold],
+    r = subprocess.run(["nice", "/usr/bin/time", "-f", "%M", str(runner), str(path), "--no-trace", fold],
                        capture_output=True, text=True, timeout=3600)
     wall = time.perf_counter() - t0
     if r.returncode != 0:
@@ -91,16 +91,18 @@ def main() -> None:
     ap.add_argument("--speech", choices=["onoff", "continuous"], default="onoff")
     ap.add_argument("--jitter", action="store_true")
     ap.add_argument("--no-bounds", action="store_true", help="[analysis] bounds = false")
+    ap.add_argument("--runner", type=Path, default=RUNNER, help="run_scenario binary (e.g. a copy built from another commit)")
+    ap.add_argument("--out", type=Path, default=HERE / "results" / "long_call.json")
     args = ap.parse_args()
-    if not RUNNER.exists():
-        sys.exit(f"{RUNNER} missing: cargo build --release --example run_scenario -p talkspurt-core")
+    if not args.runner.exists():
+        sys.exit(f"{args.runner} missing: cargo build --release --example run_scenario -p talkspurt-core")
     durations = [int(x) for x in args.durations.split(",")]
     modes = args.modes.split(",")
     rows = []
     with tempfile.TemporaryDirectory() as d:
         for m in durations:
             for mode in modes:
-                rows.append(one(m, mode, args.speech, args.jitter, Path(d), not args.no_bounds))
+                rows.append(one(m, mode, args.speech, args.jitter, Path(d), not args.no_bounds, args.runner))
                 r = rows[-1]
                 print(f"{r['minutes']:>6} min  {r['mode']:<11} {r['peak_mb']:8.1f} MB  {r['wall_s']:7.2f} s  load {r['load']:.1f}", flush=True)
     print("\nMB per simulated day of growth beyond the first duration:")
@@ -109,9 +111,9 @@ def main() -> None:
         if len(rs) >= 2 and rs[-1]["minutes"] > rs[0]["minutes"]:
             per_day = (rs[-1]["peak_mb"] - rs[0]["peak_mb"]) * 1440 / (rs[-1]["minutes"] - rs[0]["minutes"])
             print(f"  {mode:<11} {per_day:8.1f} MB/day")
-    out = HERE / "results" / "long_call.json"
+    out = args.out
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"speech": args.speech, "jitter": args.jitter, "rows": rows}, indent=1))
+    out.write_text(json.dumps({"speech": args.speech, "jitter": args.jitter, "bounds": not args.no_bounds, "rows": rows}, indent=1))
 
 
 if __name__ == "__main__":

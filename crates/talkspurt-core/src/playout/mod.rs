@@ -19,13 +19,16 @@
 //! | [`quantile`] | windowed delay-quantile buffer (softphone style) |
 //! | [`optimal`] | Moon–Kurose–Towsley per-talkspurt optimum, E-model scored |
 //! | [`tao_guerin`] | best single fixed delay for the whole call |
+//! | [`spurt_delays`], `prepared` | what the bounds read: each talkspurt's distinct delays with counts |
 //!
 //! Formulas, constants, sources and readings: `docs/models/playout.md`.
 
 pub mod online;
 pub mod optimal;
+mod prepared;
 pub mod quantile;
 pub mod ramjee;
+pub mod spurt_delays;
 pub mod tao_guerin;
 
 #[cfg(test)]
@@ -40,6 +43,7 @@ pub use optimal::{
     TalkspurtChoice,
 };
 pub use quantile::QuantileBuffer;
+pub use spurt_delays::SpurtDelays;
 pub use ramjee::{RamjeeAsymmetric, RamjeeEwma, RamjeeMinDelay, RamjeeSpike};
 pub use tao_guerin::{
     fixed_delay_bound, fixed_delay_bound_generic, fixed_delay_bound_generic_prepared, fixed_delay_bound_prepared,

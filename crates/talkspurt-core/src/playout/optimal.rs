@@ -55,6 +55,7 @@
 //! not collide at playout (as in MKT). `e` counts every generated packet not
 //! played: network losses, sender drops and playout discards.
 
+pub use super::prepared::Prepared;
 use super::{loss_fraction, CallTrace, NOT_ARRIVED, NS_PER_MS};
 
 /// The playout point chosen for one talkspurt.
@@ -132,204 +133,185 @@ impl<Fr: Fn(f64, f64) -> f64> Objective for Generic<Fr> {
     }
 }
 
-/// One talkspurt's arrived packets, delays sorted ascending.
-struct Spurt {
-    id: u32,
-    start: usize,
-    end: usize,
-    delays: Vec<u64>,
+/// `(discards ℓ, cost of playing m-ℓ)` for every talkspurt, ℓ ascending,
+/// laid out flat (a day-long call has tens of thousands of talkspurts).
+struct Options {
+    all: Vec<(usize, f64)>,
+    ends: Vec<usize>,
 }
 
-/// One call's arrived packets arranged for the offline bounds, built once
-/// and shared by all of them (issue 14: each bound used to rebuild and
-/// re-sort the same data): per talkspurt its delays sorted, and every
-/// arrived packet's `(delay, talkspurt index)` sorted.
-pub struct Prepared<'t, 'a> {
-    /// None when built from the talkspurts' delays alone
-    /// ([`Prepared::from_spurts`]): no per-packet playout column then.
-    trace: Option<&'t CallTrace<'a>>,
-    /// Packets generated (the loss fraction's denominator).
-    total: usize,
-    sps: Vec<Spurt>,
-    by_delay: Vec<(u64, usize)>,
-}
-
-impl<'t, 'a> Prepared<'t, 'a> {
-    /// The trace must satisfy [`CallTrace::validate`].
-    pub fn new(trace: &'t CallTrace<'a>) -> Self {
-        Self::of(spurts(trace), trace.len(), Some(trace))
+impl Options {
+    fn new() -> Self {
+        Options { all: Vec::new(), ends: Vec::new() }
     }
 
-    /// From each talkspurt's id and its arrived packets' delays ascending,
-    /// in trace order (talkspurts without arrivals included), and the
-    /// packets generated: what `new` derives from a trace, for a call
-    /// folded as it ran (score::stream, issue 26). The bounds are the same
-    /// bits; the per-packet playout columns cannot be built.
-    pub fn from_spurts(spurts: Vec<(u32, Vec<u64>)>, total: usize) -> Prepared<'static, 'static> {
-        let sps = spurts.into_iter().map(|(id, delays)| {
-            debug_assert!(delays.is_sorted());
-            Spurt { id, start: 0, end: 0, delays }
-        });
-        Prepared::of(sps.collect(), total, None)
+    fn len(&self) -> usize {
+        self.ends.len()
     }
 
-    fn of(sps: Vec<Spurt>, total: usize, trace: Option<&'t CallTrace<'a>>) -> Self {
-        let mut by_delay: Vec<(u64, usize)> = Vec::with_capacity(sps.iter().map(|s| s.delays.len()).sum());
-        for (k, sp) in sps.iter().enumerate() {
-            by_delay.extend(sp.delays.iter().map(|&d| (d, k)));
+    fn get(&self, k: usize) -> &[(usize, f64)] {
+        let s = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.all[s..self.ends[k]]
+    }
+
+    /// A talkspurt's realisable options from its distinct delays ascending
+    /// and their counts: a playout point at a group's delay plays that
+    /// group and every one below it, so `j` never splits a group.
+    fn push_groups(&mut self, delays: &[u64], counts: &[u32], obj: &impl Objective) {
+        let m: usize = counts.iter().map(|&c| c as usize).sum();
+        let mut j = m;
+        for (&d, &c) in delays.iter().zip(counts).rev() {
+            self.all.push((m - j, j as f64 * obj.packet_cost(d)));
+            j -= c as usize;
         }
-        // Sorted runs, one per talkspurt, with the talkspurt index rising:
-        // the whole is sorted iff each non-empty talkspurt's largest delay
-        // is at most the next one's smallest, checked per talkspurt, not
-        // per packet. Otherwise the merging sort uses the runs; equal pairs
-        // are identical, so the order is the unstable sort's.
-        let mut ends = sps.iter().filter_map(|sp| Some((*sp.delays.first()?, *sp.delays.last()?)));
-        let in_order = match ends.next() {
-            None => true,
-            Some((_, mut hi)) => ends.all(|(lo, h)| {
-                let ok = hi <= lo;
-                hi = h;
-                ok
-            }),
-        };
-        debug_assert_eq!(in_order, by_delay.is_sorted());
-        if !in_order {
-            by_delay.sort();
+        self.all.push((m, 0.0));
+        self.ends.push(self.all.len());
+    }
+
+    /// Every count `j` (any `j` packets, the curves), from the delays
+    /// ascending.
+    fn push_any(&mut self, delays: &[u64], obj: &impl Objective) {
+        let m = delays.len();
+        let mut last = None::<(u64, f64)>;
+        for j in (1..=m).rev() {
+            let d = delays[j - 1];
+            // Equal delays share one evaluation of the cost (issue 14).
+            let c = match last {
+                Some((ld, lc)) if ld == d => lc,
+                _ => obj.packet_cost(d),
+            };
+            last = Some((d, c));
+            self.all.push((m - j, j as f64 * c));
         }
-        Prepared { trace, total, sps, by_delay }
+        self.all.push((m, 0.0));
+        self.ends.push(self.all.len());
     }
-
-    /// The trace it was built from (`new`).
-    pub fn trace(&self) -> &'t CallTrace<'a> {
-        self.trace.expect("a Prepared built from a trace")
-    }
-
-    /// The trace if built from one.
-    pub fn trace_opt(&self) -> Option<&'t CallTrace<'a>> {
-        self.trace
-    }
-
-    /// Packets generated.
-    pub fn total(&self) -> usize {
-        self.total
-    }
-
-    /// Every arrived packet's `(network delay ns, talkspurt index)`, ascending.
-    pub fn by_delay(&self) -> &[(u64, usize)] {
-        &self.by_delay
-    }
-}
-
-fn spurts(trace: &CallTrace<'_>) -> Vec<Spurt> {
-    trace
-        .runs()
-        .into_iter()
-        .map(|r| {
-            // Sized once (a filtered collect grows by doubling); usually in
-            // order already, then only checked (issue 14).
-            let mut delays: Vec<u64> = Vec::with_capacity(r.end - r.start);
-            let (arr, gen) = (&trace.t_arr[r.start..r.end], &trace.t_gen[r.start..r.end]);
-            delays.extend(arr.iter().zip(gen).filter(|(&a, _)| a != NOT_ARRIVED).map(|(&a, &g)| a - g));
-            if !delays.is_sorted() {
-                delays.sort_unstable();
-            }
-            Spurt { id: r.id, start: r.start, end: r.end, delays }
-        })
-        .collect()
-}
-
-/// `(discards ℓ, cost of playing m-ℓ)`, ℓ ascending. `realisable`: only
-/// counts that do not split a group of equal delays (and 0).
-fn options(sp: &Spurt, obj: &impl Objective, realisable: bool) -> Vec<(usize, f64)> {
-    let m = sp.delays.len();
-    let mut out = Vec::with_capacity(m + 1);
-    let mut last = None::<(u64, f64)>;
-    let mut j = m;
-    while j > 0 {
-        let d = sp.delays[j - 1];
-        // Equal delays share one evaluation of the cost (issue 14).
-        let c = match last {
-            Some((ld, lc)) if ld == d => lc,
-            _ => obj.packet_cost(d),
-        };
-        last = Some((d, c));
-        out.push((m - j, j as f64 * c));
-        // Realisable: the next count down is the end of the next smaller
-        // delay's group (the delays are sorted), found by one scan.
-        j = if realisable { sp.delays[..j - 1].iter().rposition(|&x| x != d).map_or(0, |p| p + 1) } else { j - 1 };
-    }
-    out.push((m, 0.0));
-    out
 }
 
 /// Forward min-plus DP over talkspurts, indexed by discards `0..=l_max`.
-/// `stage(k)` is the minimum cost sum over talkspurts `0..=k` (of those with
-/// arrivals) for each discard count; all stages are kept for backtracking.
+/// Stage `k` is the minimum cost sum over talkspurts `0..k` (of those with
+/// arrivals) for each discard count. Stages are all kept when they are
+/// few ([`KEEP_ALL_CELLS`]), otherwise one in `every` (checkpoints,
+/// `every` ≈ √stages); the backtrack then recomputes the stages
+/// of one stretch between checkpoints at a time from its checkpoint, the
+/// same bits (issue 26: keeping every stage took 8 bytes × (l_max + 1) a
+/// talkspurt, and l_max grows with the call: ~250 MB for a day-long call
+/// with jitter, against ~2 · √stages · (l_max + 1) · 8 bytes here, for
+/// twice the DP's time).
 struct Dp {
-    data: Vec<f64>,
-    bounds: Vec<(usize, usize)>,
+    l_max: usize,
+    every: usize,
+    /// Stage `c · every` for every `c · every < stages`, laid end to end
+    /// (one allocation, not one a stage), with each one's end.
+    ck_data: Vec<f64>,
+    ck_ends: Vec<usize>,
+    last: Vec<f64>,
 }
 
-impl Dp {
-    fn run(opts: &[Vec<(usize, f64)>], l_max: usize) -> Dp {
-        let mut data = Vec::new();
-        let mut bounds = Vec::with_capacity(opts.len());
-        data.push(0.0);
-        let (mut prev_start, mut prev_len) = (0usize, 1usize);
-        for o in opts {
-            let m = o.last().map_or(0, |&(l, _)| l);
-            let len = (prev_len + m).min(l_max + 1);
-            let start = data.len();
-            data.resize(start + len, f64::INFINITY);
-            let (head, new) = data.split_at_mut(start);
-            let old = &head[prev_start..prev_start + prev_len];
-            for &(l, c) in o {
-                if l >= len {
-                    break;
-                }
-                let lim = len.min(prev_len + l);
-                let dst = &mut new[l..lim];
-                let src = &old[..lim - l];
-                for (d, &s) in dst.iter_mut().zip(src) {
-                    let cand = s + c;
-                    *d = if cand < *d { cand } else { *d };
-                }
-            }
-            bounds.push((start, len));
-            prev_start = start;
-            prev_len = len;
+/// Stage `k + 1` from stage `k` (`old`) and talkspurt `k`'s options.
+/// Cells past the last one an option within `l_max` reaches are not
+/// built: they are infinite (unreachable), so the values, the argmax and
+/// the backtrack are the same, and a stage of a long talkspurt whose
+/// "discard all" is beyond `l_max` is not `l_max + 1` cells of which one
+/// is finite (a continuous call is one talkspurt).
+fn step(old: &[f64], o: &[(usize, f64)], l_max: usize) -> Vec<f64> {
+    let m = o.iter().map(|&(l, _)| l).take_while(|&l| l <= l_max).last().unwrap_or(0);
+    let prev_len = old.len();
+    let len = (prev_len + m).min(l_max + 1);
+    let mut new = vec![f64::INFINITY; len];
+    for &(l, c) in o {
+        if l >= len {
+            break;
         }
-        Dp { data, bounds }
+        let lim = len.min(prev_len + l);
+        let dst = &mut new[l..lim];
+        let src = &old[..lim - l];
+        for (d, &s) in dst.iter_mut().zip(src) {
+            let cand = s + c;
+            *d = if cand < *d { cand } else { *d };
+        }
+    }
+    new
+}
+
+/// Every stage is kept (no recomputation) while stages × (l_max + 1) is
+/// at most this many cells (8 MB): short calls, and long ones whose
+/// optimum discards little.
+const KEEP_ALL_CELLS: usize = 1 << 20;
+
+impl Dp {
+    fn run(opts: &Options, l_max: usize) -> Dp {
+        Dp::run_keeping(opts, l_max, KEEP_ALL_CELLS)
+    }
+
+    /// [`Dp::run`] keeping every stage up to `keep_all_cells` cells.
+    fn run_keeping(opts: &Options, l_max: usize, keep_all_cells: usize) -> Dp {
+        let n = opts.len();
+        let every = if n.saturating_mul(l_max.saturating_add(1)) <= keep_all_cells {
+            1
+        } else {
+            ((n as f64).sqrt().ceil() as usize).max(1)
+        };
+        let (mut ck_data, mut ck_ends) = (Vec::new(), Vec::with_capacity(n / every + 1));
+        let mut stage = vec![0.0];
+        for k in 0..n {
+            let next = step(&stage, opts.get(k), l_max);
+            if k % every == 0 {
+                ck_data.extend_from_slice(&stage);
+                ck_ends.push(ck_data.len());
+            }
+            stage = next;
+        }
+        Dp { l_max, every, ck_data, ck_ends, last: stage }
+    }
+
+    /// Checkpoint `c` (stage `c · every`).
+    fn checkpoint(&self, c: usize) -> &[f64] {
+        let s = if c == 0 { 0 } else { self.ck_ends[c - 1] };
+        &self.ck_data[s..self.ck_ends[c]]
     }
 
     fn last(&self) -> &[f64] {
-        match self.bounds.last() {
-            Some(&(s, n)) => &self.data[s..s + n],
-            None => &self.data[..1],
-        }
+        &self.last
     }
 
-    fn stage(&self, k: usize) -> &[f64] {
-        if k == 0 {
-            &self.data[..1]
-        } else {
-            let (s, n) = self.bounds[k - 1];
-            &self.data[s..s + n]
-        }
-    }
-
-    /// Discards per talkspurt reaching `l` discards in total at the last stage.
-    fn backtrack(&self, opts: &[Vec<(usize, f64)>], mut l: usize) -> Vec<usize> {
-        let mut out = vec![0; opts.len()];
-        for k in (0..opts.len()).rev() {
-            let target = self.stage(k + 1)[l];
-            let prev = self.stage(k);
-            let &(lk, _) = opts[k]
+    /// Discards per talkspurt reaching `l` discards in total at the last
+    /// stage: at each talkspurt, from the last back, the fewest discards
+    /// whose option reproduces the stage value.
+    fn backtrack(&self, opts: &Options, mut l: usize) -> Vec<usize> {
+        let n = opts.len();
+        let mut out = vec![0; n];
+        let pick = |k: usize, prev: &[f64], next: &[f64], l: usize| -> usize {
+            let target = next[l];
+            let &(lk, _) = opts
+                .get(k)
                 .iter()
                 .find(|&&(lk, c)| lk <= l && l - lk < prev.len() && prev[l - lk] + c == target)
                 .expect("DP backtrack: no option reproduces the stage value");
-            out[k] = lk;
-            l -= lk;
+            lk
+        };
+        if self.every == 1 {
+            for k in (0..n).rev() {
+                let next = if k + 1 == n { &self.last[..] } else { self.checkpoint(k + 1) };
+                out[k] = pick(k, self.checkpoint(k), next, l);
+                l -= out[k];
+            }
+            return out;
+        }
+        let mut end = n;
+        while end > 0 {
+            let start = (end - 1) / self.every * self.every;
+            let mut stages = Vec::with_capacity(end - start + 1);
+            stages.push(self.checkpoint(start / self.every).to_vec());
+            for k in start..end {
+                let next = step(stages.last().expect("a stage"), opts.get(k), self.l_max);
+                stages.push(next);
+            }
+            for k in (start..end).rev() {
+                out[k] = pick(k, &stages[k - start], &stages[k + 1 - start], l);
+                l -= out[k];
+            }
+            end = start;
         }
         out
     }
@@ -338,51 +320,83 @@ impl Dp {
 /// One pass in delay order over every arrived packet (issue 14: the
 /// prefix sums and the cap sweep each walked the packets):
 ///
-/// - `prefix[i]`, the sum of the first `i` packets' costs in delay order,
-///   with whether those costs are sorted (the cost is assumed monotone) and
-///   the first cost;
+/// - whether the packets' costs in delay order are sorted (the cost is
+///   assumed monotone), and the first cost;
 /// - the common-cap sweep's `(played, cost sum)` at each distinct cap,
 ///   ascending: each talkspurt plays at its largest delay under the cap.
 ///
-/// Each distinct delay's cost is evaluated once (a pure function).
+/// Each distinct delay's cost is evaluated once (a pure function). The
+/// sums are taken a packet at a time from the counts, so they are the same
+/// bits as over the packets (issue 26), without a value per packet.
 struct Sweep {
-    prefix: Vec<f64>,
     sorted: bool,
     first: f64,
     states: Vec<(usize, f64)>,
 }
 
 impl Sweep {
-    fn new(sps: &[Spurt], all: &[(u64, usize)], obj: &impl Objective) -> Sweep {
+    fn new(n_spurts: usize, all: impl Iterator<Item = (u64, u32, u32)>, obj: &impl Objective) -> Sweep {
         // Counts kept as f64: whole numbers below 2^53 are exact, the same
         // values `count as f64` gave, without a conversion per packet.
-        let mut count = vec![0.0f64; sps.len()];
-        let mut contrib = vec![0.0f64; sps.len()];
-        let mut prefix = Vec::with_capacity(all.len() + 1);
-        prefix.push(0.0);
-        let (mut sum, mut psum, mut sorted, mut prev) = (0.0f64, 0.0f64, true, None::<f64>);
+        let mut count = vec![0.0f64; n_spurts];
+        let mut contrib = vec![0.0f64; n_spurts];
+        let (mut sum, mut sorted, mut prev) = (0.0f64, true, None::<(u64, f64)>);
+        let mut first = None;
         let mut states: Vec<(usize, f64)> = Vec::new();
-        let mut rest = all;
-        while let Some(&(d, _)) = rest.first() {
+        let mut i = 0usize;
+        let mut all = all.peekable();
+        while let Some((d, k, c)) = all.next() {
             let cost = obj.packet_cost(d);
-            sorted &= prev.is_none_or(|c| c.total_cmp(&cost).is_le());
-            prev = Some(cost);
-            let n = rest.iter().position(|&(x, _)| x != d).unwrap_or(rest.len());
-            for &(_, k) in &rest[..n] {
-                count[k] += 1.0;
-                sum -= contrib[k];
-                contrib[k] = count[k] * cost;
-                sum += contrib[k];
-                psum += cost;
-                prefix.push(psum);
+            sorted &= prev.is_none_or(|(_, p)| p.total_cmp(&cost).is_le());
+            prev = Some((d, cost));
+            first.get_or_insert(cost);
+            let mut group = Some((k, c));
+            while let Some((k, c)) = group {
+                let k = k as usize;
+                for _ in 0..c {
+                    count[k] += 1.0;
+                    sum -= contrib[k];
+                    contrib[k] = count[k] * cost;
+                    sum += contrib[k];
+                }
+                i += c as usize;
+                group = all.next_if(|&(x, _, _)| x == d).map(|(_, k, c)| (k, c));
             }
-            rest = &rest[n..];
-            states.push((all.len() - rest.len(), sum));
+            states.push((i, sum));
         }
-        let first = all.first().map_or(0.0, |&(d, _)| obj.packet_cost(d));
-        Sweep { prefix, sorted, first, states }
+        Sweep { sorted, first: first.unwrap_or(0.0), states }
     }
+}
 
+/// The smallest `i >= lo` with `pass(i, prefix[i])`, where `prefix[i]` is
+/// the sum of the `i` cheapest packets' costs added one at a time, from
+/// the costs ascending as `(cost, packets)`: the per-packet sums' bits,
+/// recomputed instead of kept (8 bytes a packet).
+fn first_passing(costs: impl Iterator<Item = (f64, usize)>, lo: usize, mut pass: impl FnMut(usize, f64) -> bool) -> Option<usize> {
+    let (mut i, mut p) = (0usize, 0.0f64);
+    for (cost, n) in costs {
+        for _ in 0..n {
+            p += cost;
+            i += 1;
+            if i >= lo && pass(i, p) {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// `(cost, packets)` in delay order, each distinct delay's cost evaluated once.
+fn costs_by_delay<'p>(p: &'p Prepared<'_, '_>, obj: &'p impl Objective) -> impl Iterator<Item = (f64, usize)> + 'p {
+    let mut last = None::<(u64, f64)>;
+    p.by_delay().map(move |(d, _, c)| {
+        let cost = match last {
+            Some((ld, lc)) if ld == d => lc,
+            _ => obj.packet_cost(d),
+        };
+        last = Some((d, cost));
+        (cost, c as usize)
+    })
 }
 
 /// Best R over the common-cap sweep's `states` (`Sweep`): a feasible
@@ -407,42 +421,50 @@ fn slack(r: f64) -> f64 {
 }
 
 fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool, with_playout: bool) -> (OptimalPlayout, usize) {
-    let sps = &p.sps;
-    let arrived = p.by_delay.len();
+    let sps = p.spurts();
+    let arrived = p.arrived();
 
     // Upper bound per i from the i cheapest packets; lower bound on the optimum.
     // Taken in delay order the costs are already sorted when the cost is
     // monotone (as assumed); only if not are they sorted, which keeps the
     // result exact. The prefix sums and the cap sweep take one pass.
-    let Sweep { mut prefix, sorted, first, states } = Sweep::new(sps, &p.by_delay, obj);
-    let c_min = if sorted {
-        first
-    } else {
-        let mut costs: Vec<f64> = p.by_delay.iter().map(|&(d, _)| obj.packet_cost(d)).collect();
-        costs.sort_unstable_by(f64::total_cmp);
-        for (i, c) in costs.iter().enumerate() {
-            prefix[i + 1] = prefix[i] + c;
-        }
-        costs.first().copied().unwrap_or(0.0)
-    };
+    let Sweep { sorted, first, states } = Sweep::new(sps.len(), p.by_delay(), obj);
+    // Unsorted costs (a cost not monotone in delay, against the stated
+    // assumption) are sorted once, which keeps the result exact.
+    let unsorted: Option<Vec<(f64, usize)>> = (!sorted).then(|| {
+        let mut costs: Vec<(f64, usize)> = costs_by_delay(p, obj).collect();
+        costs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        costs
+    });
+    let c_min = unsorted.as_ref().map_or(first, |c| c.first().map_or(0.0, |c| c.0));
     let floor = cap_best(&states, first, obj);
     let slack = slack(floor);
-    // l_max = arrived − (smallest i with score(i, P(i)) >= floor). Scanned
-    // from i = arrived down: every played packet costs at least c_min, so
-    // score(i, i·c_min) bounds score(i, P(i)); it only falls as i falls
-    // (more loss), so once it is below the floor no smaller i can pass.
+    // l_max = arrived − (smallest i with score(i, P(i)) >= floor). Every
+    // played packet costs at least c_min, so score(i, i·c_min) bounds
+    // score(i, P(i)); it only falls as i falls (more loss), so below the
+    // largest i where it is under the floor no i can pass.
     let mut l_max = if prune { 0 } else { arrived };
-    for i in (1..=arrived).rev() {
-        if prune && obj.score(i, i as f64 * c_min) < floor - slack {
-            break;
-        }
-        if obj.score(i, prefix[i]) >= floor - slack {
-            l_max = l_max.max(arrived - i);
+    let mut lo = 1;
+    if prune {
+        if let Some(i) = (1..=arrived).rev().find(|&i| obj.score(i, i as f64 * c_min) < floor - slack) {
+            lo = i + 1;
         }
     }
+    let pass = |i: usize, s: f64| obj.score(i, s) >= floor - slack;
+    let i_min = match &unsorted {
+        Some(c) => first_passing(c.iter().copied(), lo, pass),
+        None => first_passing(costs_by_delay(p, obj), lo, pass),
+    };
+    if let Some(i) = i_min {
+        l_max = l_max.max(arrived - i);
+    }
 
-    let active: Vec<usize> = (0..sps.len()).filter(|&k| !sps[k].delays.is_empty()).collect();
-    let opts: Vec<Vec<(usize, f64)>> = active.iter().map(|&k| options(&sps[k], obj, true)).collect();
+    let active: Vec<usize> = (0..sps.len()).filter(|&k| !sps.groups(k).0.is_empty()).collect();
+    let mut opts = Options::new();
+    for &k in &active {
+        let (ds, cs) = sps.groups(k);
+        opts.push_groups(ds, cs, obj);
+    }
     let dp = Dp::run(&opts, l_max);
 
     // Best i (ties: more packets played). Playing nothing is the fallback.
@@ -460,9 +482,8 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
         }
     }
 
-    let mut talkspurts: Vec<TalkspurtChoice> = sps
-        .iter()
-        .map(|s| TalkspurtChoice { talkspurt: s.id, delay: NOT_ARRIVED, played: 0, arrived: s.delays.len() })
+    let mut talkspurts: Vec<TalkspurtChoice> = (0..sps.len())
+        .map(|k| TalkspurtChoice { talkspurt: sps.id(k), delay: NOT_ARRIVED, played: 0, arrived: sps.arrived(k) })
         .collect();
     let trace = if with_playout { Some(p.trace()) } else { None };
     let mut playout = trace.map_or_else(Vec::new, |t| vec![NOT_ARRIVED; t.len()]);
@@ -471,18 +492,25 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
     if let Some(l) = best_l {
         for (a, discards) in dp.backtrack(&opts, l).into_iter().enumerate() {
             let k = active[a];
-            let sp = &sps[k];
-            let j = sp.delays.len() - discards;
+            let (ds, cs) = sps.groups(k);
+            let j = talkspurts[k].arrived - discards;
             if j == 0 {
                 continue;
             }
-            let d = sp.delays[j - 1];
+            // The playout point: the delay of the group ending at j.
+            let mut seen = 0;
+            let g = cs.iter().position(|&c| {
+                seen += c as usize;
+                seen == j
+            });
+            let d = ds[g.expect("a realisable count ends a group")];
             talkspurts[k].delay = d;
             talkspurts[k].played = j;
             played += j;
             delay_sum_ms += j as f64 * (offset_ms + d as f64 / NS_PER_MS);
             let Some(trace) = trace else { continue };
-            for (i, slot) in playout.iter_mut().enumerate().take(sp.end).skip(sp.start) {
+            let (start, end) = p.range(k);
+            for (i, slot) in playout.iter_mut().enumerate().take(end).skip(start) {
                 if trace.network_delay(i).is_some_and(|n| n <= d) {
                     *slot = trace.t_gen[i] + d;
                 }
@@ -493,7 +521,7 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
     let out = OptimalPlayout {
         r: best_r,
         played,
-        loss_fraction: loss_fraction(p.total, played),
+        loss_fraction: loss_fraction(p.total(), played),
         mean_delay_ms: if played == 0 { offset_ms } else { mean(delay_sum_ms) },
         mean_id: mean(best_sum),
         talkspurts,
@@ -533,7 +561,7 @@ pub fn optimal_playout_prepared(
     il: impl Fn(f64) -> f64,
     with_playout: bool,
 ) -> OptimalPlayout {
-    let obj = Reduced { total: p.total, offset_ms, r0, id, il };
+    let obj = Reduced { total: p.total(), offset_ms, r0, id, il };
     solve(p, &obj, offset_ms, true, with_playout).0
 }
 
@@ -559,7 +587,7 @@ pub fn optimal_playout_generic_prepared(
     r: impl Fn(f64, f64) -> f64,
     with_playout: bool,
 ) -> OptimalPlayout {
-    let obj = Generic { total: p.total, offset_ms, r };
+    let obj = Generic { total: p.total(), offset_ms, r };
     solve(p, &obj, offset_ms, true, with_playout).0
 }
 
@@ -585,10 +613,17 @@ pub fn min_average_impairment_curve(
 }
 
 fn curve(trace: &CallTrace<'_>, obj: &impl Objective) -> Vec<f64> {
-    let sps = spurts(trace);
-    let opts: Vec<Vec<(usize, f64)>> =
-        sps.iter().filter(|s| !s.delays.is_empty()).map(|s| options(s, obj, false)).collect();
-    let arrived: usize = sps.iter().map(|s| s.delays.len()).sum();
+    let mut opts = Options::new();
+    let mut arrived = 0;
+    for r in trace.runs() {
+        let mut delays: Vec<u64> = (r.start..r.end).filter_map(|i| trace.network_delay(i)).collect();
+        if delays.is_empty() {
+            continue;
+        }
+        delays.sort_unstable();
+        arrived += delays.len();
+        opts.push_any(&delays, obj);
+    }
     let dp = Dp::run(&opts, arrived);
     let last = dp.last();
     (0..=arrived).map(|i| if i == 0 { 0.0 } else { last[arrived - i] / i as f64 }).collect()

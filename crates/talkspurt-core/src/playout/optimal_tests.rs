@@ -287,3 +287,51 @@ fn prepared_without_playout_equals_standalone() {
         assert_eq!(optimal_playout_prepared(&p, OFFSET_MS, R0, id_cole, il_g711, true), optimal_playout(&t, OFFSET_MS, R0, id_cole, il_g711));
     }
 }
+
+/// The DP with every stage kept and with √K checkpoints (the backtrack
+/// recomputing a stretch at a time): the same last stage, bit for bit, and
+/// the same schedule for every reachable discard count, on random
+/// talkspurts of a few delay groups (issue 26).
+#[test]
+fn checkpointed_dp_equals_the_kept_one() {
+    struct Cost;
+    impl Objective for Cost {
+        fn packet_cost(&self, d: u64) -> f64 {
+            delay_impairment_simplified_like(d)
+        }
+        fn score(&self, _: usize, sum: f64) -> f64 {
+            -sum
+        }
+    }
+    fn delay_impairment_simplified_like(d: u64) -> f64 {
+        let ms = 25.0 + d as f64 / 1e6;
+        0.024 * ms + if ms > 177.3 { 0.11 * (ms - 177.3) } else { 0.0 }
+    }
+    let mut x = 0x2026_1128u64;
+    let mut below = |n: u64| {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (x >> 33) % n
+    };
+    for case in 0..20 {
+        let mut opts = Options::new();
+        for _ in 0..(1 + below(60)) {
+            let g = 1 + below(4) as usize;
+            let mut ds: Vec<u64> = (0..g).map(|_| 100_000_000 + 1_000_000 * below(150)).collect();
+            ds.sort_unstable();
+            ds.dedup();
+            let cs: Vec<u32> = ds.iter().map(|_| 1 + below(5) as u32).collect();
+            opts.push_groups(&ds, &cs, &Cost);
+        }
+        let l_max = below(40) as usize;
+        let (kept, ckpt) = (Dp::run_keeping(&opts, l_max, usize::MAX), Dp::run_keeping(&opts, l_max, 0));
+        assert_eq!(kept.every, 1);
+        assert!(ckpt.every > 1 || opts.len() == 1, "case {case}");
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(kept.last()), bits(ckpt.last()), "case {case}");
+        for (l, v) in kept.last().iter().enumerate() {
+            if v.is_finite() {
+                assert_eq!(kept.backtrack(&opts, l), ckpt.backtrack(&opts, l), "case {case} l {l}");
+            }
+        }
+    }
+}

@@ -37,7 +37,7 @@ pub fn fixed_delay_bound(
     id: impl Fn(f64) -> f64,
     il: impl Fn(f64) -> f64,
 ) -> FixedDelayBound {
-    sweep(trace.len(), Some(trace), &sorted_delays(trace), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e))
+    sweep(trace.len(), Some(trace), sorted_delays(trace).into_iter(), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e))
 }
 
 /// [`fixed_delay_bound`] on a trace already [`Prepared`]; without
@@ -61,7 +61,7 @@ pub fn fixed_delay_bound_generic(
     offset_ms: f64,
     r: impl Fn(f64, f64) -> f64,
 ) -> FixedDelayBound {
-    sweep(trace.len(), Some(trace), &sorted_delays(trace), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e))
+    sweep(trace.len(), Some(trace), sorted_delays(trace).into_iter(), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e))
 }
 
 /// [`fixed_delay_bound_generic`] on a trace already [`Prepared`]; without
@@ -75,41 +75,42 @@ pub fn fixed_delay_bound_generic_prepared(
     sweep(p.total(), p.trace_opt().filter(|_| with_playout), p.by_delay(), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e))
 }
 
-/// The arrived packets' network delays ascending, in the `(delay, _)` form
-/// [`Prepared::by_delay`] gives (only the delay is read).
-fn sorted_delays(trace: &CallTrace<'_>) -> Vec<(u64, usize)> {
-    let mut delays: Vec<(u64, usize)> = (0..trace.len()).filter_map(|i| trace.network_delay(i)).map(|d| (d, 0)).collect();
+/// The arrived packets' network delays ascending, in the `(delay, _,
+/// packets)` form [`Prepared::by_delay`] gives (the talkspurt is not read).
+fn sorted_delays(trace: &CallTrace<'_>) -> Vec<(u64, u32, u32)> {
+    let mut delays: Vec<(u64, u32, u32)> = (0..trace.len()).filter_map(|i| trace.network_delay(i)).map(|d| (d, 0, 1)).collect();
     delays.sort_unstable();
     delays
 }
 
 /// `score(mouth-to-ear delay ms or None when nothing plays, loss fraction)`.
-/// `delays`: the arrived packets' `(network delay, _)` ascending.
+/// `delays`: the arrived packets' `(network delay, _, packets)` ascending
+/// by delay (equal delays may take several entries).
 /// `total`: packets generated; `trace`: given, the per-packet playout
 /// column is built from it.
 fn sweep(
     total: usize,
     trace: Option<&CallTrace<'_>>,
-    delays: &[(u64, usize)],
+    delays: impl Iterator<Item = (u64, u32, u32)>,
     offset_ms: f64,
     score: impl Fn(Option<f64>, f64) -> f64,
 ) -> FixedDelayBound {
     // Candidates (d, packets with delay <= d) at each distinct delay.
     let mut cands: Vec<(u64, usize)> = Vec::new();
-    let mut i = 0;
-    while i < delays.len() {
-        let d = delays[i].0;
-        while i < delays.len() && delays[i].0 == d {
-            i += 1;
+    let mut n = 0;
+    for (d, _, c) in delays {
+        n += c as usize;
+        match cands.last_mut() {
+            Some(last) if last.0 == d => last.1 = n,
+            _ => cands.push((d, n)),
         }
-        cands.push((d, i));
     }
     // Scored from the largest d down: a smaller d has at least the smallest
     // delay and more loss, and R is non-increasing in both, so once that
     // bound is below the best nothing smaller can win. Ties go to the
     // smaller d, as in an ascending sweep that keeps the first maximum.
     let ms = |d: u64| offset_ms + d as f64 / NS_PER_MS;
-    let d_min = delays.first().map(|&(d, _)| ms(d));
+    let d_min = cands.first().map(|&(d, _)| ms(d));
     let (mut best_r, mut best_d, mut best_n) = (f64::NEG_INFINITY, NOT_ARRIVED, 0);
     for &(d, n) in cands.iter().rev() {
         if score(d_min, loss_fraction(total, n)) < best_r - 1e-9 * (1.0 + best_r.abs()) {

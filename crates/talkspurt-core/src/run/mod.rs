@@ -82,10 +82,12 @@ pub const FOLD_FROM_S: u64 = 600;
 /// kept (`[run] trace = false`) and the run is long (`RunOptions::fold`). The exact fold gives the same bits as
 /// scoring the records: percentiles from exact counts of distinct delays
 /// (quality::counts), the offline bounds from each talkspurt's distinct
-/// delays and their counts (the Moon–Kurose–Towsley optimum couples the
-/// talkspurts through the call's loss fraction, so they are solved when
-/// the call ends); memory grows with the distinct delays, not with the
-/// call (issue 26 target 4).
+/// delays and their counts (playout::SpurtDelays; the Moon–Kurose–Towsley
+/// optimum couples the talkspurts through the call's loss fraction, so
+/// they are solved when the call ends, with no per-packet array); memory
+/// grows with the distinct delays and, with the bounds, the talkspurts
+/// (whose table the bounds report), not with the packets (issue 26
+/// target 4; docs/models/playout.md, "Folded calls").
 pub fn folds_as_it_runs(s: &Scenario, opts: &RunOptions) -> bool {
     match s.analysis.scoring {
         Scoring::Streaming => true,

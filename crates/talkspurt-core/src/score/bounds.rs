@@ -50,7 +50,7 @@ pub fn bounds_with(trace: &CallTrace<'_>, info: &CallInfo, curve: &KeptCurve) ->
 
 /// [`bounds_with`] on the call's delays already [`Prepared`] (from its
 /// trace, or from the talkspurts' delays of a call folded as it ran:
-/// `Prepared::from_spurts`, score::stream).
+/// `Prepared::from_spurt_delays`, score::stream).
 pub fn bounds_prepared(p: &Prepared<'_, '_>, info: &CallInfo, curve: &KeptCurve) -> Bounds {
     let off = info.offset_ms();
     let id = delay_impairment_simplified;

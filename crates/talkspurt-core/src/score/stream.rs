@@ -19,16 +19,18 @@
 //!   scoring (trace and bounds off, `run::folds_as_it_runs`, issue 26)
 //!   from exact counts of the distinct values (`quality::counts`: the
 //!   same bits as sorting every delay); run-length variances from the
-//!   integer moments the exact scorer uses too; the offline bounds need
-//!   the whole call and are NaN (docs/results.md, "Streaming scoring",
-//!   "Exact scoring in flat memory").
+//!   integer moments the exact scorer uses too. The offline bounds are NaN
+//!   when streaming; folded exactly they are solved when the call ends
+//!   from each talkspurt's distinct delays and counts (playout::SpurtDelays),
+//!   the same bits (docs/results.md, "Streaming scoring", "Exact scoring
+//!   in flat memory").
 
 use std::collections::VecDeque;
 
 use super::calls::{losses_of, ms, or_nan, quality_of, Scored, NAN};
 use super::bounds::bounds_prepared;
 use super::modes::ModeTally;
-use crate::playout::Prepared;
+use crate::playout::{Prepared, SpurtDelays};
 use super::row::{CallInfo, CallSummary};
 use super::{AnalysisCfg, Scoring};
 use crate::metrics::rtpi::{MissingPredecessor, RtpiSilence};
@@ -196,9 +198,10 @@ struct Fold {
     onset: Option<u64>,
     /// What the offline bounds read (exact scoring with bounds, issue 26):
     /// per talkspurt (run of equal ids) its id and its arrived packets'
-    /// distinct delays ascending with their counts; and the run index of
-    /// the last one.
-    spurts: Option<Vec<(u32, Vec<(u64, u32)>)>>,
+    /// distinct delays with their counts (playout::SpurtDelays: 8 bytes a
+    /// talkspurt, 12 a distinct delay in it); and the run index of the
+    /// last one.
+    spurts: Option<SpurtDelays>,
     spurt_run: Option<u32>,
 }
 
@@ -263,7 +266,7 @@ impl CallStream {
             clip_hist: SparseHist::new(cap),
             modes: ModeTally::new(&info.codec),
             onset: None,
-            spurts: (a.scoring == Scoring::Exact && a.bounds).then(Vec::new),
+            spurts: (a.scoring == Scoring::Exact && a.bounds).then(SpurtDelays::default),
             spurt_run: None,
         };
         CallStream {
@@ -303,7 +306,7 @@ impl CallStream {
             + f.lost_runs.hist.bins.len()
             + f.received_runs.hist.bins.len()
             + f.clip_hist.bins.len()
-            + f.spurts.as_ref().map_or(0, |v| v.len() + v.iter().map(|s| s.1.len()).sum::<usize>())
+            + f.spurts.as_ref().map_or(0, |v| v.retained().0 + v.retained().1)
     }
 
     fn get(&mut self, seq: u32) -> Option<&mut Pkt> {
@@ -459,15 +462,10 @@ impl CallStream {
         if let Some(sps) = &mut f.spurts {
             if f.spurt_run != Some(p.run) {
                 f.spurt_run = Some(p.run);
-                sps.push((p.talkspurt, Vec::new()));
+                sps.open(p.talkspurt);
             }
             if p.t_arr != NEVER {
-                let groups = &mut sps.last_mut().expect("pushed above").1;
-                let d = p.t_arr - p.t_gen;
-                match groups.binary_search_by_key(&d, |&(x, _)| x) {
-                    Ok(i) => groups[i].1 += 1,
-                    Err(i) => groups.insert(i, (d, 1)),
-                }
+                sps.add(p.t_arr - p.t_gen);
             }
         }
         if f.onset.is_none() && p.fate == NetFate::QueueDrop && p.t_sent != NEVER {
@@ -537,11 +535,10 @@ impl CallStream {
         let mix = f.modes.shares();
         let curve = quality::KeptCurve::new(info.g107_params(0.0, 0.0, 1.0));
         quality_of(&mut s, f.buffer_sum, burst.burst_r, r_simple, info, a.delay, mix.as_deref(), &curve);
-        // The offline bounds from the talkspurts' delays, expanded for this
-        // call only: the same inputs `Prepared::new` takes from the records.
+        // The offline bounds from the talkspurts' distinct delays and
+        // counts: what `Prepared::new` derives from the records.
         let bounds = f.spurts.take().map(|sps| {
-            let sps = sps.into_iter().map(|(id, g)| (id, g.into_iter().flat_map(|(d, c)| std::iter::repeat_n(d, c as usize)).collect()));
-            let p = Prepared::from_spurts(sps.collect(), n);
+            let p = Prepared::from_spurt_delays(sps, n);
             bounds_prepared(&p, info, &curve)
         });
         match &bounds {
@@ -785,6 +782,42 @@ mod tests {
         let s = st.score().summary;
         assert_eq!(s.generated, n as u64);
         assert_eq!((s.delay_p50_ms, s.delay_max_ms), (ms(41_600_000.0), ms(43_200_000.0)));
+    }
+
+    /// With the offline bounds, a long call folded exactly holds what the
+    /// bounds read: each talkspurt's distinct delays (issue 26 target 4).
+    /// One talkspurt of 2,000,000 packets on three delays holds three
+    /// groups however long it runs; the bounds are computed (the optimum
+    /// plays every arrived packet: a 3.2 ms spread is not worth a loss).
+    #[test]
+    fn a_long_continuous_call_with_bounds_holds_bounded_state() {
+        let a = AnalysisCfg { bounds: true, scoring: crate::score::Scoring::Exact, ..AnalysisCfg::default() };
+        let mut st = CallStream::new(info(PlayoutKind::from_name("fixed").unwrap(), false), &a);
+        let mut r = Rng(27);
+        let (mut most_early, mut most) = (0usize, 0usize);
+        let (n, mut arrived) = (2_000_000u32, 0u64);
+        for seq in 0..n {
+            let t = 1_000_000_000 + seq as u64 * 20_000_000;
+            st.push(t, 0, 2, 160);
+            st.sent(seq, t);
+            if r.below(100) == 0 {
+                st.set_fate(seq, NetFate::LinkLoss);
+            } else {
+                st.arrived(seq, t + 40_000_000 + 1_600_000 * r.below(3));
+                arrived += 1;
+            }
+            most = most.max(st.retained());
+            if seq == 20_000 {
+                most_early = most;
+            }
+        }
+        assert!(most <= most_early.max(1) * 2, "held {most_early} after 20,000 packets, {most} after {n}");
+        let sps = st.fold.spurts.as_mut().expect("bounds on");
+        sps.finish();
+        assert_eq!(sps.retained(), (1, 3));
+        let s = st.score().summary;
+        assert_eq!(s.bound_played, arrived as f64);
+        assert!(s.bound_r.is_finite() && s.fixed_r.is_finite());
     }
 
     /// Seed 003's gap jitter at both sender boundaries on a constructed
