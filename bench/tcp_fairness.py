@@ -71,6 +71,20 @@ def run_ns2(delay_us: int) -> dict:
     return stats([f["goodput_bps"] / 1e6 for f in doc["tcp"]])
 
 
+def sweep(a, offsets, text, rows) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        for k in offsets:
+            delay = 30000 + k
+            sims = [("talkspurt", lambda: run_talkspurt(text, delay, Path(d)))]
+            if a.ns2:
+                sims.append(("ns-2", lambda: run_ns2(delay)))
+            for name, fn in sims:
+                r = fn()
+                rows[name].append(r)
+                print(f"{name:9s} delay {delay} us: TCP {r['total_mbps']:6.2f} Mb/s, Jain {r['jain']:.3f}, "
+                      f"{len(r['starved'])} flows < {STARVED_MBPS} Mb/s {r['starved']}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--offsets-us", default="0,1,2,3,4,5,6,7", help="bottleneck delay offsets, us (comma list)")
@@ -87,17 +101,14 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--ns2: `ns` not found (bench/setup.sh)")
     text = a.scenario.read_text()
     rows: dict[str, list[dict]] = {"talkspurt": [], "ns-2": []}
-    with tempfile.TemporaryDirectory() as d:
-        for k in offsets:
-            delay = 30000 + k
-            sims = [("talkspurt", lambda: run_talkspurt(text, delay, Path(d)))]
-            if a.ns2:
-                sims.append(("ns-2", lambda: run_ns2(delay)))
-            for name, fn in sims:
-                r = fn()
-                rows[name].append(r)
-                print(f"{name:9s} delay {delay} us: TCP {r['total_mbps']:6.2f} Mb/s, Jain {r['jain']:.3f}, "
-                      f"{len(r['starved'])} flows < {STARVED_MBPS} Mb/s {r['starved']}", flush=True)
+    try:
+        sweep(a, offsets, text, rows)
+    except subprocess.CalledProcessError as e:
+        lines = (e.stderr or "").strip().splitlines()
+        # A Rust panic's message is the line after "panicked at".
+        at = [i + 1 for i, l in enumerate(lines) if "panicked at" in l and i + 1 < len(lines)]
+        msg = lines[at[0]] if at else (lines[-1] if lines else "")
+        sys.exit(f"tcp_fairness: {' '.join(map(str, e.cmd))} exited {e.returncode}: {msg}")
     for name, rs in rows.items():
         if rs:
             print(f"{name:9s} mean over {len(rs)} runs: TCP {statistics.mean(r['total_mbps'] for r in rs):.2f} Mb/s, "
