@@ -38,6 +38,22 @@ fn run(s: &Scenario) -> World {
 
 use talkspurt_core::time::SimDuration;
 
+/// Parses a trunk scenario written in TOML, with the trace on, and runs it.
+/// `run_extra`, `link` and `call` are the lines that differ between the
+/// tests; the frame they share is a link a → b and one group of calls with
+/// continuous speech and random phases within one 20 ms frame.
+fn run_toml(duration: &str, run_extra: &str, link: &str, call: &str) -> World {
+    let toml = format!(
+        "[run]\nduration = \"{duration}\"\n{run_extra}\n\
+         [[links]]\nbetween = [\"a\", \"b\"]\n{link}\n\
+         [[calls]]\nfrom = \"a\"\nto = \"b\"\nspeech = {{ model = \"continuous\" }}\n\
+         start = {{ kind = \"uniform\", from = \"0s\", to = \"20ms\" }}\n{call}\n"
+    );
+    let mut s = from_toml_str(&toml).expect("scenario");
+    s.run.trace = true;
+    run(&s)
+}
+
 #[test]
 fn one_packet_per_tick_of_header_plus_entries() {
     let w = run(&trunked(LossCfg::None, TransportCfg::Udp { send_buffer: 5 }));
@@ -99,31 +115,13 @@ fn a_lost_trunk_packet_loses_a_frame_of_every_call_in_it() {
 #[test]
 fn a_dccp_trunk_keeps_every_calls_frames_accounted_and_is_deterministic() {
     let dccp = || {
-        let mut s = from_toml_str(
-            r#"
-            [run]
-            duration = "30s"
-            seed = 5
-            [[links]]
-            between = ["a", "b"]
-            rate = "2Mbps"
-            delay = "250ms"
-            loss = { kind = "bernoulli", p = 0.01 }
-            [[calls]]
-            count = 12
-            from = "a"
-            to = "b"
-            codec = "G.711"
-            ptime = "20ms"
-            speech = { model = "continuous" }
-            start = { kind = "uniform", from = "0s", to = "20ms" }
-            transport = { kind = "dccp", ccid = 4, send_buffer = "5p" }
-            trunk = { entry = "4B" }
-            "#,
+        run_toml(
+            "30s",
+            "seed = 5",
+            "rate = \"2Mbps\"\ndelay = \"250ms\"\nloss = { kind = \"bernoulli\", p = 0.01 }",
+            "count = 12\ncodec = \"G.711\"\nptime = \"20ms\"\n\
+             transport = { kind = \"dccp\", ccid = 4, send_buffer = \"5p\" }\ntrunk = { entry = \"4B\" }",
         )
-        .expect("scenario");
-        s.run.trace = true;
-        run(&s)
     };
     let (a, b) = (dccp(), dccp());
     let mut by_fate = [0u64; 5];
@@ -151,28 +149,12 @@ fn every_transport_carries_a_trunk_and_delivers_each_calls_frames() {
     // CCID 2, CCID 3 and plain TFRC: on a clean, ample path every frame of
     // every call arrives.
     for kind in ["{ kind = \"tcp\" }", "{ kind = \"dccp\", ccid = 2 }", "{ kind = \"dccp\", ccid = 3 }", "{ kind = \"tfrc\" }"] {
-        let toml = format!(
-            r#"
-            [run]
-            duration = "20s"
-            [[links]]
-            between = ["a", "b"]
-            rate = "5Mbps"
-            delay = "20ms"
-            [[calls]]
-            count = 3
-            from = "a"
-            to = "b"
-            codec = "G.729"
-            speech = {{ model = "continuous" }}
-            start = {{ kind = "uniform", from = "0s", to = "20ms" }}
-            transport = {kind}
-            trunk = {{}}
-            "#
+        let w = run_toml(
+            "20s",
+            "",
+            "rate = \"5Mbps\"\ndelay = \"20ms\"",
+            &format!("count = 3\ncodec = \"G.729\"\ntransport = {kind}\ntrunk = {{}}"),
         );
-        let mut s = from_toml_str(&toml).expect("scenario");
-        s.run.trace = true;
-        let w = run(&s);
         for (i, c) in w.calls.iter().enumerate() {
             let r = &c.rec;
             assert!(r.len() > 900, "{kind} call {i}: {}", r.len());
@@ -196,29 +178,12 @@ fn every_transport_carries_a_trunk_and_delivers_each_calls_frames() {
 #[test]
 fn a_trunks_members_start_their_media_when_its_connection_opens() {
     for (media, lo, hi) in [("connection", 220_000_000u64, 242_000_000u64), ("call", 20_000_000, 40_000_000)] {
-        let toml = format!(
-            r#"
-            [run]
-            duration = "10s"
-            [[links]]
-            between = ["a", "b"]
-            rate = "5Mbps"
-            delay = "100ms"
-            [[calls]]
-            count = 3
-            from = "a"
-            to = "b"
-            codec = "G.729"
-            speech = {{ model = "continuous" }}
-            start = {{ kind = "uniform", from = "0s", to = "20ms" }}
-            transport = {{ kind = "dccp", ccid = 3 }}
-            media_start = "{media}"
-            trunk = {{}}
-            "#
+        let w = run_toml(
+            "10s",
+            "",
+            "rate = \"5Mbps\"\ndelay = \"100ms\"",
+            &format!("count = 3\ncodec = \"G.729\"\ntransport = {{ kind = \"dccp\", ccid = 3 }}\nmedia_start = \"{media}\"\ntrunk = {{}}"),
         );
-        let mut s = from_toml_str(&toml).expect("scenario");
-        s.run.trace = true;
-        let w = run(&s);
         for (i, c) in w.calls.iter().enumerate() {
             let r = &c.rec;
             assert!(r.len() > 400, "{media} call {i}: {} frames", r.len());
