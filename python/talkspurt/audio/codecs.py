@@ -75,6 +75,12 @@ class L16Codec:
             return np.zeros(self.frame)
         return np.frombuffer(data, dtype="<i2").astype(float)
 
+    def transcode(self, pcm: np.ndarray) -> np.ndarray:
+        """decode(encode(row)) of every row (frame) at once: L16 keeps no
+        state, so frames need not pass one by one (render.py). A missing
+        frame decodes to silence."""
+        return np.clip(np.rint(pcm), -32768, 32767).astype("<i2").astype(float)
+
 
 @dataclass(frozen=True)
 class CodecSpec:
