@@ -48,15 +48,16 @@ def frames_of_loop(trace: CallTrace, fs: int, frame: int, audio_frame_s: float):
             np.array(arr), np.array(last, dtype=np.int64))
 
 
-def synthetic_trace(seed: int, frame_s: float = 0.01) -> CallTrace:
+def synthetic_trace(seed: int, frame_s: float = 0.01, spurts: int = 12) -> CallTrace:
     """Talkspurts of packets of 1-4 frames (ptime changing within a
     talkspurt, as adaptation does), 20 % lost, arrival jitter, one offset
-    per talkspurt, some talkspurts entirely lost."""
+    per talkspurt, some talkspurts entirely lost (with `spurts` > 1; one
+    talkspurt is continuous speech, its frames back to back)."""
     rng = np.random.default_rng(seed)
     spurt, frames, gen = [], [], []
     t = 0.37 + rng.random()
-    for s in range(12):
-        for _ in range(int(rng.integers(1, 60))):
+    for s in range(spurts):
+        for _ in range(int(rng.integers(1, 60 if spurts > 1 else 600))):
             f = int(rng.integers(1, 5))
             t += f * frame_s
             spurt.append(s)
@@ -67,9 +68,9 @@ def synthetic_trace(seed: int, frame_s: float = 0.01) -> CallTrace:
     arrived = gen + 0.03 + 0.05 * rng.random(len(gen))
     arrived[rng.random(len(gen)) < 0.2] = np.nan
     spurt_a = np.array(spurt, dtype=np.int64)
-    dead = rng.choice(12, 2, replace=False)
-    arrived[np.isin(spurt_a, dead)] = np.nan
-    offset = 0.06 + 0.01 * rng.integers(0, 8, 12)
+    if spurts > 1:
+        arrived[np.isin(spurt_a, rng.choice(spurts, 2, replace=False))] = np.nan
+    offset = 0.06 + 0.01 * rng.integers(0, 8, spurts)
     played = np.where(np.isnan(arrived), np.nan, gen + offset[spurt_a])
     return CallTrace(talkspurt=spurt_a, frames=np.array(frames, dtype=np.int64), t_generated=gen,
                      t_arrived=arrived, t_played=played, start_s=0.37, stop_s=float(gen[-1]) + 1.0,
@@ -108,8 +109,9 @@ class FrameByFrameL16:
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("conceal", [True, False])
 @pytest.mark.parametrize("timeline", [False, True])
-def test_l16_rendered_at_once_equals_frame_by_frame(seed, conceal, timeline):
-    tr = synthetic_trace(seed)
+@pytest.mark.parametrize("spurts", [12, 1])
+def test_l16_rendered_at_once_equals_frame_by_frame(seed, conceal, timeline, spurts):
+    tr = synthetic_trace(seed, spurts=spurts)
     files = speech_files(str(SPEECH))
     bulk = audio_codecs.l16_spec(8000, 10)
     slow = audio_codecs.CodecSpec("L16", 8000, 10, lambda: FrameByFrameL16(80), "test")

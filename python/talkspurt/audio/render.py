@@ -120,12 +120,24 @@ def render(trace: CallTrace, spec: CodecSpec, source: SpeechSource, *, conceal: 
     if len(start):
         length = max(length, int(start.max()) + frame)
     ref = np.zeros(length)
-    window = start[:, None] + np.arange(frame)  # each frame's reference samples
-    if len(start) and start[0] >= 0 and np.all(np.diff(start) >= frame):
+    m = len(start)
+    # Frames back to back (continuous speech): one slice holds them all.
+    contiguous = m > 0 and start[0] >= 0 and bool(np.all(np.diff(start) == frame))
+
+    def rows(x: np.ndarray) -> np.ndarray:
+        """x[s0:s0 + frame] for every frame's s0, one row each."""
+        if contiguous:
+            return x[start[0]:start[0] + m * frame].reshape(m, frame)
+        return x[start[:, None] + np.arange(frame)]
+
+    if m and start[0] >= 0 and np.all(np.diff(start) >= frame):
         # Frames apart and in order (the rule): one assignment, the same
         # samples as frame by frame (`take` reads the source on in order).
-        ref[window] = (source.at_many(start, frame) if source.timeline
-                       else source.take(frame * len(start)).reshape(len(start), frame))
+        vals = source.at_many(start, frame) if source.timeline else source.take(frame * m).reshape(m, frame)
+        if contiguous:
+            ref[start[0]:start[0] + m * frame] = vals.reshape(-1)
+        else:
+            ref[start[:, None] + np.arange(frame)] = vals
     else:
         for s0 in start:  # overlapping frames: fill them in order, the later wins
             ref[s0:s0 + frame] = source.at(s0, frame) if source.timeline else source.take(frame)
@@ -140,7 +152,7 @@ def render(trace: CallTrace, spec: CodecSpec, source: SpeechSource, *, conceal: 
     concealed = fec = 0
     # A stateless codec (`transcode`: L16) decodes every frame at once;
     # the others encode and decode frame by frame, in order.
-    decoded = codec.transcode(ref[window]) if hasattr(codec, "transcode") else None
+    decoded = codec.transcode(rows(ref)) if hasattr(codec, "transcode") else None
     enc_bits = [] if decoded is not None else [codec.encode(ref[s0:s0 + frame]) for s0 in start]
     bounds = np.flatnonzero(np.diff(spurt)) + 1
     for idx in np.split(np.arange(len(spurt)), bounds):
@@ -157,10 +169,10 @@ def render(trace: CallTrace, spec: CodecSpec, source: SpeechSource, *, conceal: 
         if decoded is not None:
             # Missing frames of a transcoding codec are silence, concealed
             # or not (L16 has no concealment of its own).
-            rows = decoded[idx[first:]]
-            rows[~ok[first:]] = 0.0
+            played = decoded[idx[first]:idx[-1] + 1].copy()  # idx is a run of consecutive frames
+            played[~ok[first:]] = 0.0
             concealed += int((~ok[first:]).sum()) if conceal else 0
-            sig = rows.reshape(-1)
+            sig = played.reshape(-1)
             a0 = int(start[idx[first]])
             aligned[a0:a0 + len(sig)] = sig
             deg[a0 + off:a0 + off + len(sig)] = sig
