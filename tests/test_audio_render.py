@@ -225,3 +225,15 @@ def test_failures_are_not_remembered(tmp_path):
         assert (g.hits, g.misses) == (0, 2) and g.cache == {}
     finally:
         g.close()
+
+
+def test_take_reads_the_source_on_in_order_and_wraps():
+    src = SpeechSource(speech_files(str(SPEECH)), 8000)
+    L = len(src.signal)
+    sizes = (100, L - 150, 100, 3 * L + 7, 5, 80)
+    got = np.concatenate([src.take(n) for n in sizes])
+    assert np.array_equal(got, np.resize(src.signal, sum(sizes)))  # np.resize repeats the signal
+    assert src.pos == sum(sizes) % L
+    a = src.take(10)
+    a[:] = 0.0  # a copy: the source is untouched
+    assert np.any(src.signal[src.pos - 10:src.pos])

@@ -197,9 +197,13 @@ class SpeechSource:
 
     def take(self, n: int) -> np.ndarray:
         """The next n samples, wrapping around at the end."""
-        idx = (self.pos + np.arange(n)) % len(self.signal)
-        self.pos = (self.pos + n) % len(self.signal)
-        return self.signal[idx]
+        L = len(self.signal)
+        if self.pos + n <= L:  # no wrap: a copy of one slice
+            out = self.signal[self.pos:self.pos + n].copy()
+        else:
+            out = self.signal[(self.pos + np.arange(n)) % L]
+        self.pos = (self.pos + n) % L
+        return out
 
     def at(self, pos: int, n: int) -> np.ndarray:
         """Samples [pos, pos + n) of the looped signal (the timeline reading)."""
