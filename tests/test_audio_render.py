@@ -237,3 +237,47 @@ def test_take_reads_the_source_on_in_order_and_wraps():
     a = src.take(10)
     a[:] = 0.0  # a copy: the source is untouched
     assert np.any(src.signal[src.pos - 10:src.pos])
+
+
+@pytest.mark.parametrize("speech,transport", [
+    ('{ model = "exponential", talk = "1s", silence = "1.5s" }', '{ kind = "udp" }'),
+    ('{ model = "continuous" }', '{ kind = "udp" }'),
+    ('{ model = "exponential", talk = "1s", silence = "1.5s" }', '{ kind = "dccp", ccid = 3 }'),
+])
+def test_call_traces_are_each_calls_packets_in_sequence_order(speech, transport):
+    # pipeline._traces sorts the packets table once by (call, seq); the
+    # per-call pandas group and sort it replaced gave the same columns.
+    from talkspurt.audio.pipeline import TRACE_INT, TRACE_TIME, _traces
+
+    res = talkspurt.run(f"""
+[run]
+duration = "20s"
+seed = 4
+trace = true
+[[links]]
+between = ["a", "b"]
+rate = "300kbps"
+delay = "20ms"
+loss = {{ kind = "bernoulli", p = 0.05 }}
+queue = {{ kind = "droptail", limit = "10p" }}
+[[calls]]
+count = 5
+from = "a"
+to = "b"
+codec = "G.711"
+speech = {speech}
+transport = {transport}
+start = {{ kind = "uniform", from = "0s", to = "2s" }}
+""")
+    p = res.packets
+    assert not p.duplicated(["call", "seq"]).any()
+    got = _traces(p, list(range(6)))  # call 5 does not exist: no packets
+    groups = dict(tuple(p.groupby("call", sort=True, observed=True)))
+    for c in range(6):
+        g = groups.get(c, p.iloc[0:0]).sort_values("seq")
+        for k in TRACE_INT:
+            assert np.array_equal(got[c][k], g[k].to_numpy(dtype=np.int64)), (c, k)
+        for k in TRACE_TIME:
+            x, y = got[c][k], g[k].to_numpy(dtype=float, na_value=np.nan)
+            assert x.dtype == y.dtype and np.array_equal(x, y, equal_nan=True), (c, k)
+    assert len(got[5]["frames"]) == 0 and sum(len(got[c]["frames"]) for c in range(5)) == len(p)

@@ -42,15 +42,29 @@ def codec_spec(cfg: AudioConfig, table_codec: str, table_frame_ms: float) -> aud
     return audio_codecs.resolve(name, cfg.law)
 
 
-def _trace(packets, call_row, frame_ms: float) -> CallTrace:
-    p = packets
-    col = lambda k: p[k].to_numpy(dtype=float, na_value=np.nan)  # noqa: E731
-    return CallTrace(
-        talkspurt=p["talkspurt"].to_numpy(dtype=np.int64),
-        frames=p["frames"].to_numpy(dtype=np.int64),
-        t_generated=col("t_generated"), t_arrived=col("t_arrived"), t_played=col("t_played"),
-        start_s=float(call_row["start_s"]), stop_s=float(call_row["stop_s"]), frame_s=frame_ms / 1000,
-    )
+TRACE_INT = ("talkspurt", "frames")
+TRACE_TIME = ("t_generated", "t_arrived", "t_played")
+
+
+def _traces(packets, calls: list[int]) -> dict[int, dict[str, np.ndarray]]:
+    """Each call's packets in sequence order, as the columns a CallTrace
+    needs: the columns are read once and ordered by (call, seq) with one
+    sort (a pandas group and sort per call cost more than rendering it)."""
+    call = packets["call"].to_numpy(dtype=np.int64)
+    seq = packets["seq"].to_numpy(dtype=np.int64)
+    order = np.lexsort((seq, call))
+    cols = {k: packets[k].to_numpy(dtype=np.int64)[order] for k in TRACE_INT}
+    cols.update({k: packets[k].to_numpy(dtype=float, na_value=np.nan)[order] for k in TRACE_TIME})
+    by_call = call[order]
+    out = {}
+    for c in calls:
+        a, b = np.searchsorted(by_call, c, side="left"), np.searchsorted(by_call, c, side="right")
+        out[c] = {k: v[a:b] for k, v in cols.items()}
+    return out
+
+
+def _trace(cols: dict[str, np.ndarray], start_s: float, stop_s: float, frame_ms: float) -> CallTrace:
+    return CallTrace(**cols, start_s=float(start_s), stop_s=float(stop_s), frame_s=frame_ms / 1000)
 
 
 def speech_source(cfg: AudioConfig, call: int, files, fs: int, timeline: bool = False) -> SpeechSource:
@@ -127,18 +141,16 @@ def _jobs(results: "Results", cfg: AudioConfig, calls: Optional[list[int]], keep
     scenario = (getattr(results, "manifest", None) or {}).get("scenario")
     all_vad = all(_vad(scenario, int(c)) for c in wanted)
     files = None if all_vad and cfg.speech is None else speech_files(cfg.speech)
-    groups = dict(tuple(packets.groupby("call", sort=True, observed=True)))
+    traces = _traces(packets, [int(c) for c in wanted])
+    codecs, start_s, stop_s = (table[k].to_numpy() for k in ("codec", "start_s", "stop_s"))
     jobs = []
     for c in wanted:
-        row = table.iloc[int(c)]
-        codec = str(row["codec"])
+        c = int(c)
+        codec = str(codecs[c])
         codec_spec(cfg, codec, frame_ms[codec])  # fail early, in this process
-        p = groups.get(int(c))
-        if p is None:
-            p = packets.iloc[0:0]
-        p = p.sort_values("seq")
-        speech = _speech_of(cfg, scenario, int(c), files)
-        jobs.append((cfg, int(c), (codec, frame_ms[codec]), _trace(p, row, frame_ms[codec]), speech, keep))
+        speech = _speech_of(cfg, scenario, c, files)
+        trace = _trace(traces[c], start_s[c], stop_s[c], frame_ms[codec])
+        jobs.append((cfg, c, (codec, frame_ms[codec]), trace, speech, keep))
     return jobs
 
 
