@@ -16,6 +16,16 @@ Part 2, N calls of S s each in one run (default 1000 × 10 s): the audio of
 all calls with workers = 1 and with workers = all cores; the ratio is the
 parallel speed-up. Prints a table and writes bench/results/audio.json
 (atomically).
+
+`--seed001 K` runs instead every K-th run of seed 001's full-scale sweep
+(scenarios/seeds/001/table4.toml: 4 continuous L16 calls, PESQ of each
+call's first 15-19.5 s) in this process, as one sweep worker does: the
+audio CPU of this process and of its P.862 child per run, the pairs P.862
+computed and those the guard answered from memory (writes
+bench/results/audio_001.json).
+
+Part 1 times PESQ cold: the guard's memory of scored pairs is cleared
+before each repeat (a repeat would otherwise be answered from it).
 """
 
 from __future__ import annotations
@@ -69,7 +79,10 @@ def main() -> int:
     ap.add_argument("--call-length", type=float, default=10.0)
     ap.add_argument("--codec", default="G.711")
     ap.add_argument("--json", default=str(RESULTS))
+    ap.add_argument("--seed001", type=int, metavar="K", help="seed 001's audio path on every K-th full-scale run")
     args = ap.parse_args()
+    if args.seed001:
+        return seed001(args.seed001)
 
     os.environ.setdefault("TALKSPURT_SPEECH", str(REPO.parent / "shared" / "speech"))
     import numpy as np
@@ -91,7 +104,10 @@ def main() -> int:
     r = render(trace, spec, SpeechSource(files, spec.fs, start=c))
     segs = segments(r, cfg.segment)
     peer_t, ours_t = [], []
+    from talkspurt.audio.pesq_guard import guard
+
     for _ in range(args.repeat):
+        guard().cache.clear()  # cold: P.862 runs for every segment
         t0 = time.perf_counter()
         for s in segs:
             pesq(spec.fs, r.reference[s.ref[0]:s.ref[1]], r.degraded[s.deg[0]:s.deg[1]], "nb")
@@ -157,6 +173,60 @@ def main() -> int:
     target = Path(args.json)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".audio.")
+    with os.fdopen(fd, "w") as f:
+        json.dump(out, f, indent=2)
+    os.replace(tmp, target)
+    return 0
+
+
+def _child_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a live process (/proc/PID/stat)."""
+    f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def seed001(k: int) -> int:
+    os.environ.setdefault("TALKSPURT_SPEECH", str(REPO.parent / "shared" / "speech"))
+    os.chdir(REPO)
+    import talkspurt
+    from talkspurt import sweeps
+    from talkspurt.audio import pipeline
+    from talkspurt.audio.pesq_guard import guard
+
+    runs = sweeps.load_sweep(REPO / "scenarios" / "seeds" / "001" / "table4.toml").runs()[::k]
+    audio_cpu = [0.0]
+    inner = pipeline.with_audio
+
+    def timed(res, cfg):
+        t = time.process_time()
+        inner(res, cfg)
+        audio_cpu[0] += time.process_time() - t
+
+    pipeline.with_audio = timed
+    talkspurt.run(json.loads(runs[0].source_json), trace=True)  # warm-up: imports, the P.862 child
+    g = guard()
+    g.cache.clear()
+    g.hits = g.misses = 0
+    audio_cpu[0] = 0.0
+    child0 = _child_cpu_s(g.proc.pid)
+    t0, c0 = time.perf_counter(), time.process_time()
+    for r in runs:
+        talkspurt.run(json.loads(r.source_json), trace=True)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    child = _child_cpu_s(g.proc.pid) - child0
+    n = len(runs)
+    out = {"runs": n, "step": k, "pairs": g.hits + g.misses, "p862_computed": g.misses, "answered_from_memory": g.hits,
+           "p862_cpu_s": child, "p862_cpu_per_pair_s": child / max(1, g.misses),
+           "audio_cpu_per_run_s_without_p862": audio_cpu[0] / n, "process_cpu_per_run_s": cpu / n,
+           "wall_s": wall, "load_average": os.getloadavg()[0], "talkspurt": talkspurt.__version__}
+    print(f"seed 001, {n} full-scale runs (every {k}th), one process (load {out['load_average']:.1f}):")
+    print(f"  PESQ pairs {out['pairs']}: {g.misses} computed by P.862, {g.hits} answered from memory")
+    print(f"  P.862 child CPU {child:.1f} s ({out['p862_cpu_per_pair_s']:.3f} s a computed pair)")
+    print(f"  per run: audio CPU without P.862 {out['audio_cpu_per_run_s_without_p862']:.3f} s, "
+          f"whole run CPU (simulation, tables, audio) {out['process_cpu_per_run_s']:.3f} s + P.862 {child / n:.3f} s")
+    target = RESULTS.with_name("audio_001.json")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".audio_001.")
     with os.fdopen(fd, "w") as f:
         json.dump(out, f, indent=2)
     os.replace(tmp, target)
