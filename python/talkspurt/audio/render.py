@@ -151,8 +151,10 @@ def render(trace: CallTrace, spec: CodecSpec, source: SpeechSource, *, conceal: 
     spurts = []
     concealed = fec = 0
     # A stateless codec (`transcode`: L16) decodes every frame at once;
-    # the others encode and decode frame by frame, in order.
-    decoded = codec.transcode(rows(ref)) if hasattr(codec, "transcode") else None
+    # the others encode and decode frame by frame, in order (and so does
+    # L16 in the unreached case of a frame starting before the call).
+    bulk = hasattr(codec, "transcode") and (m == 0 or start.min() >= 0)
+    decoded = codec.transcode(rows(ref)) if bulk else None
     enc_bits = [] if decoded is not None else [codec.encode(ref[s0:s0 + frame]) for s0 in start]
     bounds = np.flatnonzero(np.diff(spurt)) + 1
     for idx in np.split(np.arange(len(spurt)), bounds):
