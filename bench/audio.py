@@ -99,9 +99,9 @@ def main() -> int:
     res = talkspurt.run(SCENARIO.format(duration=60, count=1, codec=args.codec))
     cfg = parse({"workers": 1})
     talkspurt.score_audio(res, cfg)  # warm-up: imports, libraries
-    (_, c, spec_args, trace, files, _), = _jobs(res, cfg, [0], True)
+    (_, c, spec_args, trace, (files, timeline), _), = _jobs(res, cfg, [0], True)
     spec = codec_spec(cfg, *spec_args)
-    r = render(trace, spec, SpeechSource(files, spec.fs, start=c))
+    r = render(trace, spec, SpeechSource(files, spec.fs, start=c, timeline=timeline))
     segs = segments(r, cfg.segment)
     peer_t, ours_t = [], []
     from talkspurt.audio.pesq_guard import guard
