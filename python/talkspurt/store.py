@@ -419,9 +419,21 @@ class SweepResults:
             rows.append(row)
         return pd.DataFrame(rows)
 
-    def table(self, name: str):
+    def table(self, name: str, columns: Optional[list[str]] = None):
+        """The table over every complete run; `columns` reads only those
+        (with the identity and axis columns; the result is not kept), and
+        the frame's `attrs["columns"]` lists every column the files have."""
         if name not in RUN_TABLES:
             raise KeyError(f"{name!r}: expected one of {', '.join(RUN_TABLES)}")
+        if columns is not None:
+            keep = [*IDENTITY, *self.axes, *(c for nums in self.numbers().values() for c in nums[:1]), *columns]
+            df = _read_table(self.directory, name, [r["run"] for r in self.manifest["runs"]], keep)
+            if df is None:
+                return None
+            every = df.attrs["columns"]
+            df = self._identity(df)
+            df.attrs["columns"] = list(df.columns) + [c for c in every if c not in df.columns]
+            return df
         if name not in self._frames:
             df = _read_table(self.directory, name, [r["run"] for r in self.manifest["runs"]])
             self._frames[name] = None if df is None else self._identity(df)
@@ -500,7 +512,7 @@ class SweepResults:
         return f"<SweepResults {self.directory}: {done}/{len(self.manifest['runs'])} runs, axes {self.axes}>"
 
 
-def _read_table(d: Path, name: str, order: list[str]):
+def _read_table(d: Path, name: str, order: list[str], columns: Optional[list[str]] = None):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -515,8 +527,18 @@ def _read_table(d: Path, name: str, order: list[str]):
         seen.add(run)
     if not files:
         return None
-    t = pa.concat_tables([pq.read_table(f) for f in files], promote_options="permissive")
-    return _reordered(t.unify_dictionaries().to_pandas())
+    if columns is None:
+        t = pa.concat_tables([pq.read_table(f) for f in files], promote_options="permissive")
+        return _reordered(t.unify_dictionaries().to_pandas())
+    parts, every = [], {}
+    for f in files:
+        pf = pq.ParquetFile(f)
+        names = pf.schema_arrow.names
+        every.update(dict.fromkeys(names))
+        parts.append(pf.read(columns=[c for c in names if c in set(columns)]))
+    df = _reordered(pa.concat_tables(parts, promote_options="permissive").unify_dictionaries().to_pandas())
+    df.attrs["columns"] = list(every)
+    return df
 
 
 def load(directory: str | os.PathLike) -> Any:

@@ -29,6 +29,7 @@ from ..scenario import _error
 from ..store import load as load_store
 from .bundle import Bundle, Entry, load
 from .compare import VERDICTS, Row, judge
+from .metrics import Narrow, needed_columns
 from .ns2 import (Ns2Failed, available as ns2_available, describe as ns2_describe, pending as ns2_pending,
                   run_job as ns2_run_job, run_twins, values as ns2_values)
 from .tables import GENERATED, counts, frame, markdown, terminal
@@ -150,9 +151,11 @@ def reproduce(
         if twins:
             ns2_vals = (ns2_values(b, twins, ns2_dir, quick) if pool is not None else
                         run_twins(b, twins, ns2_dir, quick, workers or os.cpu_count() or 1, cb2))
+        needs = needed_columns(entries)
+        narrow = {name: Narrow(st, needs.get(name)) for name, st in stores.items()}
         rows: list[Row] = []
         for e in entries:
-            r = judge(stores, e)
+            r = judge(narrow, e)
             r.ns2 = ns2_vals.get(e.path)
             rows.append(r)
         df = frame(rows, scale)

@@ -115,10 +115,11 @@ TICK_PT, LABEL_PT, TITLE_PT, EDGE_IN = 7.0, 4.0, 6.0, 0.08
 
 def _fit(fig, axes: list, suptitle: float = 0.0) -> None:
     """Margins that hold each panel's tick labels, axis labels and titles,
-    measured from their text (what `tight_layout` finds, without the extra
-    pass over every artist that costs as much as drawing the figure: a
-    quarter of the report's time). Panels of a row share the widest left
-    margin, and the space between them is that margin."""
+    measured from their text (what `tight_layout` finds, without its pass
+    over every artist's extent, which cost as much as drawing the figure:
+    a quarter of the report's time). Panels of a row share the widest
+    left margin, and the space between two is the next one's left margin
+    and the half label the previous one's last tick may reach out."""
     from matplotlib.font_manager import FontProperties
 
     r = fig.canvas.get_renderer()
@@ -130,63 +131,42 @@ def _fit(fig, axes: list, suptitle: float = 0.0) -> None:
         w, h, _ = r.get_text_width_height_descent(text, FontProperties(size=fontsize), ismath=False)
         return w / fig.dpi, h / fig.dpi
 
-    left = bottom = 0.0
-    top = TITLE_PT * PT + (size("Ag", suptitle)[1] + TITLE_PT * PT if suptitle else 0.0)
+    sup = size("Ag", suptitle)[1] + 2 * TITLE_PT * PT if suptitle else 0.0
+    left = bottom = top = 0.0
     right = EDGE_IN
+    n = len(axes)
+    panel = (w_in - 1.0) / n  # a panel's width, roughly (for how far left a rotated label reaches)
     for ax in axes:
-        ytick = max((size(t, _fontsize(ax, "y"))[0] for t in _tick_labels(ax.yaxis, ax.get_ylim())), default=0.0)
+        ytick = max((size(t.get_text(), t.get_fontsize())[0] for t in ax.get_yticklabels()), default=0.0)
         ylab = size(ax.get_ylabel(), ax.yaxis.label.get_fontsize())[1]
-        lneed = ytick + TICK_PT * PT + (ylab + LABEL_PT * PT if ylab else 0.0)
-        # x tick labels: rotated ones (right-aligned at their tick) reach
-        # down by w·sinθ + h·cosθ and left of their tick by w·cosθ + h·sinθ.
-        labels = ax.get_xticklabels() if ax.xaxis.get_major_formatter().__class__.__name__ == "FixedFormatter" else []
-        texts = [t.get_text() for t in labels] or _tick_labels(ax.xaxis, ax.get_xlim())
-        rot = math.radians(labels[0].get_rotation()) if labels else 0.0
-        fs = labels[0].get_fontsize() if labels else _fontsize(ax, "x")
-        down = over = 0.0
+        need = ytick + TICK_PT * PT + (ylab + LABEL_PT * PT if ylab else 0.0)
+        # x tick labels: a rotated one (right-aligned at its tick) reaches
+        # down by w·sinθ + h·cosθ and left of its tick by w·cosθ + h·sinθ;
+        # an upright one half its width either side.
+        down = 0.0
         x0, x1 = ax.get_xlim()
-        ticks = ax.get_xticks()
-        for i, t in enumerate(texts):
-            w, h = size(t, fs)
+        span = (x1 - x0) or 1.0
+        for tick, t in zip(ax.get_xticks(), ax.get_xticklabels()):
+            if not x0 <= tick <= x1:
+                continue
+            w, h = size(t.get_text(), t.get_fontsize())
+            rot = math.radians(t.get_rotation())
             down = max(down, w * math.sin(rot) + h * math.cos(rot))
-            if i < len(ticks) and x1 != x0:
-                reach = w * math.cos(rot) + h * math.sin(rot) if rot else w / 2
-                over = max(over, reach - (ticks[i] - x0) / (x1 - x0) * _axes_width(fig, axes, w_in))
-                if not rot and i == len(texts) - 1:
-                    right = max(right, w / 2 + EDGE_IN)
+            need = max(need, (w * math.cos(rot) + h * math.sin(rot) if rot else w / 2) - (tick - x0) / span * panel)
+            if not rot:
+                right = max(right, w / 2 - (x1 - tick) / span * panel + EDGE_IN)
         xlab = size(ax.get_xlabel(), ax.xaxis.label.get_fontsize())[1]
         bottom = max(bottom, down + TICK_PT * PT + (xlab + LABEL_PT * PT if xlab else 0.0))
-        left = max(left, lneed, over)
+        left = max(left, need)
         title = size(ax.get_title(), ax.title.get_fontsize())[1]
-        off = size(getattr(ax.yaxis.get_major_formatter(), "get_offset", lambda: "")(), _fontsize(ax, "y"))[1]
-        top = max(top, title + TITLE_PT * PT + off + (size("Ag", suptitle)[1] + TITLE_PT * PT if suptitle else 0.0))
+        fmt = ax.yaxis.get_major_formatter()
+        off = size(fmt.get_offset() if hasattr(fmt, "get_offset") else "", ax.yaxis.get_offset_text().get_fontsize())[1]
+        top = max(top, max(title + TITLE_PT * PT, off + TICK_PT * PT) + sup)
     left, bottom, top = left + EDGE_IN, bottom + EDGE_IN, top + EDGE_IN
-    n = len(axes)
-    avail = w_in - left - right
-    width = (avail - (n - 1) * left) / n
+    gap = left - EDGE_IN + right
+    width = (w_in - left - right - (n - 1) * gap) / n
     fig.subplots_adjust(left=left / w_in, right=1.0 - right / w_in, bottom=bottom / h_in, top=1.0 - top / h_in,
-                        wspace=left / width if n > 1 else 0.2)
-
-
-def _axes_width(fig, axes: list, w_in: float) -> float:
-    """A panel's width in inches under the current layout (an estimate for
-    how far a label may reach left of its tick before leaving the panel)."""
-    return fig.subplotpars.right * w_in / len(axes) - fig.subplotpars.left * w_in / len(axes)
-
-
-def _fontsize(ax, which: str) -> float:
-    from matplotlib import rcParams
-    from matplotlib.font_manager import FontProperties
-
-    return FontProperties(size=rcParams[f"{which}tick.labelsize"]).get_size_in_points()
-
-
-def _tick_labels(axis, lim: tuple[float, float]) -> list[str]:
-    """The labels `axis` will draw: its locator's ticks within `lim`,
-    formatted (as the draw would; ScalarFormatter sets its offset here)."""
-    lo, hi = min(lim), max(lim)
-    locs = [t for t in axis.get_major_locator()() if lo - 1e-9 * abs(hi - lo) <= t <= hi + 1e-9 * abs(hi - lo)]
-    return [str(t) for t in axis.get_major_formatter().format_ticks(locs)]
+                        wspace=gap / width if n > 1 else 0.2)
 
 
 def _where_label(w: dict[str, Any]) -> str:
