@@ -477,14 +477,26 @@ class SweepResults:
         first: dict[str, dict[str, Any]] = {}
         for r in self.manifest["runs"]:
             first.setdefault(r["run"], r)
+        import numpy as np
+
         runs = df["run"].astype(str)
+        # Each mapping is applied to the distinct runs (a row of each, so the
+        # same dtype) and spread to the rows by their run's code: the same
+        # column as `runs.map(...)`, without mapping every row of a series
+        # or packets table (millions) once per axis.
+        codes, _ = pd.factorize(runs)
+        distinct = runs.iloc[np.unique(codes, return_index=True)[1]].reset_index(drop=True)
+
+        def spread(mapping: dict[str, Any]):
+            return pd.Series(distinct.map(mapping).array.take(codes), index=df.index)
+
         cols: dict[str, Any] = {}
         for k in ("point", "replication"):
-            cols[k] = runs.map({rid: r[k] for rid, r in first.items()}).astype("int64").to_numpy()
+            cols[k] = spread({rid: r[k] for rid, r in first.items()}).astype("int64").to_numpy()
         nums = self.numbers()
         for a, kind in self.manifest["axes"].items():
             vals = {rid: (axis_value(r["params"][a], kind) if a in r["params"] else None) for rid, r in first.items()}
-            col = runs.map(vals)
+            col = spread(vals)
             if a in df.columns:
                 try:
                     col = col.astype(df[a].dtype)
@@ -493,7 +505,7 @@ class SweepResults:
             cols[a] = col.to_numpy() if col.dtype == object else col
             if a in nums:
                 numbers = {rid: (number_with_unit(r["params"].get(a)) or (None,))[0] for rid, r in first.items()}
-                cols[nums[a][0]] = runs.map(numbers).astype("float64").to_numpy()
+                cols[nums[a][0]] = spread(numbers).astype("float64").to_numpy()
         lead = ["run", "point", "replication", "seed"]
         ident = [c for c in lead if c in df.columns]
         rest = [c for c in df.columns if c not in ident and c not in cols]
