@@ -132,7 +132,7 @@ def _fit(fig, axes: list, suptitle: float = 0.0) -> None:
         return w / fig.dpi, h / fig.dpi
 
     sup = size("Ag", suptitle)[1] + 2 * TITLE_PT * PT if suptitle else 0.0
-    left = bottom = top = 0.0
+    left = bottom = top = widest = 0.0
     right = EDGE_IN
     n = len(axes)
     panel = (w_in - 1.0) / n  # a panel's width, roughly (for how far left a rotated label reaches)
@@ -158,13 +158,21 @@ def _fit(fig, axes: list, suptitle: float = 0.0) -> None:
         xlab = size(ax.get_xlabel(), ax.xaxis.label.get_fontsize())[1]
         bottom = max(bottom, down + TICK_PT * PT + (xlab + LABEL_PT * PT if xlab else 0.0))
         left = max(left, need)
-        title = size(ax.get_title(), ax.title.get_fontsize())[1]
+        tw, title = size(ax.get_title(), ax.title.get_fontsize())
+        widest = max(widest, tw)
         fmt = ax.yaxis.get_major_formatter()
         off = size(fmt.get_offset() if hasattr(fmt, "get_offset") else "", ax.yaxis.get_offset_text().get_fontsize())[1]
         top = max(top, max(title + TITLE_PT * PT, off + TICK_PT * PT) + sup)
     left, bottom, top = left + EDGE_IN, bottom + EDGE_IN, top + EDGE_IN
     gap = left - EDGE_IN + right
     width = (w_in - left - right - (n - 1) * gap) / n
+    for _ in range(3):  # a centred title wider than its panel reaches past it by half the excess
+        spill = (widest - width) / 2
+        if spill <= 0:
+            break
+        left, right = max(left, spill + EDGE_IN), max(right, spill + EDGE_IN)
+        gap = max(gap, 2 * spill + EDGE_IN)
+        width = (w_in - left - right - (n - 1) * gap) / n
     fig.subplots_adjust(left=left / w_in, right=1.0 - right / w_in, bottom=bottom / h_in, top=1.0 - top / h_in,
                         wspace=gap / width if n > 1 else 0.2)
 
