@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional, Union
 
 import pandas as pd
 
-from ..executors import LocalPool, parse_executor, run_tasks
+from ..executors import LocalPool, parse_executor
 from ..scenario import _error
 from ..store import load as load_store
 from .bundle import Bundle, Entry, load
@@ -220,7 +220,8 @@ def _run_together(pool: LocalPool, sessions: dict[str, Any], b: Bundle, twins: l
 
         for sess in sessions.values():
             jobs += [Job(execute, t, run_done, _run_name(t)) for t in sess.todo]
-        def retried(j: Job) -> None:
+
+        def retried(j: Job) -> None:  # a killed run is charged to its experiment's session
             if j.fn is execute:
                 by_out[j.arg["out"]][1].resubmitted += 1
 
