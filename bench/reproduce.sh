@@ -18,7 +18,8 @@
 # the end (unless OUT is set). Wall time is the whole `python -m talkspurt reproduce` process,
 # ns-2 twins included. A bundle that fails is reported with its exit code
 # and counted in the total; the script exits 1 if any failed.
-# Prints one line per bundle and a last line of JSON for the benchmark page.
+# Prints one line per bundle (wall and CPU seconds) and a last line of
+# JSON for the benchmark page.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
@@ -35,6 +36,12 @@ else
     trap 'rm -rf "$tmp"' EXIT
 fi
 cd "$repo"
+# CPU time (user + system) of each reproduce process and everything it
+# waited for (its workers, ns-2): GNU time when installed. Under load it
+# moves much less than wall time.
+timer=""
+[ -x /usr/bin/time ] && timer="/usr/bin/time -f %U,%S -o $tmp/cpu"
+cpu_total=0
 total=0
 failed=0
 json=""
@@ -47,15 +54,20 @@ for d in "$@"; do
     load=$(cut -d' ' -f1 /proc/loadavg)
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086
-    $py -m talkspurt reproduce "$d" -o "$tmp/$id" $quick $jobs >"$tmp/$id.log" 2>&1
+    $timer $py -m talkspurt reproduce "$d" -o "$tmp/$id" $quick $jobs >"$tmp/$id.log" 2>&1
     rc=$?
     t1=$(date +%s.%N)
     s=$(echo "$t1 - $t0" | bc)
     total=$(echo "$total + $s" | bc)
+    cpu=null
+    if [ -n "$timer" ] && [ -s "$tmp/cpu" ]; then
+        cpu=$(awk -F, '{ printf "%.2f", $1 + $2 }' "$tmp/cpu")
+        cpu_total=$(echo "$cpu_total + $cpu" | bc)
+    fi
     [ "$rc" -eq 0 ] || { failed=$((failed + 1)); tail -3 "$tmp/$id.log" >&2; }
-    printf '%s  %8.1f s  load %s  exit %d\n' "$id" "$s" "$load" "$rc"
-    json="$json${json:+, }{\"bundle\": \"$id\", \"wall_s\": $s, \"load_before\": $load, \"exit\": $rc}"
+    printf '%s  %8.1f s  CPU %s s  load %s  exit %d\n' "$id" "$s" "$cpu" "$load" "$rc"
+    json="$json${json:+, }{\"bundle\": \"$id\", \"wall_s\": $s, \"cpu_s\": $cpu, \"load_before\": $load, \"exit\": $rc}"
 done
-printf 'total %8.1f s  (%s)  load now %s\n' "$total" "${quick:-full scale}" "$(cut -d' ' -f1 /proc/loadavg)"
-echo "{\"benchmark\": \"reproduce\", \"quick\": $([ -n "$quick" ] && echo true || echo false), \"total_s\": $total, \"bundles\": [$json]}"
+printf 'total %8.1f s  CPU %s s  (%s)  load now %s\n' "$total" "$cpu_total" "${quick:-full scale}" "$(cut -d' ' -f1 /proc/loadavg)"
+echo "{\"benchmark\": \"reproduce\", \"quick\": $([ -n "$quick" ] && echo true || echo false), \"total_s\": $total, \"cpu_s\": $cpu_total, \"bundles\": [$json]}"
 [ "$failed" -eq 0 ]

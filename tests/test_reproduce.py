@@ -89,6 +89,28 @@ def test_rerun_resumes_and_gives_the_same_table(quick):
     assert m["sessions"][-1]["runs_executed"] == 0
 
 
+def test_one_pool_for_runs_and_twins_survives_a_dead_worker(quick, tmp_path, monkeypatch):
+    # The bundle's runs and ns-2 twins share one worker pool (and its
+    # figures are drawn there): a worker killed on its first job is
+    # replaced, its job resubmitted, and the comparison is the same table
+    # as the module's reproduction (same runs, same twins).
+    import json
+
+    ref, _ = quick
+    marker = tmp_path / "kill-once"
+    marker.write_text("")
+    monkeypatch.setenv("TALKSPURT_FAULT_KILL_ONCE", str(marker))
+    out = tmp_path / "r"
+    df = talkspurt.reproduce(TOY, out, quick=True, workers=2)
+    assert not marker.exists(), "a worker died"
+    assert (out / "comparison.csv").read_text() == (ref / "comparison.csv").read_text()
+    m = json.loads((out / "runs-quick" / "loss" / "sweep.json").read_text())
+    s = m["sessions"][-1]
+    assert s["runs_executed"] == len(m["runs"]) and "interrupted" not in s
+    assert s["resubmitted"] >= 1  # the killed run, charged to its experiment
+    assert len(df) == 5 and (out / "report.html").is_file()
+
+
 def test_a_wrong_published_value_is_not_reproduced(tmp_path):
     b = tmp_path / "bundle"
     shutil.copytree(TOY, b)

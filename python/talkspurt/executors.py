@@ -96,53 +96,128 @@ class RunFailed(RuntimeError):
     """A run failed (not a worker death): its key and the error."""
 
 
-def run_local(tasks: list[dict[str, Any]], workers: Optional[int], progress: Optional[Progress], stats: Stats) -> None:
-    """Run `tasks` in a local process pool; returns how many runs were
-    resubmitted after a worker died (a dead worker breaks the pool, so every
-    run not finished in it is resubmitted, not only the one it was running)."""
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
-    import multiprocessing as mp
+def run_local(tasks: list[dict[str, Any]], workers: Optional[int], progress: Optional[Progress], stats: Stats,
+              pool: Optional["LocalPool"] = None) -> None:
+    """Run `tasks` in a local process pool (`pool`, or one of `workers`
+    started for them and closed after)."""
+    total, done = len(tasks), [0]
 
-    n = workers or os.cpu_count() or 1
-    total, done = len(tasks), 0
-    attempts = {t["run"]: 0 for t in tasks}
-    pending = list(tasks)
-    ctx = mp.get_context("spawn")  # workers start clean: no inherited threads or locks
-    while pending:
-        lost: list[dict[str, Any]] = []
-        pool = ProcessPoolExecutor(max_workers=min(n, len(pending)), mp_context=ctx, initializer=warm_up)
-        try:
-            futs = {pool.submit(execute, t): t for t in pending}
-            pending = []
-            while futs:
-                ready, _ = wait(futs, return_when=FIRST_COMPLETED)
-                for f in ready:
-                    t = futs.pop(f)
-                    try:
-                        stats.add(f.result())
-                    except BrokenProcessPool:
-                        lost.append(t)
-                        continue
-                    except Exception as e:  # the run itself failed: stop the sweep
-                        for g in futs:
-                            g.cancel()
-                        raise RunFailed(f"run {t['run']} (point {t['point']}, replication {t['replication']}): {e}") from e
-                    done += 1
-                    if progress:
-                        progress(done, total)
-        except BaseException:
-            # Interrupted (Ctrl-C, SIGTERM) or failed: runs not started are
-            # dropped, runs in progress finish writing (each is atomic).
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
-        pool.shutdown(wait=True)
-        for t in lost:
-            attempts[t["run"]] += 1
-            if attempts[t["run"]] > RETRIES:
-                raise RunFailed(f"run {t['run']}: its worker died {attempts[t['run']]} times")
-            stats.resubmitted += 1
-            pending.append(t)
+    def on_result(_t: dict[str, Any], r: tuple[str, float, float, bool]) -> None:
+        stats.add(r)
+        done[0] += 1
+        if progress:
+            progress(done[0], total)
+
+    jobs = [Job(execute, t, on_result, _run_name(t)) for t in tasks]
+    if pool is not None:
+        stats.resubmitted += len(pool.run(jobs))
+        return
+    with LocalPool(min(workers or os.cpu_count() or 1, max(1, len(tasks)))) as own:
+        stats.resubmitted += len(own.run(jobs))
+
+
+def _run_name(t: dict[str, Any]) -> str:
+    return f"run {t['run']} (point {t['point']}, replication {t['replication']})"
+
+
+class Job:
+    """One call `fn(arg)` for a worker of a `LocalPool`: `on_result(arg,
+    result)` is called in the parent when it completes; `name` says what
+    it was in errors ("run 3f2a… (point 2, replication 0)"). An error the
+    job raises reaches the caller as `RunFailed` naming it, or as raised
+    when `wrap` is False (an `Ns2Failed` the CLI reports as such)."""
+
+    __slots__ = ("fn", "arg", "on_result", "name", "wrap")
+
+    def __init__(self, fn: Callable[[Any], Any], arg: Any, on_result: Callable[[Any, Any], None], name: str,
+                 wrap: bool = True):
+        self.fn, self.arg, self.on_result, self.name, self.wrap = fn, arg, on_result, name, wrap
+
+
+class LocalPool:
+    """Worker processes on this machine that several batches of jobs share
+    (a reproduction's runs of every experiment, its ns-2 twins and its
+    report's figures), so each worker starts and imports once (numpy,
+    pandas, pyarrow: 1-3 s a worker) rather than once per batch. Workers
+    are spawned (they start clean: no inherited threads or locks). A
+    worker that dies breaks the pool: it is rebuilt and every job not
+    finished in it resubmitted, each at most `RETRIES` times; a job that
+    raises stops the batch (jobs not started are dropped, jobs running
+    finish: each run is written atomically) and its error is raised (see
+    `Job`)."""
+
+    def __init__(self, workers: Optional[int] = None):
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self._pool: Any = None
+
+    def __enter__(self) -> "LocalPool":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close(cancel=exc[0] is not None)
+
+    def _get(self) -> Any:
+        if self._pool is None:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=mp.get_context("spawn"),
+                                             initializer=warm_up)
+        return self._pool
+
+    def close(self, cancel: bool = False) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            pool.shutdown(wait=True, cancel_futures=cancel)
+
+    def run(self, jobs: list[Job], on_retry: Optional[Callable[[Job], None]] = None) -> list[Job]:
+        """Run `jobs` to the end; returns the jobs resubmitted after a
+        worker died (once per resubmission), each also passed to
+        `on_retry` when it is resubmitted."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+        from concurrent.futures.process import BrokenProcessPool
+
+        attempts = [0] * len(jobs)
+        pending = list(range(len(jobs)))
+        resubmitted: list[Job] = []
+        while pending:
+            lost: list[int] = []
+            try:
+                pool = self._get()
+                futs = {pool.submit(jobs[i].fn, jobs[i].arg): i for i in pending}
+                pending = []
+                while futs:
+                    ready, _ = wait(futs, return_when=FIRST_COMPLETED)
+                    for f in ready:
+                        i = futs.pop(f)
+                        try:
+                            result = f.result()
+                        except BrokenProcessPool:
+                            lost.append(i)
+                            continue
+                        except Exception as e:  # the job itself failed: stop the batch
+                            for g in futs:
+                                g.cancel()
+                            if not jobs[i].wrap:
+                                raise
+                            raise RunFailed(f"{jobs[i].name}: {e}") from e
+                        jobs[i].on_result(jobs[i].arg, result)
+            except BaseException:
+                # Interrupted (Ctrl-C, SIGTERM) or failed: jobs not started
+                # are dropped, jobs in progress finish (each run is atomic).
+                self.close(cancel=True)
+                raise
+            if lost:
+                self.close()  # broken: the next round starts a new one
+            for i in sorted(lost):
+                attempts[i] += 1
+                if attempts[i] > RETRIES:
+                    raise RunFailed(f"{jobs[i].name}: its worker died {attempts[i]} times")
+                resubmitted.append(jobs[i])
+                if on_retry:
+                    on_retry(jobs[i])
+                pending.append(i)
+        return resubmitted
 
 
 def run_dask(tasks: list[dict[str, Any]], address: Any, workers: Optional[int], progress: Optional[Progress],

@@ -419,9 +419,21 @@ class SweepResults:
             rows.append(row)
         return pd.DataFrame(rows)
 
-    def table(self, name: str):
+    def table(self, name: str, columns: Optional[list[str]] = None):
+        """The table over every complete run; `columns` reads only those
+        (with the identity and axis columns; the result is not kept), and
+        the frame's `attrs["columns"]` lists every column the files have."""
         if name not in RUN_TABLES:
             raise KeyError(f"{name!r}: expected one of {', '.join(RUN_TABLES)}")
+        if columns is not None:
+            keep = [*IDENTITY, *self.axes, *(c for nums in self.numbers().values() for c in nums[:1]), *columns]
+            df = _read_table(self.directory, name, [r["run"] for r in self.manifest["runs"]], keep)
+            if df is None:
+                return None
+            every = df.attrs["columns"]
+            df = self._identity(df)
+            df.attrs["columns"] = list(df.columns) + [c for c in every if c not in df.columns]
+            return df
         if name not in self._frames:
             df = _read_table(self.directory, name, [r["run"] for r in self.manifest["runs"]])
             self._frames[name] = None if df is None else self._identity(df)
@@ -465,14 +477,26 @@ class SweepResults:
         first: dict[str, dict[str, Any]] = {}
         for r in self.manifest["runs"]:
             first.setdefault(r["run"], r)
+        import numpy as np
+
         runs = df["run"].astype(str)
+        # Each mapping is applied to the distinct runs (a row of each, so the
+        # same dtype) and spread to the rows by their run's code: the same
+        # column as `runs.map(...)`, without mapping every row of a series
+        # or packets table (millions) once per axis.
+        codes, _ = pd.factorize(runs)
+        distinct = runs.iloc[np.unique(codes, return_index=True)[1]].reset_index(drop=True)
+
+        def spread(mapping: dict[str, Any]):
+            return pd.Series(distinct.map(mapping).array.take(codes), index=df.index)
+
         cols: dict[str, Any] = {}
         for k in ("point", "replication"):
-            cols[k] = runs.map({rid: r[k] for rid, r in first.items()}).astype("int64").to_numpy()
+            cols[k] = spread({rid: r[k] for rid, r in first.items()}).astype("int64").to_numpy()
         nums = self.numbers()
         for a, kind in self.manifest["axes"].items():
             vals = {rid: (axis_value(r["params"][a], kind) if a in r["params"] else None) for rid, r in first.items()}
-            col = runs.map(vals)
+            col = spread(vals)
             if a in df.columns:
                 try:
                     col = col.astype(df[a].dtype)
@@ -481,7 +505,7 @@ class SweepResults:
             cols[a] = col.to_numpy() if col.dtype == object else col
             if a in nums:
                 numbers = {rid: (number_with_unit(r["params"].get(a)) or (None,))[0] for rid, r in first.items()}
-                cols[nums[a][0]] = runs.map(numbers).astype("float64").to_numpy()
+                cols[nums[a][0]] = spread(numbers).astype("float64").to_numpy()
         lead = ["run", "point", "replication", "seed"]
         ident = [c for c in lead if c in df.columns]
         rest = [c for c in df.columns if c not in ident and c not in cols]
@@ -500,7 +524,7 @@ class SweepResults:
         return f"<SweepResults {self.directory}: {done}/{len(self.manifest['runs'])} runs, axes {self.axes}>"
 
 
-def _read_table(d: Path, name: str, order: list[str]):
+def _read_table(d: Path, name: str, order: list[str], columns: Optional[list[str]] = None):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -515,8 +539,18 @@ def _read_table(d: Path, name: str, order: list[str]):
         seen.add(run)
     if not files:
         return None
-    t = pa.concat_tables([pq.read_table(f) for f in files], promote_options="permissive")
-    return _reordered(t.unify_dictionaries().to_pandas())
+    if columns is None:
+        t = pa.concat_tables([pq.read_table(f) for f in files], promote_options="permissive")
+        return _reordered(t.unify_dictionaries().to_pandas())
+    parts, every = [], {}
+    for f in files:
+        pf = pq.ParquetFile(f)
+        names = pf.schema_arrow.names
+        every.update(dict.fromkeys(names))
+        parts.append(pf.read(columns=[c for c in names if c in set(columns)]))
+    df = _reordered(pa.concat_tables(parts, promote_options="permissive").unify_dictionaries().to_pandas())
+    df.attrs["columns"] = list(every)
+    return df
 
 
 def load(directory: str | os.PathLike) -> Any:

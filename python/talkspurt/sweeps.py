@@ -305,59 +305,91 @@ def sweep(
     `progress(done, total)` is called as runs complete. Runs already in
     `output` (same keys) are skipped: an interrupted sweep resumes.
     """
-    import time
-    from datetime import datetime, timezone
-
     from . import executors, store
-    from .versions import versions as host_versions
 
     sw = source if isinstance(source, Sweep) else load_sweep(source, overrides)
     if isinstance(source, Sweep) and overrides:
         _ov.apply(sw.base, overrides)
     kind, address = executors.parse_executor(executor)  # a bad executor fails before any work
-    runs = sw.runs()
-    manifest = store.manifest_for(sw, runs, host_versions())
-    out = Path(output)
+    session = Session(sw, output, executor=executor, workers=workers, trace=trace, progress=progress)
     # An unreachable scheduler fails here, before the store is touched.
     client = executors.connect(address) if kind == "dask" and isinstance(address, str) and address != "local" else None
     try:
-        done = store.prepare(out, manifest, force)
-        todo, seen = [], set(done)
-        for r in runs:
-            if r.run_id not in seen:
-                seen.add(r.run_id)
-                todo.append(store.task_for(r, out, manifest["axes"], trace, manifest["axis_numbers"]))
-        unique = len({r.run_id for r in runs})
-        started = datetime.now(timezone.utc)
-        t0 = time.perf_counter()
-        if progress:
-            progress(unique - len(todo), unique)
-        offset = unique - len(todo)
-        finished = [0]
-
-        def on_done(d: int, t: int) -> None:
-            finished[0] = d
-            if progress:
-                progress(offset + d, unique)
-
-        session = {"started_utc": started.isoformat(timespec="seconds"),
-                   "executor": executor if isinstance(executor, str) else type(executor).__name__,
-                   "workers": workers, "runs_resumed": unique - len(todo)}
+        session.open(force)
         try:
-            stats = executors.run_tasks(todo, client if client is not None else executor, workers, on_done)
+            stats = executors.run_tasks(session.todo, client if client is not None else executor, workers,
+                                        session.on_done)
         except BaseException as e:
-            # Ctrl-C, SIGTERM or a failed run: the session is recorded as
-            # interrupted (runs complete so far are kept) and .tmp/ removed.
-            session.update({"wall_time_s": time.perf_counter() - t0, "runs_executed": finished[0],
-                            "interrupted": type(e).__name__})
-            store.finish(out, session)
+            session.end(error=e)
             raise
-        session.update({"wall_time_s": time.perf_counter() - t0, "runs_executed": len(todo), **stats.summary()})
-        store.finish(out, session)
+        session.end(stats)
     finally:
         if client is not None:
             client.close()
-    return store.load(out)
+    return store.load(session.out)
+
+
+class Session:
+    """One session of a sweep on its store, in steps, so that a caller can
+    run the tasks of several sweeps on one pool (`talkspurt reproduce`):
+    the runs planned and validated (here), the store opened and the tasks
+    still to run listed (`open`), their completions counted (`on_done`),
+    and the session recorded in the manifest (`end`)."""
+
+    def __init__(self, sw: Sweep, output: Union[str, os.PathLike], *, executor: Any = "local",
+                 workers: Optional[int] = None, trace: Optional[bool] = None,
+                 progress: Optional[Callable[[int, int], None]] = None):
+        from . import store
+        from .versions import versions as host_versions
+
+        self.sweep, self.out = sw, Path(output)
+        self.trace, self.progress = trace, progress
+        self.runs = sw.runs()
+        self.manifest = store.manifest_for(sw, self.runs, host_versions())
+        self.todo: list[dict[str, Any]] = []
+        self.unique = len({r.run_id for r in self.runs})
+        self.finished = 0
+        self.record: dict[str, Any] = {"executor": executor if isinstance(executor, str) else type(executor).__name__,
+                                       "workers": workers}
+
+    def open(self, force: bool = False) -> None:
+        import time
+        from datetime import datetime, timezone
+
+        from . import store
+
+        done = store.prepare(self.out, self.manifest, force)
+        seen = set(done)
+        for r in self.runs:
+            if r.run_id not in seen:
+                seen.add(r.run_id)
+                self.todo.append(store.task_for(r, self.out, self.manifest["axes"], self.trace,
+                                                self.manifest["axis_numbers"]))
+        self.record = {"started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"), **self.record,
+                       "runs_resumed": self.unique - len(self.todo)}
+        self._t0 = time.perf_counter()
+        if self.progress:
+            self.progress(self.unique - len(self.todo), self.unique)
+
+    def on_done(self, done: int, _total: int) -> None:
+        self.finished = done
+        if self.progress:
+            self.progress(self.unique - len(self.todo) + done, self.unique)
+
+    def end(self, stats: Any = None, error: Optional[BaseException] = None) -> None:
+        """Record the session: its wall time and what ran, or, after Ctrl-C,
+        SIGTERM or a failed run, that it was interrupted (runs complete so
+        far are kept) — and remove .tmp/."""
+        import time
+
+        from . import store
+
+        rec = dict(self.record, wall_time_s=time.perf_counter() - self._t0)
+        if error is not None:
+            rec.update(runs_executed=self.finished, interrupted=type(error).__name__)
+        else:
+            rec.update(runs_executed=len(self.todo), **stats.summary())
+        store.finish(self.out, rec)
 
 
 def plan(sw: Sweep, output: Union[str, os.PathLike, None] = None) -> dict[str, Any]:

@@ -15,6 +15,7 @@ installed, computes each entry's verdict and writes `comparison.csv`,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -23,10 +24,14 @@ from typing import Any, Callable, Optional, Union
 
 import pandas as pd
 
+from ..executors import LocalPool, parse_executor
 from ..scenario import _error
+from ..store import load as load_store
 from .bundle import Bundle, Entry, load
 from .compare import VERDICTS, Row, judge
-from .ns2 import Ns2Failed, available as ns2_available, run_twins
+from .metrics import Narrow, needed_columns
+from .ns2 import (Ns2Failed, available as ns2_available, describe as ns2_describe, pending as ns2_pending,
+                  run_job as ns2_run_job, run_twins, values as ns2_values)
 from .tables import GENERATED, counts, frame, markdown, terminal
 
 MARKER = "reproduce.json"
@@ -99,8 +104,6 @@ def reproduce(
     runs and twins complete; `doc` also writes the Markdown reproduction
     there (full scale only)."""
     from .. import sweeps as _sweeps
-    from ..executors import parse_executor
-    from ..versions import versions
 
     b = load(os.fspath(bundle))
     entries = b.select(items)
@@ -114,56 +117,151 @@ def reproduce(
         problem = doc_problem(Path(doc), force)
         if problem:
             raise FileExistsError(problem)
-    parse_executor(executor)
+    kind, _ = parse_executor(executor)
     scale = "quick" if quick else "full"
-    sweeps = plan(b, entries, quick)
-    for sw in sweeps.values():
-        sw.runs()  # every run validated before anything is written
+    runs_dir = out / ("runs-quick" if quick else "runs")
+    sessions = {}
+    for name, sw in plan(b, entries, quick).items():  # every run validated before anything is written
+        cb = (lambda d, t, n=name: progress(n, d, t)) if progress else None
+        sessions[name] = _sweeps.Session(sw, runs_dir / name, executor=executor, workers=workers,
+                                         trace=b.experiments[name].trace, progress=cb)
     t0 = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
     _write(out / MARKER, json.dumps({"bundle": b.id, "directory": str(b.directory.resolve())}, indent=2))
-    stores = {}
-    runs_dir = out / ("runs-quick" if quick else "runs")
-    for name, sw in sweeps.items():
-        cb = (lambda d, t, n=name: progress(n, d, t)) if progress else None
-        stores[name] = _sweeps.sweep(sw, runs_dir / name, executor=executor, workers=workers,
-                                     trace=b.experiments[name].trace, progress=cb)
-    ns2_vals: dict[str, float] = {}
     twins = [e for e in entries if e.ns2 is not None]
     ns2_note = None
     if twins and not ns2_available():
         ns2_note = "ns-2 twins not run: `ns` is not installed (Debian package ns2); the ns2 column is empty."
-    elif twins:
-        cb2 = (lambda d, t: progress("ns-2", d, t)) if progress else None
-        ns2_vals = run_twins(b, twins, out / ("ns2-quick" if quick else "ns2"), quick,
-                             workers or os.cpu_count() or 1, cb2)
-    rows: list[Row] = []
-    for e in entries:
-        r = judge(stores, e)
-        r.ns2 = ns2_vals.get(e.path)
-        rows.append(r)
-    df = frame(rows, scale)
+        twins = []
+    ns2_dir = out / ("ns2-quick" if quick else "ns2")
+    cb2 = (lambda d, t: progress("ns-2", d, t)) if progress else None
+    # One pool of warm workers for the whole bundle (local executor): the
+    # runs of every experiment and the ns-2 twins as one batch, then the
+    # report's figures.
+    with contextlib.ExitStack() as stack:
+        pool = stack.enter_context(LocalPool(workers)) if kind == "local" else None
+        if pool is not None:
+            _run_together(pool, sessions, b, twins, ns2_dir, quick, cb2)
+            stores = {name: load_store(sess.out) for name, sess in sessions.items()}
+        else:  # Dask: each experiment's sweep on it in turn, then the twins here
+            stores = {name: _sweeps.sweep(sess.sweep, sess.out, executor=executor, workers=workers,
+                                          trace=sess.trace, progress=sess.progress)
+                      for name, sess in sessions.items()}
+        ns2_vals: dict[str, float] = {}
+        if twins:
+            ns2_vals = (ns2_values(b, twins, ns2_dir, quick) if pool is not None else
+                        run_twins(b, twins, ns2_dir, quick, workers or os.cpu_count() or 1, cb2))
+        needs = needed_columns(entries)
+        narrow = {name: Narrow(st, needs.get(name)) for name, st in stores.items()}
+        rows: list[Row] = []
+        for e in entries:
+            r = judge(narrow, e)
+            r.ns2 = ns2_vals.get(e.path)
+            rows.append(r)
+        df = frame(rows, scale)
+        meta = _meta(t0, stores, ns2_note)
+        _write(out / "comparison.csv", df.to_csv(index=False))
+        md = markdown(rows, df, b, scale, meta)
+        _write(out / "reproduction.md", md)
+        if report:
+            from .report import build_html
+
+            draw = _pool_render(pool) if pool is not None else None
+            _write(out / "report.html", build_html(rows, df, b, scale, meta, draw=draw))
+    if doc is not None:
+        _write(Path(doc), md)
+    df.attrs.update({"bundle": b.id, "scale": scale, "ns2_note": ns2_note, "counts": counts(df),
+                     "terminal": terminal(df, b, scale, ns2_note)})
+    return df
+
+
+def _run_together(pool: LocalPool, sessions: dict[str, Any], b: Bundle, twins: list[Entry], ns2_dir: Path,
+                  quick: bool, progress: Optional[Callable[[int, int], None]]) -> None:
+    """Every experiment's runs and every ns-2 twin as one batch on the
+    bundle's worker pool, the twins first (they are the longest jobs: a
+    twin of seed 002 runs about a minute), so that neither waits for the
+    other and no worker idles while another experiment starts. Each
+    experiment's session ends (its store's manifest records it) when its
+    last run is written."""
+    from ..executors import Job, Stats, _run_name, execute
+
+    jobs: list[Job] = []
+    todo, total = ns2_pending(b, twins, ns2_dir, quick) if twins else ([], 0)
+    if total:
+        done = [total - len(todo)]
+
+        def twin_done(_arg: Any, _name: str) -> None:
+            done[0] += 1
+            if progress:
+                progress(done[0], total)
+
+        if progress:
+            progress(done[0], total)
+        jobs += [Job(ns2_run_job, t, twin_done, ns2_describe(t), wrap=False) for t in todo]
+    open_: list[Any] = []
+    by_out: dict[str, tuple[Any, Stats]] = {}
+    try:
+        for sess in sessions.values():
+            sess.open()
+            open_.append(sess)
+            stats = Stats()
+            by_out[str(sess.out)] = (sess, stats)
+            if not sess.todo:
+                sess.end(stats)
+                open_.remove(sess)
+
+        def run_done(task: dict[str, Any], result: Any) -> None:
+            sess, stats = by_out[task["out"]]
+            stats.add(result)
+            sess.on_done(sess.finished + 1, len(sess.todo))
+            if sess.finished == len(sess.todo):
+                sess.end(stats)
+                open_.remove(sess)
+
+        for sess in sessions.values():
+            jobs += [Job(execute, t, run_done, _run_name(t)) for t in sess.todo]
+
+        def retried(j: Job) -> None:  # a killed run is charged to its experiment's session
+            if j.fn is execute:
+                by_out[j.arg["out"]][1].resubmitted += 1
+
+        pool.run(jobs, retried)
+    except BaseException as e:
+        for sess in open_:
+            sess.end(error=e)
+        raise
+
+
+def _pool_render(pool: LocalPool) -> Callable[[list[Any]], list[Any]]:
+    """The report's figures drawn on the pool's workers (each figure is
+    independent of the others)."""
+    from ..executors import Job
+    from .report import render
+
+    def run(specs: list[Any]) -> list[Any]:
+        out: list[Any] = [None] * len(specs)
+
+        def got(arg: tuple[int, Any], png: Any) -> None:
+            out[arg[0]] = png
+
+        pool.run([Job(render, (i, s), got, f"report figure {i}") for i, s in enumerate(specs)])
+        return out
+
+    return run
+
+
+def _meta(t0: float, stores: dict[str, Any], ns2_note: Optional[str]) -> dict[str, Any]:
+    from ..versions import versions
+
     v = versions()
     executed = resumed = 0
     for st in stores.values():
         last = st.manifest.get("sessions", [{}])[-1]
         executed += int(last.get("runs_executed", 0))
         resumed += int(last.get("runs_resumed", 0))
-    meta = {"version": v.get("talkspurt", "?"), "commit": (v.get("git_commit") or "")[:12] or None,
+    return {"version": v.get("talkspurt", "?"), "commit": (v.get("git_commit") or "")[:12] or None,
             "wall_time_s": time.perf_counter() - t0, "runs_executed": executed, "runs_resumed": resumed,
             "ns2_note": ns2_note}
-    _write(out / "comparison.csv", df.to_csv(index=False))
-    md = markdown(rows, df, b, scale, meta)
-    _write(out / "reproduction.md", md)
-    if report:
-        from .report import build_html
-
-        _write(out / "report.html", build_html(rows, df, b, scale, meta))
-    if doc is not None:
-        _write(Path(doc), md)
-    df.attrs.update({"bundle": b.id, "scale": scale, "ns2_note": ns2_note, "counts": counts(df),
-                     "terminal": terminal(df, b, scale, ns2_note)})
-    return df
 
 
 def _write(path: Path, text: str) -> None:

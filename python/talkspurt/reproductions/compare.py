@@ -155,8 +155,10 @@ def along_values(store: Any, e: Entry) -> list[Any]:
     tname = e.metric.split(".", 1)[0] if "." in e.metric else "calls"
     df = _table(store, tname)
     if df is None or e.along not in df.columns:
-        cols = ", ".join(df.columns) if df is not None else "none"
+        from .metrics import _columns
+
+        cols = ", ".join(_columns(df)) if df is not None else "none"
         raise _error(f"{e.path}.along", repr(e.along), f"a column of the {tname} table ({cols})")
-    rows = select(df, {k: v for k, v in e.where.items() if k in df.columns}, f"{e.path}.where")
+    rows = select(df, {k: v for k, v in e.where.items() if k in df.columns}, f"{e.path}.where", [e.along])
     vals = list(dict.fromkeys(rows[e.along].tolist()))
     return sorted(vals, key=sort_key)

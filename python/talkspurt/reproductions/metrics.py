@@ -94,6 +94,59 @@ def _table(store: Any, name: str) -> Optional[pd.DataFrame]:
         return None
 
 
+def _columns(df: pd.DataFrame) -> list[str]:
+    """Every column of the table `df` was read from (a `Narrow` table
+    holds some of them): what an error lists as allowed."""
+    return list(df.attrs.get("columns", df.columns))
+
+
+class Narrow:
+    """A sweep store as judging reads it: each table read once, with only
+    the columns the bundle's entries select on and measure (identity and
+    axes always), or whole when a derived metric reads the experiment (its
+    columns are its own). A calls table has ~100 columns; judging reads a
+    few. Everything else is the store's."""
+
+    def __init__(self, store: Any, columns: Optional[dict[str, set[str]]]):
+        self._store, self._columns, self._frames = store, columns, {}
+
+    def table(self, name: str) -> Optional[pd.DataFrame]:
+        if self._columns is None or name not in self._columns:
+            return self._store.table(name)
+        if name not in self._frames:
+            self._frames[name] = self._store.table(name, sorted(self._columns[name]))
+        return self._frames[name]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
+def needed_columns(entries: list[Any]) -> dict[str, Optional[dict[str, set[str]]]]:
+    """Experiment -> table -> the columns its entries read (None: every
+    column of every table, for an experiment a derived metric reads)."""
+    out: dict[str, Optional[dict[str, set[str]]]] = {}
+    for e in entries:
+        sides = [(e.experiment, [e.where])]
+        if e.kind in ("less", "greater", "approx"):
+            sides = [(e.a_experiment or e.experiment, [e.a]), (e.b_experiment or e.experiment, [e.b])]
+        elif e.kind == "order":
+            sides = [(e.experiment, e.seq)]
+        for exp, wheres in sides:
+            if "." not in e.metric:
+                out[exp] = None
+                continue
+            tname, col = e.metric.split(".", 1)
+            if exp in out and out[exp] is None:
+                continue
+            cols = out.setdefault(exp, {}).setdefault(tname, set())  # type: ignore[union-attr]
+            cols |= {"run", col, *(k for w in wheres for k in w)}
+            if e.agg.startswith("weighted:"):
+                cols.add(e.agg.split(":", 1)[1])
+            if e.along:
+                cols.add(e.along)
+    return out
+
+
 def _same(df: pd.DataFrame, k: str, v: Any) -> np.ndarray:
     """Rows of column `k` equal to `v`: numbers as numbers, the rest as text."""
     col = df[k]
@@ -105,16 +158,21 @@ def _same(df: pd.DataFrame, k: str, v: Any) -> np.ndarray:
     return _cached(df, ("text", k), lambda: col.astype(str).to_numpy()) == str(v)
 
 
-def select(df: pd.DataFrame, where: Mapping[str, Any], path: str) -> pd.DataFrame:
-    """The rows of `df` where every column of `where` equals its value; an
-    unknown column is an error naming the entry's key path."""
+def select(df: pd.DataFrame, where: Mapping[str, Any], path: str,
+           columns: Optional[list[str]] = None) -> pd.DataFrame:
+    """The rows of `df` where every column of `where` equals its value (of
+    `columns` only, when given: a calls table has ~100 columns, and taking
+    rows of all of them was most of the judging's time); an unknown column
+    is an error naming the entry's key path."""
     mask = np.ones(len(df), dtype=bool)
     for k, v in where.items():
         if k not in df.columns:
-            cols = ", ".join(c for c in df.columns if not c.startswith("_"))
+            cols = ", ".join(c for c in _columns(df) if not c.startswith("_"))
             raise _error(f"{path}.{k}", "a column this table does not have", f"one of its columns: {cols}")
         mask &= _same(df, k, v)
-    return df[mask]
+    if columns is None:
+        return df[mask]
+    return pd.DataFrame({c: df[c].array[mask] for c in dict.fromkeys(columns)})
 
 
 def aggregate(values: pd.Series, agg: str, rows: pd.DataFrame, path: str) -> float:
@@ -147,8 +205,11 @@ def per_run(store: Any, metric: str, where: Mapping[str, Any], agg: str, params:
                          "(calls, groups, links, traffic, bursts, talkspurts; packets needs trace = true, "
                          "series needs [run] series = true)")
         if col not in df.columns:
-            raise _error(f"{path}.metric", repr(metric), f"a column of {tname}: {', '.join(df.columns)}")
-        rows = select(df, where, where_path)
+            raise _error(f"{path}.metric", repr(metric), f"a column of {tname}: {', '.join(_columns(df))}")
+        wcol = agg.split(":", 1)[1] if agg.startswith("weighted:") else None
+        if wcol is not None and wcol not in df.columns:
+            raise _error(f"{path}.agg", repr(agg), f"weighted:COLUMN with a column of the table ({', '.join(_columns(df))})")
+        rows = select(df, where, where_path, ["run", col] + ([wcol] if wcol else []))
         return {run: aggregate(g[col], agg, g, path) for run, g in rows.groupby("run", sort=False, observed=True)}
     _load_plugins()
     fn = _DERIVED.get(metric)
@@ -173,7 +234,7 @@ def _selected_runs(store: Any, where: Mapping[str, Any], path: str) -> list[str]
         runs = store.runs
         return list(select(runs, {k: v for k, v in where.items() if k in runs.columns}, path)["run"])
     cols = {k: v for k, v in where.items() if k in calls.columns}
-    rows = select(calls, cols, path)
+    rows = select(calls, cols, path, ["run"])
     return list(dict.fromkeys(rows["run"]))
 
 

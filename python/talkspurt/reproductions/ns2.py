@@ -60,25 +60,46 @@ def _name(script: str, args: list[str]) -> str:
     return f"{Path(script).stem}-{h}.out"
 
 
+def pending(bundle: Bundle, entries: list[Entry], out: Path, quick: bool) -> tuple[list[tuple], int]:
+    """The twins not yet in `out`, each as the argument of `run_job`, and
+    how many the entries need in all (`out` is created)."""
+    jobs = _jobs(bundle, entries, quick)
+    if jobs:
+        out.mkdir(parents=True, exist_ok=True)
+    todo = [(bundle.directory, out, n, j) for n, j in jobs.items() if not (out / n).is_file()]
+    return todo, len(jobs)
+
+
+def describe(job: tuple) -> str:
+    script, args = job[3]
+    return f"ns-2 twin ns {script} {' '.join(args)}"
+
+
 def run_twins(bundle: Bundle, entries: list[Entry], out: Path, quick: bool, workers: int,
               progress: Optional[Callable[[int, int], None]] = None) -> dict[str, float]:
-    """Run every twin not yet in `out` and return each entry's ns-2 value
-    (entry path -> mean over seeds). Empty when `ns` is not installed."""
+    """Run every twin not yet in `out` (`workers` at a time) and return each
+    entry's ns-2 value (`values`). Empty when `ns` is not installed. (A
+    reproduction on the local executor runs them in its worker pool
+    instead, beside the sweeps' runs: `pending`, `run_job`, `values`.)"""
     if not available():
         return {}
-    jobs = _jobs(bundle, entries, quick)
-    if not jobs:
+    todo, total = pending(bundle, entries, out, quick)
+    if not total:
         return {}
-    out.mkdir(parents=True, exist_ok=True)
-    todo = {n: j for n, j in jobs.items() if not (out / n).is_file()}
-    done = len(jobs) - len(todo)
+    done = total - len(todo)
     if progress:
-        progress(done, len(jobs))
+        progress(done, total)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        for n in pool.map(lambda kv: _run_one(bundle.directory, out, *kv), todo.items()):
+        for n in pool.map(run_job, todo):
             done += 1
             if progress:
-                progress(done, len(jobs))
+                progress(done, total)
+    return values(bundle, entries, out, quick)
+
+
+def values(bundle: Bundle, entries: list[Entry], out: Path, quick: bool) -> dict[str, float]:
+    """Each entry's ns-2 value (entry path -> mean over seeds) from the
+    twins' outputs in `out`."""
     results: dict[str, float] = {}
     for e in entries:
         if e.ns2 is None:
@@ -94,6 +115,12 @@ def run_twins(bundle: Bundle, entries: list[Entry], out: Path, quick: bool, work
         ok = [x for x in xs if not math.isnan(x)]
         results[e.path] = sum(ok) / len(ok) if ok else math.nan
     return results
+
+
+def run_job(job: tuple) -> str:
+    """Run one twin (an item of `pending`): `ns SCRIPT ARGS…` in a scratch
+    folder, its stdout kept as `out/NAME` (atomically)."""
+    return _run_one(*job)
 
 
 def _run_one(bundle_dir: Path, out: Path, name: str, job: tuple[str, list[str]]) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import math
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Callable, Optional
 
 import pandas as pd
 
@@ -69,7 +69,7 @@ def _value_figure(item: str, rows: list[Row]):
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
     fig.suptitle(item, fontsize=11)
-    fig.tight_layout()
+    _fit(fig, list(axes[0]), suptitle=11)
     return fig
 
 
@@ -102,18 +102,108 @@ def _trend_figure(r: Row):
         ax.set_xlabel(e.along, fontsize=8)
     ax.set_title(f"{e.item}: {e.kind}", fontsize=9)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
+    _fit(fig, [ax])
     return fig
+
+
+# Points to inches, and the space matplotlib puts between an axis and its
+# tick labels (tick length 3.5 + pad 3.5), a tick label and the axis label
+# (4), an axes and its title (6), plus a margin all round (rcParams defaults).
+PT = 1.0 / 72.0
+TICK_PT, LABEL_PT, TITLE_PT, EDGE_IN = 7.0, 4.0, 6.0, 0.08
+
+
+def _fit(fig, axes: list, suptitle: float = 0.0) -> None:
+    """Margins that hold each panel's tick labels, axis labels and titles,
+    measured from their text (what `tight_layout` finds, without its pass
+    over every artist's extent, which cost as much as drawing the figure:
+    a quarter of the report's time). Panels of a row share the widest
+    left margin, and the space between two is the next one's left margin
+    and the half label the previous one's last tick may reach out."""
+    from matplotlib.font_manager import FontProperties
+
+    r = fig.canvas.get_renderer()
+    w_in, h_in = fig.get_size_inches()
+
+    def size(text: str, fontsize: float) -> tuple[float, float]:
+        if not text:
+            return 0.0, 0.0
+        w, h, _ = r.get_text_width_height_descent(text, FontProperties(size=fontsize), ismath=False)
+        return w / fig.dpi, h / fig.dpi
+
+    sup = size("Ag", suptitle)[1] + 2 * TITLE_PT * PT if suptitle else 0.0
+    left = bottom = top = widest = 0.0
+    right = EDGE_IN
+    n = len(axes)
+    panel = (w_in - 1.0) / n  # a panel's width, roughly (for how far left a rotated label reaches)
+    for ax in axes:
+        ytick = max((size(t.get_text(), t.get_fontsize())[0] for t in ax.get_yticklabels()), default=0.0)
+        ylab = size(ax.get_ylabel(), ax.yaxis.label.get_fontsize())[1]
+        need = ytick + TICK_PT * PT + (ylab + LABEL_PT * PT if ylab else 0.0)
+        # x tick labels: a rotated one (right-aligned at its tick) reaches
+        # down by w·sinθ + h·cosθ and left of its tick by w·cosθ + h·sinθ;
+        # an upright one half its width either side.
+        down = 0.0
+        x0, x1 = ax.get_xlim()
+        span = (x1 - x0) or 1.0
+        for tick, t in zip(ax.get_xticks(), ax.get_xticklabels()):
+            if not x0 <= tick <= x1:
+                continue
+            w, h = size(t.get_text(), t.get_fontsize())
+            rot = math.radians(t.get_rotation())
+            down = max(down, w * math.sin(rot) + h * math.cos(rot))
+            need = max(need, (w * math.cos(rot) + h * math.sin(rot) if rot else w / 2) - (tick - x0) / span * panel)
+            if not rot:
+                right = max(right, w / 2 - (x1 - tick) / span * panel + EDGE_IN)
+        xlab = size(ax.get_xlabel(), ax.xaxis.label.get_fontsize())[1]
+        bottom = max(bottom, down + TICK_PT * PT + (xlab + LABEL_PT * PT if xlab else 0.0))
+        left = max(left, need)
+        tw, title = size(ax.get_title(), ax.title.get_fontsize())
+        widest = max(widest, tw)
+        fmt = ax.yaxis.get_major_formatter()
+        off = size(fmt.get_offset() if hasattr(fmt, "get_offset") else "", ax.yaxis.get_offset_text().get_fontsize())[1]
+        top = max(top, max(title + TITLE_PT * PT, off + TICK_PT * PT) + sup)
+    left, bottom, top = left + EDGE_IN, bottom + EDGE_IN, top + EDGE_IN
+    gap = left - EDGE_IN + right
+    width = (w_in - left - right - (n - 1) * gap) / n
+    for _ in range(3):  # a centred title wider than its panel reaches past it by half the excess
+        spill = (widest - width) / 2
+        if spill <= 0:
+            break
+        left, right = max(left, spill + EDGE_IN), max(right, spill + EDGE_IN)
+        gap = max(gap, 2 * spill + EDGE_IN)
+        width = (w_in - left - right - (n - 1) * gap) / n
+    fig.subplots_adjust(left=left / w_in, right=1.0 - right / w_in, bottom=bottom / h_in, top=1.0 - top / h_in,
+                        wspace=gap / width if n > 1 else 0.2)
 
 
 def _where_label(w: dict[str, Any]) -> str:
     return ", ".join(f"{v}" for v in w.values()) or "all"
 
 
-def build_html(rows: list[Row], df: pd.DataFrame, bundle: Bundle, scale: str, meta: dict[str, Any]) -> str:
+def render(job: tuple[int, tuple[str, Any]]) -> str:
+    """One figure of the report as a base64 PNG: `job` is (index, (kind,
+    what)), kind "value" with what = (item, rows) or "trend" with what =
+    the row. Runs in a worker of the reproduction's pool."""
     from ..figures import _plt
 
-    plt = _plt()
+    kind, what = job[1]
+    fig = _value_figure(*what) if kind == "value" else _trend_figure(what)
+    try:
+        return _png(fig)
+    finally:
+        _plt().close(fig)
+
+
+def _render_here(specs: list[tuple[str, Any]]) -> list[str]:
+    return [render((i, s)) for i, s in enumerate(specs)]
+
+
+def build_html(rows: list[Row], df: pd.DataFrame, bundle: Bundle, scale: str, meta: dict[str, Any],
+               draw: Optional[Callable[[list[tuple[str, Any]]], list[str]]] = None) -> str:
+    """The report; `draw(specs)` draws the figures (a list of base64
+    PNGs, in order; default: here, one after another; `talkspurt
+    reproduce` passes its worker pool's)."""
     s = bundle.study
     parts = ["<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<title>talkspurt reproduction {html.escape(bundle.id)}</title><style>{CSS}{EXTRA_CSS}</style></head><body>",
@@ -131,17 +221,17 @@ def build_html(rows: list[Row], df: pd.DataFrame, bundle: Bundle, scale: str, me
     by_item: "OrderedDict[str, list[Row]]" = OrderedDict()
     for r in rows:
         by_item.setdefault(r.entry.item, []).append(r)
+    specs: list[tuple[str, Any, str, str]] = []  # (kind, what, stem, caption)
     for item, rs in by_item.items():
         vals = [r for r in rs if r.entry.section == "value"]
-        figs = [(_value_figure(item, vals), f"{item}: paper (open squares), talkspurt (dots, 95 % CI), ns-2 (crosses)")] if vals else []
-        for r in rs:
-            if r.entry.section == "trend":
-                figs.append((_trend_figure(r), f"{item}: {r.entry.claim} — {r.verdict} ({r.detail})"))
-        for k, (fig, cap) in enumerate(figs):
-            stem = f"{item}-{k}"
-            parts.append(f"<figure id=\"{html.escape(stem)}\"><img alt=\"{html.escape(stem)}\" "
-                         f"src=\"data:image/png;base64,{_png(fig)}\"><figcaption>{html.escape(cap)}</figcaption></figure>")
-            plt.close(fig)
+        figs = [("value", (item, vals), f"{item}: paper (open squares), talkspurt (dots, 95 % CI), ns-2 (crosses)")] if vals else []
+        figs += [("trend", r, f"{item}: {r.entry.claim} — {r.verdict} ({r.detail})")
+                 for r in rs if r.entry.section == "trend"]
+        specs += [(kind, what, f"{item}-{k}", cap) for k, (kind, what, cap) in enumerate(figs)]
+    pngs = (draw or _render_here)([(kind, what) for kind, what, _, _ in specs])
+    for (_, _, stem, cap), png in zip(specs, pngs):
+        parts.append(f"<figure id=\"{html.escape(stem)}\"><img alt=\"{html.escape(stem)}\" "
+                     f"src=\"data:image/png;base64,{png}\"><figcaption>{html.escape(cap)}</figcaption></figure>")
     parts.append("<h2>Comparison</h2><div class=\"wide\">" + _comparison(df) + "</div>")
     parts.append("<h2>Readings</h2>")
     for rd in bundle.readings:
