@@ -261,8 +261,17 @@ fn run(
         s.run.trace = t;
     }
     let mut cb_err: Option<PyErr> = None;
+    // With an interrupt flag and no progress callback the GIL has nothing
+    // to do here: Ctrl-C reaches the core through the flag (the main thread
+    // sets it), and signals are only handled in the main thread. The run
+    // then never waits for the GIL, which another thread may hold for long
+    // stretches (the imports made while the core runs, talkspurt/api.py).
+    let needs_gil = progress.is_some() || flag.is_none();
     let result = py.allow_threads(|| {
         let mut cb = |f: f64| -> bool {
+            if !needs_gil {
+                return true;
+            }
             Python::with_gil(|py| {
                 if let Err(e) = py.check_signals() {
                     cb_err = Some(e);
