@@ -62,3 +62,41 @@ def test_raw_and_frame_tables_agree_per_call_and_per_group():
     row = dict(zip(header, body[2].split()))
     assert row["calls"] == "25"
     assert float(row["loss%"]) == round(100 * many.calls.loss_total.mean(), 2)
+
+
+IMPORTS_AFTER_RUN = """
+import json, sys
+from concurrent.futures import ProcessPoolExecutor
+import talkspurt
+
+def in_worker(path):
+    res = talkspurt.run(path, trace=False)
+    return "pandas" in sys.modules, len(res.summary_columns()["call"])
+
+if __name__ == "__main__":
+    path = sys.argv[1]
+    with ProcessPoolExecutor(1) as ex:
+        worker = ex.submit(in_worker, path).result()
+    before = "pandas" in sys.modules
+    res = talkspurt.run(path, trace=False)
+    print(json.dumps({"worker": worker, "before": before, "after": "pandas" in sys.modules,
+                      "core_s": res.manifest["wall_time_s"], "calls": len(res.calls)}))
+"""
+
+
+def test_run_imports_pandas_while_the_core_runs_but_not_in_pool_workers(tmp_path):
+    # talkspurt.run() returns DataFrames: it imports pandas in a thread while
+    # the core runs (api._prefetch), so the import hides behind the run on a
+    # machine with a free core. A sweep's pool worker writes Parquet from the
+    # core's buffers and never needs pandas: it must not pay the import
+    # (~0.5 s of CPU and ~90 MB per worker).
+    f = tmp_path / "s.toml"
+    f.write_text(small_scenario("2s"))
+    script = tmp_path / "child.py"
+    script.write_text(IMPORTS_AFTER_RUN)
+    r = subprocess.run([sys.executable, str(script), str(f)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    got = __import__("json").loads(r.stdout.strip().splitlines()[-1])
+    assert got["worker"] == [False, 3], got  # the pool worker ran without pandas
+    assert got["before"] is False and got["after"] is True, got
+    assert got["calls"] == 3

@@ -185,6 +185,10 @@ def run(
     `manifest["partial"]` true (and the interruption's simulated time),
     instead of raising KeyboardInterrupt without scoring.
     Same scenario and seed give identical results.
+
+    pandas, which the tables need, is imported while the core runs (in a
+    thread of its own; not in a process pool's workers), so on a machine
+    with a free core its ~0.5 s import is hidden behind the run.
     """
     return _run(scenario, seed, overrides=overrides, trace=trace, progress=progress, pcap=pcap,
                 capture=capture, force=force, check_memory=check_memory, partial=partial,
