@@ -75,6 +75,18 @@ impl Packets {
         v
     }
 
+    /// `each` with every packet's generation time, decoded a block at a
+    /// time (`CallRecord::t_gens`; the per-index `t_gen` reads a packed
+    /// block's header for each packet).
+    fn each_gen<T>(&self, calls: &Range<usize>, f: impl Fn(&CallRecord, &Wide, usize, u64) -> T) -> Vec<T> {
+        let mut v = Vec::with_capacity(self.records[calls.clone()].iter().map(|r| r.len()).sum());
+        for c in calls.clone() {
+            let (r, p) = (&self.records[c], &self.played[c]);
+            v.extend(r.t_gens().into_iter().enumerate().map(|(i, g)| f(r, p, i, g)));
+        }
+        v
+    }
+
     /// One column, built now; None for a name not in `names`.
     pub fn column(&self, name: &str) -> Option<Column> {
         self.column_of_calls(name, 0..self.records.len())
@@ -88,9 +100,10 @@ impl Packets {
         if calls.start > calls.end || calls.end > self.records.len() {
             return None;
         }
-        let played = |r: &CallRecord, p: &Wide, i: usize| match p.get(i) {
+        // Packet i's playout time from its generation time g.
+        let played = |p: &Wide, i: usize, g: u64| match p.get(i) {
             NEVER => NEVER,
-            d => r.t_gen(i) + d,
+            d => g + d,
         };
         let full = self.full;
         Some(match name {
@@ -100,12 +113,12 @@ impl Packets {
             "frames" => Column::U32(self.each(&calls, |_, r, _, i| r.frames(i))),
             "payload_bytes" => Column::U32(self.each(&calls, |_, r, _, i| r.payload(i))),
             "wire_bytes" if full => Column::U32(self.each(&calls, |_, r, _, i| r.wire(i))),
-            "t_generated" => Column::F64(self.each(&calls, |_, r, _, i| secs(r.t_gen(i)))),
+            "t_generated" => Column::F64(self.each_gen(&calls, |_, _, _, g| secs(g))),
             "t_sent" => Column::F64(self.each(&calls, |_, r, _, i| secs(r.t_sent(i)))),
             "t_arrived" => Column::F64(self.each(&calls, |_, r, _, i| secs(r.t_arr(i)))),
-            "t_played" => Column::F64(self.each(&calls, |_, r, p, i| secs(played(r, p, i)))),
+            "t_played" => Column::F64(self.each_gen(&calls, |_, p, i, g| secs(played(p, i, g)))),
             "fate" => Column::Cat {
-                codes: self.each(&calls, |_, r, p, i| fate_code(r.fate(i), played(r, p, i))),
+                codes: self.each_gen(&calls, |r, p, i, g| fate_code(r.fate(i), played(p, i, g))),
                 cats: FATES.iter().map(|s| s.to_string()).collect(),
             },
             // Where codes: 0 = none, 1 = sender, 2.. = channels.
