@@ -172,7 +172,6 @@ def test_cli_peak_rss_within_target_3():
 
 TRIM_CHILD = """
 import json, sys
-import pandas  # run() imports it while the core runs (api._prefetch): here it is already in `before`
 import talkspurt
 def status(key):
     with open("/proc/self/status") as f:
@@ -189,9 +188,7 @@ def test_run_hands_its_heap_back():
     (malloc_trim in the binding): whatever the process does next (importing
     pandas: ~90 MB) adds to what the results hold, not to the run's peak.
     Measured on the headline: 17 MB before, 31 MB peak, 20 MB after; on
-    bench/tcp_mix_big.toml with res.calls the peak fell from 144 to 117 MB.
-    pandas is imported before `before`: `run()` imports it while the core
-    runs, and the module is not the run's heap."""
+    bench/tcp_mix_big.toml with res.calls the peak fell from 144 to 117 MB."""
     r = subprocess.run([sys.executable, "-c", TRIM_CHILD, str(HEADLINE)], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     got = json.loads(r.stdout.strip().splitlines()[-1])

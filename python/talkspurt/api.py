@@ -64,60 +64,18 @@ def _queue_series(as_run: dict) -> bool:
     return False
 
 
-def _prefetch(modules: Sequence[str]):
-    """Import `modules` in a thread of their own; returns an Event set when
-    they are imported, or None when every one already is. The core runs
-    without the GIL, so on a machine with a free core an import made while
-    it runs costs no wall time: pandas for `run()`'s DataFrames (~0.5 s of
-    CPU, bench/README.md "Memory"), pyarrow for `talkspurt run -o`'s
-    Parquet files. A failed import is left for the caller's own import to
-    report where it is needed."""
-    import sys
-    import threading
-
-    todo = [m for m in modules if m not in sys.modules]
-    if not todo:
-        return None
-    done = threading.Event()
-
-    def work() -> None:
-        try:
-            for m in todo:
-                __import__(m)
-        except Exception:
-            pass
-        finally:
-            done.set()
-
-    threading.Thread(target=work, name="talkspurt-imports", daemon=True).start()
-    return done
-
-
-def _wait(done) -> None:
-    """Wait for an Event in short waits, so signal handlers run between them."""
-    while not done.wait(0.05):
-        pass
-
-
-def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool,
-              prefetch: Sequence[str] = ()) -> tuple[dict[str, Any], float]:
+def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool) -> dict[str, Any]:
     """`_core.run`, stoppable: from the main thread the core runs in a
     worker thread while the main thread waits, so Ctrl-C (or SIGTERM's
     handler) is handled at once; it sets the core's interrupt flag, which
     the event loop checks every 50 ms and scoring between calls, and the
     run returns within a fraction of a second with nothing scored (or, with
     `partial`, scored up to where it stopped). Elsewhere (a worker thread,
-    a pool's task) the core runs in the calling thread.
-
-    From the main thread, `prefetch` names modules imported in a third
-    thread while the core runs (`_prefetch`); the run returns once they are
-    imported, so nothing imports concurrently with the caller afterwards.
-    Returns the core's tables and its wall time (the run's alone)."""
+    a pool's task) the core runs in the calling thread."""
     import threading
 
-    t0 = time.perf_counter()
     if threading.current_thread() is not threading.main_thread():
-        return _core.run(text, seed, trace, progress, specs, key, partial), time.perf_counter() - t0
+        return _core.run(text, seed, trace, progress, specs, key, partial)
     flag = _core.Interrupt()
     box: dict[str, Any] = {}
     done = threading.Event()
@@ -128,18 +86,15 @@ def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool,
         except BaseException as e:  # handed to the main thread
             box["error"] = e
         finally:
-            box["wall"] = time.perf_counter() - t0
             done.set()
 
     # An Event, not Thread.join: a join interrupted by Ctrl-C marks the thread
     # finished while it still runs (CPython gh-90882), and an interpreter that
     # exits under a thread inside the core aborts.
     threading.Thread(target=work, name="talkspurt-run", daemon=True).start()
-    imports = _prefetch(prefetch)
     try:
-        _wait(done)
-        if imports is not None:
-            _wait(imports)
+        while not done.wait(0.05):  # short waits: signal handlers run between them
+            pass
     except BaseException:
         flag.set()
         while True:  # prompt (the core checks the flag); a second Ctrl-C does not abandon it
@@ -149,11 +104,11 @@ def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool,
             except KeyboardInterrupt:
                 continue
         if partial and "raw" in box:
-            return box["raw"], box["wall"]
+            return box["raw"]
         raise
     if "error" in box:
         raise box["error"]
-    return box["raw"], box["wall"]
+    return box["raw"]
 
 
 def run(
@@ -185,24 +140,9 @@ def run(
     `manifest["partial"]` true (and the interruption's simulated time),
     instead of raising KeyboardInterrupt without scoring.
     Same scenario and seed give identical results.
-
-    pandas, which the tables need, is imported while the core runs (in a
-    thread of its own; not in a process pool's workers), so on a machine
-    with a free core its ~0.5 s import is hidden behind the run.
     """
     return _run(scenario, seed, overrides=overrides, trace=trace, progress=progress, pcap=pcap,
-                capture=capture, force=force, check_memory=check_memory, partial=partial,
-                prefetch=() if _pool_worker() else ("pandas",))
-
-
-def _pool_worker() -> bool:
-    """Whether this process is a worker of a process pool (multiprocessing,
-    which sweeps use): its runs are written as Parquet from the core's
-    buffers (`store.write_run`), so it has no use for pandas."""
-    import sys
-
-    mp = sys.modules.get("multiprocessing")
-    return mp is not None and mp.parent_process() is not None
+                capture=capture, force=force, check_memory=check_memory, partial=partial)
 
 
 def _run(
@@ -218,10 +158,7 @@ def _run(
     keys: tuple[str, str] = ("pcap", "capture"),
     check_memory: bool = True,
     partial: bool = False,
-    prefetch: Sequence[str] = (),
 ) -> "Results":
-    """`run`, with the CLI's option names in errors (`keys`) and `prefetch`:
-    modules to import while the core runs (`_run_core`)."""
     from . import pcap as _pcap
     from .results import Results
 
@@ -237,7 +174,9 @@ def _run(
         estimate.check(core, trace)
     text = to_json(core)
     started = datetime.now(timezone.utc)
-    raw, wall = _run_core(text, seed, trace, progress, specs or None, keys[1], partial, prefetch)
+    t0 = time.perf_counter()
+    raw = _run_core(text, seed, trace, progress, specs or None, keys[1], partial)
+    wall = time.perf_counter() - t0
     completed = raw.pop("completed", True)
     raw.pop("interrupted", None)
     captures = raw.pop("captures")

@@ -269,9 +269,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         res = run(doc, args.seed, trace=False if args.no_trace else None, progress=progress, pcap=args.pcap,
                   capture=args.capture, force=args.force, keys=("--pcap", "--capture"),
-                  check_memory=not args.no_memory_check, partial=args.keep_partial,
-                  # -o writes Parquet: pyarrow (and numpy) import while the core runs
-                  prefetch=("pyarrow.parquet", f"{__package__}.store") if out is not None else ())
+                  check_memory=not args.no_memory_check, partial=args.keep_partial)
     finally:
         if bar is not None:
             bar.close()

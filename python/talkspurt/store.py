@@ -254,27 +254,6 @@ def _slices(rows: list[int], target: int) -> list[tuple[int, int]]:
     return out
 
 
-def _ahead(fn, items: list):
-    """`fn(item)` for each item, in order, the next one computed in a
-    thread while the caller works on the current one. For the packets
-    table `fn` is the core building a slice's columns, which releases the
-    GIL, as Parquet's encoder does: on two cores the two overlap. At most
-    two results are alive at once."""
-    if len(items) < 2:
-        yield from map(fn, items)
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1, thread_name_prefix="talkspurt-slices") as ex:
-        nxt = ex.submit(fn, items[0])
-        for item in items[1:]:
-            cur = nxt.result()
-            nxt = ex.submit(fn, item)
-            yield cur
-            del cur
-        yield nxt.result()
-
-
 def _write_sliced(core, name: str, path: Path, ident) -> None:
     import pyarrow.parquet as pq
 
@@ -283,9 +262,8 @@ def _write_sliced(core, name: str, path: Path, ident) -> None:
     names = core.names()
     writer = None
     try:
-        for cols in _ahead(lambda ab: core.columns_of_calls(names, *ab), _slices(core.call_rows(), PACKET_ROW_GROUP)):
-            t = _with_ident(_arrow(name, dict(zip(names, cols))), ident)
-            del cols
+        for a, b in _slices(core.call_rows(), PACKET_ROW_GROUP):
+            t = _with_ident(_arrow(name, dict(zip(names, core.columns_of_calls(names, a, b)))), ident)
             if writer is None:
                 cats = [f.name for f in t.schema if pa.types.is_dictionary(f.type)]
                 writer = pq.ParquetWriter(path, t.schema, write_statistics=False, use_dictionary=cats or False)

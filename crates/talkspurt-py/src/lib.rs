@@ -276,9 +276,9 @@ fn run(
     let mut cb_err: Option<PyErr> = None;
     // With an interrupt flag and no progress callback the GIL has nothing
     // to do here: Ctrl-C reaches the core through the flag (the main thread
-    // sets it), and signals are only handled in the main thread. The run
-    // then never waits for the GIL, which another thread may hold for long
-    // stretches (the imports made while the core runs, talkspurt/api.py).
+    // sets it, talkspurt/api.py), and signals are only handled in the main
+    // thread. The run then never waits for the GIL, which another Python
+    // thread may hold for long stretches.
     let needs_gil = progress.is_some() || flag.is_none();
     let result = py.allow_threads(|| {
         let mut cb = |f: f64| -> bool {
