@@ -131,9 +131,9 @@ def summarize(r: ChildRun, out: dict, events: int | None, extract_s: float = 0.0
 
 
 # --------------------------------------------------------------------------
-# talkspurt -- the result API for TCP traffic is not settled; the child
-# reports what exists (manifest, calls' generated/arrived, the traffic table's
-# goodput) and the time it spent reading tables, which is not counted.
+# talkspurt -- the child reports the manifest, calls' generated/arrived and
+# the traffic table's goodput (DataFrames: the process pays pandas) and the
+# time it spent reading the tables after run() (extract_s, for information).
 # --------------------------------------------------------------------------
 
 _TS_CHILD = r"""
@@ -216,8 +216,10 @@ def run_talkspurt(scenario: Path) -> dict:
     if r.rc != 0:
         return {"available": False, "reason": f"talkspurt exited {r.rc}: {r.stderr.strip()[-500:]}"}
     out = last_json_line(r.stdout)
-    return summarize(r, out, events=out.get("events"), extract_s=out.get("extract_s", 0.0),
-                     extract_cpu_s=out.get("extract_cpu_s", 0.0))
+    # The whole process, tables included (until 2026-11-28 the time spent
+    # reading the tables, with pandas' import, was subtracted; since then
+    # run() imports pandas while the core runs, talkspurt/api.py).
+    return summarize(r, out, events=out.get("events"))
 
 
 # --------------------------------------------------------------------------
@@ -422,8 +424,8 @@ def main(argv: list[str] | None = None) -> int:
         "checks": checks,
         "notes": [
             "wall_s: median process wall time around each simulator's child (start-up, build of "
-            "the scenario and the run; for talkspurt, minus the time its child spent reading "
-            "result tables after the run); run_s: each simulator's own timing of its event loop.",
+            "the scenario and the run; for talkspurt's api row also reading the calls and traffic "
+            "tables as DataFrames); run_s: each simulator's own timing of its event loop.",
             "peak RSS: the child's ru_maxrss from os.wait4.",
             "ns-3 is built by bench/ns3/build.sh before and outside the timing; it runs NewReno "
             "with SACK (see bench/ns3/tcp_mix.cc for why).",

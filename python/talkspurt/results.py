@@ -59,13 +59,27 @@ class _LazyColumns(Mapping):
     read and handed over without a copy, so the wide table is only built if
     asked for, and never held twice (issue 14)."""
 
+    # Computed together by the core (one pass over each call's packets
+    # instead of one per column): asked for one, the others are kept here
+    # until asked for (a DataFrame takes them next).
+    TOGETHER = ("id", "window_loss", "window_ie")
+
     def __init__(self, table):
         self._table = table
         self._names = tuple(table.names())
+        self._ready: dict[str, tuple] = {}
 
     def __getitem__(self, name: str) -> tuple:
         if name not in self._names:
             raise KeyError(name)
+        if name in self._ready:
+            return self._ready.pop(name)
+        if name in self.TOGETHER and hasattr(self._table, "columns_of_calls"):
+            names = [n for n in self.TOGETHER if n in self._names]
+            cols = dict(zip(names, self._table.columns_of_calls(names, 0, len(self._table.call_rows()))))
+            col = cols.pop(name)
+            self._ready.update(cols)
+            return col
         return self._table.column(name)
 
     def __iter__(self):

@@ -186,6 +186,19 @@ impl PacketTable {
         let c = py.allow_threads(|| self.inner.column_of_calls(name, start..stop));
         lent_column(py, c.ok_or_else(|| PyKeyError::new_err(format!("{name} of calls {start}..{stop}")))?)
     }
+    /// Several columns of calls `start..stop`, as `column_of_calls` gives
+    /// each, in a list: the window columns (id, window_loss, window_ie)
+    /// come from one pass (`Packets::columns_of_calls`).
+    fn columns_of_calls<'py>(&self, py: Python<'py>, names: Vec<String>, start: usize, stop: usize) -> PyResult<Bound<'py, PyList>> {
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let cols = py.allow_threads(|| self.inner.columns_of_calls(&refs, start..stop));
+        let cols = cols.ok_or_else(|| PyKeyError::new_err(format!("{} of calls {start}..{stop}", names.join(", "))))?;
+        let out = PyList::empty_bound(py);
+        for c in cols {
+            out.append(lent_column(py, c)?)?;
+        }
+        Ok(out)
+    }
 }
 
 fn packets_obj(py: Python<'_>, p: Option<Packets>) -> PyResult<PyObject> {
@@ -261,8 +274,17 @@ fn run(
         s.run.trace = t;
     }
     let mut cb_err: Option<PyErr> = None;
+    // With an interrupt flag and no progress callback the GIL has nothing
+    // to do here: Ctrl-C reaches the core through the flag (the main thread
+    // sets it, talkspurt/api.py), and signals are only handled in the main
+    // thread. The run then never waits for the GIL, which another Python
+    // thread may hold for long stretches.
+    let needs_gil = progress.is_some() || flag.is_none();
     let result = py.allow_threads(|| {
         let mut cb = |f: f64| -> bool {
+            if !needs_gil {
+                return true;
+            }
             Python::with_gil(|py| {
                 if let Err(e) = py.check_signals() {
                     cb_err = Some(e);
