@@ -222,7 +222,10 @@ fn delays(s: &mut CallSummary, rec: &Columns, a: &AnalysisCfg, frame_ns: u64) {
     (s.jitter_sender_mean_ms, s.jitter_sender_max_ms) = (sender.mean_ns.map_or(NAN, ms), sender.max_ns.map_or(NAN, ms));
     // The same at the application→transport boundary: every generated
     // packet was handed to the transport, sender drops included.
-    let app = gap_jitter(&rec.talkspurt, &rec.t_gen);
+    // Sent as generated (UDP, no sender buffer): the same column, so the
+    // same samples; one pass instead of two (issue 26, ~27 instructions a
+    // packet).
+    let app = if rec.t_sent == rec.t_gen { sender } else { gap_jitter(&rec.talkspurt, &rec.t_gen) };
     (s.jitter_app_mean_ms, s.jitter_app_max_ms) = (app.mean_ns.map_or(NAN, ms), app.max_ns.map_or(NAN, ms));
     // Seed 003 §7.2: P_J as the probability of a jitter above the buffer.
     let (receiver, p_j) = gap_jitter_over(&rec.talkspurt, &rec.t_arr, a.jitter_threshold.as_nanos() as f64);

@@ -131,8 +131,9 @@ enum Stored {
 }
 
 impl Block {
-    fn pack(&self) -> Packed {
-        // Field by field with fixed offsets (`FIELD_AT`), no match per value.
+    /// The rows as columns, in `FIELD_AT` order: field by field with fixed
+    /// offsets, no match per value.
+    fn cols(&self) -> [[u32; BLOCK]; FIELDS] {
         let mut cols = [[0u32; BLOCK]; FIELDS];
         for (j, r) in self.rows.iter().enumerate() {
             cols[0][j] = get32(r, GEN);
@@ -143,7 +144,11 @@ impl Block {
             cols[5][j] = r[FRAMES] as u32;
             cols[6][j] = u16::from_le_bytes([r[PAYLOAD], r[PAYLOAD + 1]]) as u32;
         }
-        Packed::pack(self.base, &cols)
+        cols
+    }
+
+    fn pack(&self) -> Packed {
+        Packed::pack(self.base, &self.cols())
     }
 
     fn unpack(p: &Packed) -> Block {
@@ -795,6 +800,19 @@ impl CallRecord {
         }
     }
 
+    /// Block `k`'s base time and its fields as columns (`FIELD_AT` order):
+    /// a packed block decoded straight into columns, not into rows first.
+    fn block_cols(&self, k: usize) -> (u64, [[u32; BLOCK]; FIELDS]) {
+        match self.cold.done.get(k) {
+            Some(Stored::Packed(p)) => (p.base(), p.unpack()),
+            Some(Stored::Rows(b)) => (b.base, b.cols()),
+            None => {
+                let b = self.cur_ref().expect("a recorded packet");
+                (b.base, b.cols())
+            }
+        }
+    }
+
     /// The records as plain vectors; `trace` adds wire bytes and where
     /// lost (when recorded).
     pub fn columns(&self, trace: bool) -> Columns {
@@ -802,18 +820,27 @@ impl CallRecord {
         let trace = trace && self.full;
         // Decoded a block at a time, as the accessors above decode one
         // value (issue 14: the per-index path cost ~90 instructions a
-        // packet).
+        // packet), every field in one pass over the block's columns: a
+        // packed block is unpacked once, into columns (issue 26: rows
+        // first, and a second pass for the talkspurts, cost twice that).
         let mut t_gen: Vec<u64> = Vec::with_capacity(n);
         let (mut t_sent, mut t_arr) = (Vec::with_capacity(n), Vec::with_capacity(n));
         let (mut fate, mut frames, mut payload) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut talkspurt = Vec::with_capacity(n);
         let escapes = self.cold.narrow.iter().any(|m| !m.is_empty());
-        for (k, (blk, len)) in self.blocks().enumerate() {
-            let rows = &blk.rows[..len];
-            let i0 = k * BLOCK;
-            self.extend_gen(&mut t_gen, i0, &blk, len);
+        let mut spurt = 0u32;
+        for k in 0..n.div_ceil(BLOCK) {
+            let (i0, len) = (k * BLOCK, (n - k * BLOCK).min(BLOCK));
+            let (base, c) = self.block_cols(k);
+            let gen = &c[0][..len];
+            if base & REBASED == 0 && gen.iter().all(|&x| x < Wide::ESC) {
+                t_gen.extend(gen.iter().map(|&x| base + x as u64));
+            } else {
+                t_gen.extend((i0..i0 + len).map(|i| self.t_gen(i)));
+            }
             let g = &t_gen[i0..];
-            for (at, w, out) in [(SENT, W_SENT, &mut t_sent), (ARR, W_ARR, &mut t_arr)] {
-                out.extend(rows.iter().zip(g).enumerate().map(|(j, (r, &g))| match get32(r, at) {
+            for (f, w, out) in [(1, W_SENT, &mut t_sent), (2, W_ARR, &mut t_arr)] {
+                out.extend(c[f][..len].iter().zip(g).enumerate().map(|(j, (&x, &g))| match x {
                     x if x < Wide::ESC => g + x as u64,
                     x => match self.wide_cold(i0 + j, x, w) {
                         NEVER => NEVER,
@@ -821,13 +848,20 @@ impl CallRecord {
                     },
                 }));
             }
-            fate.extend(rows.iter().map(|r| fate_of(r[FATE])));
+            fate.extend(c[3][..len].iter().map(|&x| fate_of(x as u8)));
+            for (j, &s) in c[4][..len].iter().enumerate() {
+                spurt = match s {
+                    s if s == u8::MAX as u32 => self.cold.narrow[N_SPURT][&((i0 + j) as u32)],
+                    s => spurt + s,
+                };
+                talkspurt.push(spurt);
+            }
             if escapes {
-                frames.extend((i0..i0 + rows.len()).map(|i| self.frames(i) as u16));
-                payload.extend((i0..i0 + rows.len()).map(|i| self.payload(i)));
+                frames.extend((i0..i0 + len).map(|i| self.frames(i) as u16));
+                payload.extend((i0..i0 + len).map(|i| self.payload(i)));
             } else {
-                frames.extend(rows.iter().map(|r| r[FRAMES] as u16));
-                payload.extend(rows.iter().map(|r| u16::from_le_bytes([r[PAYLOAD], r[PAYLOAD + 1]]) as u32));
+                frames.extend(c[5][..len].iter().map(|&x| x as u16));
+                payload.extend_from_slice(&c[6][..len]);
             }
         }
         let (wire, where_) = if trace {
@@ -835,8 +869,6 @@ impl CallRecord {
         } else {
             (Vec::new(), Vec::new())
         };
-        let mut talkspurt = Vec::with_capacity(n);
-        talkspurt.extend(self.talkspurts());
         Columns { talkspurt, t_gen, t_sent, t_arr, fate, frames, payload, wire, where_ }
     }
 
