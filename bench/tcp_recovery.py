@@ -3,6 +3,7 @@
 
     python bench/tcp_recovery.py [--repeat K] [--p P] [--duration S] [--variant cubic|sack1]
                                  [--talkspurt-via api|table|native] [--native-bin PATH]
+                                 [--gnu-time] [--phases]
 
 One greedy TCP flow (CUBIC with SACK recovery in talkspurt; ns-2's
 Agent/TCP/Linux running `select_ca cubic`, or Agent/TCP/Sack1 with
@@ -18,6 +19,14 @@ script prints a summary line); `native` runs the run_scenario example
 Prints medians, the ratio ns-2 / talkspurt, the load average before each
 run, and writes bench/results/tcp_recovery.json.
 
+Timed runs start the program directly (wall clock around spawn and wait4,
+CPU = the child's user + system): GNU time, which the peak-RSS reading
+needs (bench/dumbbell.py `run_child`), adds its own fork, exec and wait —
+~5 ms of wall and ~1.5 ms of CPU a run on this machine, 15-20 % of a
+10 ms talkspurt run and 1-2 % of ns-2's — so peak RSS comes from one
+extra run of each simulator under GNU time, after the timed repeats.
+`--gnu-time` times under GNU time as before (the other harnesses' way).
+
 At P = 0.01 the window stays near 20 segments; P = 1e-5 gives windows of
 about a thousand segments, where a scoreboard walked on every send in
 recovery costs what the issue measured.
@@ -30,6 +39,7 @@ import os
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,7 +49,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 from dumbbell import (  # noqa: E402
-    cli_summary_line, last_json_line, machine, run_child, talkspurt_env, write_json_atomic)
+    ChildRun, cli_summary_line, last_json_line, machine, run_child, talkspurt_env, write_json_atomic)
 
 NS2 = BENCH / "ns2" / "tcp_recovery.tcl"
 SCENARIO = BENCH / "tcp_recovery.toml"
@@ -76,8 +86,29 @@ def load() -> float:
     return os.getloadavg()[0]
 
 
-def run_ns2(a, work: Path) -> dict:
-    r = run_child(["ns", str(NS2), a.variant, repr(a.p), f"{a.duration:g}"], work)
+# Set by main(): time each child under GNU time (run_child) or directly.
+GNU_TIMED = False
+
+
+def run_timed(cmd: list[str], cwd: Path, env: dict | None = None) -> ChildRun:
+    """Run cmd to completion, timed without a wrapper: wall clock around
+    spawn and wait4, CPU = user + system of the program alone; peak RSS is
+    not read (0.0; see the module docstring)."""
+    if GNU_TIMED:
+        return run_child(cmd, cwd, env)
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        _, status, ru = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        out.seek(0)
+        err.seek(0)
+        return ChildRun(os.waitstatus_to_exitcode(status), wall, 0.0, out.read(), err.read(),
+                        ru.ru_utime + ru.ru_stime)
+
+
+def run_ns2(a, work: Path, run=None) -> dict:
+    r = (run or run_timed)(["ns", str(NS2), a.variant, repr(a.p), f"{a.duration:g}"], work)
     if r.rc != 0:
         raise RuntimeError(f"ns exited {r.rc}: {r.stderr.strip()[-300:]}")
     out = last_json_line(r.stdout)
@@ -85,28 +116,74 @@ def run_ns2(a, work: Path) -> dict:
             "goodput_bps": out["goodput_bps"]}
 
 
-def run_ts(a, scenario: Path) -> dict:
+def run_ts(a, scenario: Path, run=None) -> dict:
+    run = run or run_timed
     if a.talkspurt_via == "native":
-        r = run_child([str(a.native_bin), str(scenario), "--no-trace"], REPO)
+        r = run([str(a.native_bin), str(scenario), "--no-trace"], REPO)
         if r.rc != 0:
             raise RuntimeError(f"run_scenario exited {r.rc}: {r.stderr.strip()[-300:]}")
         out = last_json_line(r.stdout)
         return {"wall_s": r.wall_s, "cpu_s": r.cpu_s, "run_s": out["loop_s"], "maxrss_mb": r.maxrss_mb,
                 "goodput_bps": None}
     if a.talkspurt_via == "table":
-        r = run_child([sys.executable, "-m", "talkspurt", "run", str(scenario), "--no-trace"], REPO,
+        r = run([sys.executable, "-m", "talkspurt", "run", str(scenario), "--no-trace"], REPO,
                       talkspurt_env())
         if r.rc != 0:
             raise RuntimeError(f"talkspurt exited {r.rc}: {r.stderr.strip()[-300:]}")
         out = cli_summary_line(r.stdout)
         return {"wall_s": r.wall_s, "cpu_s": r.cpu_s, "run_s": out.get("wall_time_s"),
                 "maxrss_mb": r.maxrss_mb, "goodput_bps": None}
-    r = run_child([sys.executable, "-c", _TS_CHILD, str(scenario)], REPO, talkspurt_env())
+    r = run([sys.executable, "-c", _TS_CHILD, str(scenario)], REPO, talkspurt_env())
     if r.rc != 0:
         raise RuntimeError(f"talkspurt exited {r.rc}: {r.stderr.strip()[-300:]}")
     out = last_json_line(r.stdout)
     return {"wall_s": r.wall_s, "cpu_s": r.cpu_s, "run_s": out["run_wall_s"], "maxrss_mb": r.maxrss_mb,
             "goodput_bps": out["goodput_bps"]}
+
+
+def phases(a, work: Path, scenario: Path) -> int:
+    """--phases: where a native run's time goes, alternated repeat by
+    repeat, each program timed directly and under GNU time: an empty
+    process (/bin/true: spawn, exec, exit), talkspurt's start-up to exit
+    (the scenario cut to 1 ms: dynamic loading, parse, build, report), the
+    whole run; ns-2 on an empty script (its Tcl/OTcl start-up) and the
+    whole run. Medians of wall and CPU (user + system)."""
+    short = work / "tcp_recovery_1ms.toml"
+    text = scenario.read_text()
+    text, n1 = re.subn(r'(?m)^(duration\s*=\s*)"[^"]*"', r'\g<1>"1ms"', text, count=1)
+    text, n2 = re.subn(r'(?m)^(interval\s*=\s*)\[[^]]*\]', r'\g<1>["0s", "1ms"]', text, count=1)
+    if (n1, n2) != (1, 1):
+        raise RuntimeError("could not cut bench/tcp_recovery.toml to 1 ms")
+    short.write_text(text)
+    empty = work / "empty.tcl"
+    empty.write_text("exit 0\n")
+    progs = {"empty process (/bin/true)": ["/bin/true"],
+             "talkspurt start-up (1 ms run)": [str(a.native_bin), str(short), "--no-trace"],
+             "talkspurt whole run": [str(a.native_bin), str(scenario), "--no-trace"],
+             "ns-2 start-up (empty script)": ["ns", str(empty)],
+             "ns-2 whole run": ["ns", str(NS2), a.variant, repr(a.p), f"{a.duration:g}"]}
+    global GNU_TIMED
+    got: dict[tuple[str, bool], list[tuple[float, float]]] = {(k, g): [] for k in progs for g in (False, True)}
+    loads = []
+    for _ in range(a.repeat):
+        loads.append(load())
+        for k, cmd in progs.items():
+            for g in (False, True):
+                GNU_TIMED = g
+                r = run_timed(cmd, REPO)
+                if r.rc != 0:
+                    raise RuntimeError(f"{cmd[0]} exited {r.rc}: {r.stderr.strip()[-300:]}")
+                got[(k, g)].append((r.wall_s, r.cpu_s))
+    print(f"{'':<32}{'direct wall ms':>16}{'CPU ms':>9}{'GNU time wall ms':>18}{'CPU ms':>9}")
+    med = {key: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)) for key, v in got.items()}
+    for k in progs:
+        (w0, c0), (w1, c1) = med[(k, False)], med[(k, True)]
+        print(f"{k:<32}{w0 * 1e3:>16.2f}{c0 * 1e3:>9.2f}{w1 * 1e3:>18.2f}{c1 * 1e3:>9.2f}")
+    for g in (False, True):
+        (nw, nc), (tw, tc) = med[("ns-2 whole run", g)], med[("talkspurt whole run", g)]
+        print(f"ns-2 / talkspurt {'under GNU time' if g else 'direct'}: wall {nw / tw:.2f}x, CPU {nc / tc:.2f}x")
+    print(f"load 1-min avg {min(loads):.1f}-{max(loads):.1f}, {a.repeat} alternated repeats")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,7 +195,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--talkspurt-via", choices=["api", "table", "native"], default="api")
     ap.add_argument("--native-bin", type=Path, default=NATIVE)
     ap.add_argument("--json", type=Path, default=RESULTS)
+    ap.add_argument("--gnu-time", action="store_true",
+                    help="time the runs under GNU time (adds its fork/exec/wait to both)")
+    ap.add_argument("--phases", action="store_true",
+                    help="break a native run's time into phases (process, start-up, run) against ns-2's")
     a = ap.parse_args(argv)
+    global GNU_TIMED
+    GNU_TIMED = a.gnu_time
     if not (0 <= a.p < 1) or a.duration <= 10 or a.repeat < 1:
         ap.error("need 0 <= --p < 1, --duration > 10, --repeat >= 1")
     if shutil.which("ns") is None:
@@ -127,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="talkspurt-recovery-") as tmp:
         work = Path(tmp)
         scenario = write_scenario(a, work)
+        if a.phases:
+            return phases(a, work, scenario)
         for k in range(a.repeat):
             for name, fn in (("ns-2", lambda: run_ns2(a, work)), ("talkspurt", lambda: run_ts(a, scenario))):
                 la = load()
@@ -135,6 +220,13 @@ def main(argv: list[str] | None = None) -> int:
                 runs[name].append(r)
             print(f"  repeat {k + 1}/{a.repeat}: " + ", ".join(
                 f"{n} {runs[n][-1]['wall_s']:.3f} s (load {runs[n][-1]['load']:.1f})" for n in runs))
+        if not GNU_TIMED:
+            # Peak RSS: one run of each under GNU time (not timed).
+            rss = {"ns-2": run_ns2(a, work, run_child)["maxrss_mb"],
+                   "talkspurt": run_ts(a, scenario, run_child)["maxrss_mb"]}
+            for n, v in rss.items():
+                for r in runs[n]:
+                    r["maxrss_mb"] = v
     rows = {}
     for n, rs in runs.items():
         rows[n] = {"wall_s": statistics.median(r["wall_s"] for r in rs),
@@ -161,10 +253,12 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine(), "rows": rows,
         "ratios": {"ns2_over_talkspurt_wall": ratio_wall, "ns2_over_talkspurt_cpu": ratio_cpu,
                    "ns2_over_talkspurt_run": ratio_run},
+        "timed_under_gnu_time": GNU_TIMED,
         "notes": ["wall_s: median over repeats of the child process's wall time; run_s: each "
                   "simulator's own timing of its run (ns-2: Tcl clock around `$ns run`; "
                   "talkspurt api: manifest wall_time_s; native: the loop phase); cpu_s: user + "
-                  "system time of the child (less moved by other jobs' load)."],
+                  "system time of the child (less moved by other jobs' load); unless timed_under_gnu_time, "
+                  "the child is the program itself and maxrss_mb comes from one extra run under GNU time."],
     })
     return 0
 

@@ -67,20 +67,37 @@ impl TcpSender {
     fn on_new_ack(&mut self, now: SimTime, ack: u64) {
         let acked = ack - self.snd_una;
         let flight = self.flight();
-        // Karn (RFC 6298 §3): the newest fully acknowledged segment that
-        // was never retransmitted gives the sample.
+        // Karn's algorithm (RFC 6298 §3): the newest fully acknowledged
+        // segment never retransmitted gives the sample — unless the ACK
+        // also acknowledges a retransmitted one. Such an ACK was sent for
+        // the retransmission (the ambiguity Karn's rule avoids), and the
+        // segments it covers behind the hole waited at the receiver for
+        // the repair: their "sample" is a round trip plus the repair, the
+        // RTO and its backoff after a timeout. Linux takes no sample from
+        // it (tcp_clean_rtx_queue: FLAG_RETRANS_DATA_ACKED); ns-2 and BSD
+        // stop timing on any retransmission. And after a timeout only a
+        // segment sent since may be measured (RFC 6298 §5, the note after
+        // (5.7): a new measurement "can only happen when new data has
+        // been sent and acknowledged"). The backoff of (5.5) ends only with
+        // a sample (rtt.rs), so it lasts until then. No timestamps-based
+        // sample (the exception of §3): the option adds only its bytes.
         let mut sample = None;
+        let mut rexmit_acked = false;
         while let Some(s) = self.segs.front() {
             if s.end > ack {
                 break;
             }
-            if !s.rexmit {
+            rexmit_acked |= s.rexmit;
+            if !s.rexmit && s.sent >= self.last_rto {
                 sample = Some(s.sent);
             }
             self.sums.popped(s);
             self.segs.pop_front();
         }
         self.sums.trim_front(&mut self.segs, &self.sacked, ack);
+        if rexmit_acked {
+            sample = None;
+        }
         let rtt = sample.map(|sent| self.rtt.on_sample(sent, now));
         if let Some(r) = rtt {
             let rto = self.rtt.rto().as_nanos() as u128;
@@ -367,6 +384,7 @@ impl TcpSender {
     /// the rest as the window reopens (go-back-N).
     pub(super) fn on_rto(&mut self, now: SimTime) {
         self.stats.count(now, |c| c.timeouts += 1);
+        self.last_rto = now;
         let flight = self.flight();
         self.cc.on_rto(now, flight);
         self.rtt.back_off();

@@ -100,6 +100,9 @@ pub struct TcpSender {
     pub(super) recover: u64,
     /// `recover` was set by a timeout, not a fast retransmit.
     pub(super) recover_after_rto: bool,
+    /// When the retransmission timer last expired (ZERO: never). Only a
+    /// segment sent at or after it may give an RTT sample (RFC 6298 §5).
+    pub(super) last_rto: SimTime,
     pub(super) partial_seen: bool,
     /// Retransmit the segment at this offset next.
     pub(super) rexmit_at: Option<u64>,
@@ -159,6 +162,7 @@ impl TcpSender {
             in_recovery: false,
             recover: 0,
             recover_after_rto: false,
+            last_rto: SimTime::ZERO,
             partial_seen: false,
             rexmit_at: None,
             sacked: RangeSet::new(),

@@ -219,7 +219,7 @@ fn newreno_partial_ack_repairs_second_hole() {
 
 /// RFC 6675: with SACK, three holes in one window are all retransmitted
 /// within the first round trip of recovery; NewReno takes one round trip
-/// per hole.
+/// per hole (RFC 6582 §3.2 step 4) while its timer allows.
 #[test]
 fn sack_repairs_several_holes_in_one_round_trip() {
     let holes = vec![30 * MSS, 33 * MSS, 36 * MSS];
@@ -233,13 +233,31 @@ fn sack_repairs_several_holes_in_one_round_trip() {
     let span = rx[2].at.saturating_since(rx[0].at);
     assert!(span < SimDuration::from_millis(50), "SACK recovery spread over {span:?}");
 
+    // NewReno at RFC 6298 §2.4's 1 s minimum RTO: one hole per round trip.
+    let c = TcpConfig { min_rto: SimDuration::from_secs(1), ..cfg(CcAlgorithm::NewReno) };
+    let mut nr = Path::new(c, 50);
+    nr.drop_first = holes.clone();
+    nr.snd.set_greedy(true);
+    nr.run(ms(3000));
+    let rx = nr.rexmits();
+    assert_eq!(rx.len(), 3);
+    assert_eq!(nr.snd.stats.total.timeouts, 0);
+    assert!(rx[2].at.saturating_since(rx[0].at) >= SimDuration::from_millis(200));
+
+    // At ns-2's 200 ms minimum (RTO 200 ms: SRTT 102 ms, no sample from
+    // the partial ACKs) the Impatient timer (RFC 6582 §4), re-armed on the
+    // first partial ACK only, expires 200 ms after it, 2 ms before the ACK
+    // of the third hole's repair: a recovery of many holes ends in a
+    // timeout. (Samples from the partial ACKs, 208 ms, used to raise the
+    // RTO enough to hide this.)
     let mut nr = Path::new(cfg(CcAlgorithm::NewReno), 50);
     nr.drop_first = holes;
     nr.snd.set_greedy(true);
     nr.run(ms(3000));
     let rx = nr.rexmits();
-    assert_eq!(rx.len(), 3);
-    assert!(rx[2].at.saturating_since(rx[0].at) >= SimDuration::from_millis(200));
+    assert_eq!(rx.iter().take(4).map(|t| t.seq / MSS).collect::<Vec<_>>(), vec![30, 33, 36, 36]);
+    assert_eq!(rx[3].at.saturating_since(rx[1].at), SimDuration::from_millis(200));
+    assert_eq!(nr.snd.stats.total.timeouts, 1);
 }
 
 /// RFC 6298 §5.5: successive timeouts double the RTO (here 300 ms after
@@ -259,6 +277,76 @@ fn rto_backs_off_exponentially() {
     assert_eq!(p.snd.stats.total.timeouts as usize, rx.len());
     // After the first timeout the window is one segment (RFC 5681 eq. 4).
     assert_eq!(p.snd.cwnd(), MSS);
+}
+
+/// Karn's algorithm (RFC 6298 §3) and the note after RFC 6298 §5.7: after
+/// a timeout a new RTT measurement "can only happen when new data has been
+/// sent and acknowledged". Three segments, two in the initial window; the
+/// first is lost, the second gives one duplicate ACK (no fast retransmit),
+/// the timer expires at the 1 s initial RTO and the ACK of the
+/// retransmission covers the second too, which was sent at 1 ms and never
+/// retransmitted: counted, it would be a 1.1 s "sample" (SRTT 1.1 s, then
+/// 0.98 s after the third segment's 101 ms). Only the third, sent after
+/// the timeout, may be measured: SRTT = its round trip, 2 × 50 ms + 1 ms
+/// serialization.
+#[test]
+fn no_rtt_sample_from_segments_sent_before_a_timeout() {
+    let c = TcpConfig { initial_window: InitialWindow::Segments(2), ..cfg(CcAlgorithm::NewReno) };
+    let mut p = Path::new(c, 50);
+    p.drop_first = vec![0];
+    assert!(p.snd.write(3 * MSS, crate::net::NO_APP));
+    p.run(ms(1300));
+    assert_eq!(p.snd.stats.total.timeouts, 1);
+    assert_eq!(p.rexmits().len(), 1);
+    assert_eq!(p.delivered, 3 * MSS);
+    assert_eq!(p.snd.stats.total.rtt_samples, 1);
+    assert_eq!(p.snd.srtt(), Some(SimDuration::from_millis(101)));
+}
+
+/// Karn's algorithm (RFC 6298 §3) as Linux and ns-2 apply it: an ACK that
+/// acknowledges a retransmitted segment gives no RTT sample, not even from
+/// the segments sent before the retransmission that it also covers — they
+/// waited at the receiver behind the hole, so their "sample" is a round
+/// trip plus the repair. Segments 20 and 24 are lost in one window; the
+/// partial ACK of 20's retransmission covers 21–23, sent a round trip
+/// before the fast retransmit: counted, the newest of them would be a
+/// 208 ms "sample" on this 100 ms path (what the rule took before
+/// 2026-11-28, then 102 ms from the ACK of 24's). No ACK covering a
+/// retransmission gives a sample (NewReno and SACK recovery alike), and
+/// sampling resumes with data sent since.
+#[test]
+fn no_rtt_sample_from_an_ack_of_a_retransmission() {
+    for cc in [CcAlgorithm::NewReno, CcAlgorithm::Sack] {
+        let run = |until| {
+            let mut p = Path::new(cfg(cc), 50);
+            p.drop_first = vec![20 * MSS, 24 * MSS];
+            p.snd.set_greedy(true);
+            p.run(until);
+            p
+        };
+        let full = run(ms(3000));
+        let s = &full.snd.stats.total;
+        assert_eq!((s.fast_retransmits, s.timeouts, s.retransmits), (1, 0, 2), "{}", cc.name());
+        let mut checked = 0;
+        for hole in [20 * MSS, 24 * MSS] {
+            let (at, ack) = *full.acks.iter().find(|a| a.1 > hole).unwrap();
+            // What the newest never-retransmitted segment it covers would give.
+            let newest = full.txs.iter().filter(|t| t.seq < ack && !t.rexmit).map(|t| t.at).max().unwrap();
+            let would_be = at.saturating_since(newest);
+            if cc == CcAlgorithm::NewReno && hole == 20 * MSS {
+                assert_eq!(would_be, SimDuration::from_millis(208), "{}", cc.name());
+            }
+            let before = run(SimTime(at.0 - 1));
+            let after = run(at);
+            let n = before.snd.stats.total.rtt_samples;
+            assert_eq!(after.snd.stats.total.rtt_samples, n, "{}: sample of {would_be:?} from the ACK of {hole}", cc.name());
+            assert_eq!(after.snd.srtt(), before.snd.srtt(), "{}", cc.name());
+            checked += 1;
+        }
+        assert_eq!(checked, 2);
+        let at = full.acks.iter().find(|a| a.1 > 24 * MSS).unwrap().0;
+        assert!(full.snd.stats.total.rtt_samples > run(at).snd.stats.total.rtt_samples, "{}: sampling resumes", cc.name());
+    }
 }
 
 /// RFC 5681 §4.2: with delayed ACKs the receiver acknowledges every second
