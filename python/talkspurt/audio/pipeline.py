@@ -201,8 +201,21 @@ def score_audio(results: "Results", config: Optional[AudioConfig | dict] = None,
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as ex:
-                out = list(ex.map(_one, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
+            from ..executors import as_done, deferred_interrupts, guarded, worker_signals
+
+            # Ctrl-C stops the calls being rendered and drops the rest (see
+            # executors.deferred_interrupts: never raised inside the pool's locks).
+            ex = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=worker_signals)
+            try:
+                with deferred_interrupts() as check:
+                    futs = [ex.submit(guarded, _one, j) for j in jobs]
+                    for _ in as_done(futs, check):
+                        pass
+                out = [f.result() for f in futs]
+            except BaseException:
+                ex.shutdown(wait=True, cancel_futures=True)
+                raise
+            ex.shutdown(wait=True)
         except BrokenProcessPool:
             # PESQ runs in its own child (pesq_guard.py); a worker dying is
             # a codec library's crash. Say so in one line.
