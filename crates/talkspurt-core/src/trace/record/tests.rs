@@ -1,5 +1,4 @@
-//! Unit tests of `trace::record` (its own file to keep record.rs to its
-//! concern).
+//! Unit tests of `trace::record`.
 
 use super::*;
 

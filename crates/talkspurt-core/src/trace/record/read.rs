@@ -1,0 +1,299 @@
+//! Reading a call's records back: one packet's fields (`t_gen`,
+//! `t_sent`, ...), and whole columns a block at a time (`columns`,
+//! `t_gens`) for scoring and the per-packet table.
+
+use super::row::*;
+use super::{CallRecord, NetFate, RecordCold, Wide, NEVER};
+use crate::trace::pack::FIELDS;
+use crate::trace::slots::Slot;
+
+/// A call's records as plain vectors (`CallRecord::columns`).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Columns {
+    pub talkspurt: Vec<u32>,
+    pub t_gen: Vec<u64>,
+    pub t_sent: Vec<u64>,
+    pub t_arr: Vec<u64>,
+    pub fate: Vec<NetFate>,
+    pub frames: Vec<u16>,
+    pub payload: Vec<u32>,
+    /// Trace-only columns, empty unless asked for and recorded.
+    pub wire: Vec<u32>,
+    pub where_: Vec<u32>,
+}
+
+impl Columns {
+    pub fn len(&self) -> usize {
+        self.t_gen.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.t_gen.is_empty()
+    }
+}
+
+impl CallRecord {
+    /// Block `b`'s base time (`b` below the block count).
+    #[inline]
+    fn base_of(&self, b: usize) -> u64 {
+        match self.cold.done.get(b) {
+            Some(x) => x.base(),
+            None => self.cur_ref().expect("a recorded packet").base,
+        }
+    }
+
+    /// Field `f` (`FIELD_AT`) of packet `i`'s row, from its block's rows
+    /// or packed columns.
+    #[inline]
+    fn field(&self, i: usize, f: usize) -> u32 {
+        debug_assert!(i < self.n);
+        let (b, j) = (i / BLOCK, i % BLOCK);
+        match self.cold.done.get(b) {
+            Some(Stored::Rows(x)) => row_field(&x.rows[j], f),
+            Some(Stored::Packed(p)) => p.get(f, j),
+            None => row_field(&self.cur_ref().expect("a recorded packet").rows[j], f),
+        }
+    }
+
+    /// The field at row offset `at`.
+    #[inline]
+    fn field_at(&self, i: usize, at: usize) -> u32 {
+        let f = match at {
+            GEN => 0,
+            SENT => 1,
+            ARR => 2,
+            FATE => 3,
+            SPURT => 4,
+            FRAMES => 5,
+            _ => 6,
+        };
+        debug_assert_eq!(FIELD_AT[f].0, at);
+        self.field(i, f)
+    }
+
+    /// The u32-slot field at `at` of packet `i`, whole (`NEVER` if unset).
+    #[inline]
+    fn wide_at(&self, i: usize, at: usize, w: usize) -> u64 {
+        let x = self.field_at(i, at);
+        if x < Wide::ESC {
+            x as u64
+        } else {
+            self.wide_cold(i, x, w)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wide_cold(&self, i: usize, x: u32, w: usize) -> u64 {
+        if x == Wide::NONE {
+            NEVER
+        } else {
+            self.cold.wide[w][&(i as u32)]
+        }
+    }
+
+    /// A narrow field's value whole: its slot, or the side entry at `esc`.
+    #[inline]
+    fn narrow_at(&self, i: usize, c: u32, esc: u32, m: usize) -> u32 {
+        if c < esc {
+            c
+        } else {
+            self.cold.narrow[m][&(i as u32)]
+        }
+    }
+
+    #[inline]
+    pub fn t_gen(&self, i: usize) -> u64 {
+        let b = self.base_of(i / BLOCK);
+        let base = if b & REBASED == 0 { b } else { self.rebased(i, b) };
+        base + self.wide_at(i, GEN, W_GEN)
+    }
+
+    /// The base of packet `i` in a block with a long gap.
+    #[cold]
+    #[inline(never)]
+    fn rebased(&self, i: usize, b: u64) -> u64 {
+        let first = (i / BLOCK * BLOCK) as u32;
+        self.cold.rebase.range(first..=i as u32).next_back().map_or(b & !REBASED, |(_, &t)| t)
+    }
+
+    fn at(&self, i: usize, at: usize, w: usize) -> u64 {
+        match self.wide_at(i, at, w) {
+            NEVER => NEVER,
+            d => self.t_gen(i) + d,
+        }
+    }
+
+    pub fn t_sent(&self, i: usize) -> u64 {
+        self.at(i, SENT, W_SENT)
+    }
+
+    pub fn t_arr(&self, i: usize) -> u64 {
+        self.at(i, ARR, W_ARR)
+    }
+
+    pub fn frames(&self, i: usize) -> u32 {
+        self.narrow_at(i, self.field_at(i, FRAMES), u8::ESC, N_FRAMES)
+    }
+
+    pub fn payload(&self, i: usize) -> u32 {
+        self.narrow_at(i, self.field_at(i, PAYLOAD), u16::ESC, N_PAYLOAD)
+    }
+
+    /// Wire bytes (trace only).
+    pub fn wire(&self, i: usize) -> u32 {
+        self.cold.wire.get(i)
+    }
+
+    /// Channel where lost, `NO_WHERE` if none (trace only).
+    pub fn where_(&self, i: usize) -> u32 {
+        self.cold.where_.get(i).wrapping_sub(1)
+    }
+
+    /// Every block with the number of its rows in use, in order, packed
+    /// ones unpacked (one at a time, as the iterator reaches them).
+    fn blocks(&self) -> impl Iterator<Item = (std::borrow::Cow<'_, Block>, usize)> + '_ {
+        use std::borrow::Cow;
+        let n = self.n;
+        let done = self.cold.done.iter().map(|s| match s {
+            Stored::Rows(b) => Cow::Borrowed(&**b),
+            Stored::Packed(p) => Cow::Owned(Block::unpack(p)),
+        });
+        done.chain(self.cur_ref().map(Cow::Borrowed)).enumerate().map(move |(k, b)| (b, (n - k * BLOCK).min(BLOCK)))
+    }
+
+    /// Talkspurt ids in sequence order.
+    pub fn talkspurts(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut out = Vec::with_capacity(self.n);
+        let mut spurt = 0u32;
+        for (k, (b, len)) in self.blocks().enumerate() {
+            for (j, r) in b.rows[..len].iter().enumerate() {
+                spurt = match r[SPURT] {
+                    u8::MAX => self.cold.narrow[N_SPURT][&((k * BLOCK + j) as u32)],
+                    s => spurt + s as u32,
+                };
+                out.push(spurt);
+            }
+        }
+        out.into_iter()
+    }
+
+    pub fn fate(&self, i: usize) -> NetFate {
+        fate_of(self.field_at(i, FATE) as u8)
+    }
+
+    /// Every packet's fate, in sequence order.
+    pub fn fates(&self) -> Vec<NetFate> {
+        self.blocks().flat_map(|(b, len)| b.rows[..len].iter().map(|r| fate_of(r[FATE])).collect::<Vec<_>>()).collect()
+    }
+
+    /// Block `k`'s base time and its fields as columns (`FIELD_AT` order):
+    /// a packed block decoded straight into columns, not into rows first.
+    fn block_cols(&self, k: usize) -> (u64, [[u32; BLOCK]; FIELDS]) {
+        match self.cold.done.get(k) {
+            Some(Stored::Packed(p)) => (p.base(), p.unpack()),
+            Some(Stored::Rows(b)) => (b.base, b.cols()),
+            None => {
+                let b = self.cur_ref().expect("a recorded packet");
+                (b.base, b.cols())
+            }
+        }
+    }
+
+    /// The records as plain vectors; `trace` adds wire bytes and where
+    /// lost (when recorded).
+    pub fn columns(&self, trace: bool) -> Columns {
+        let n = self.len();
+        let trace = trace && self.full;
+        // Decoded a block at a time, as the accessors above decode one
+        // value (issue 14: the per-index path cost ~90 instructions a
+        // packet), every field in one pass over the block's columns: a
+        // packed block is unpacked once, into columns (issue 26: rows
+        // first, and a second pass for the talkspurts, cost twice that).
+        let mut t_gen: Vec<u64> = Vec::with_capacity(n);
+        let (mut t_sent, mut t_arr) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut fate, mut frames, mut payload) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut talkspurt = Vec::with_capacity(n);
+        let escapes = self.cold.narrow.iter().any(|m| !m.is_empty());
+        let mut spurt = 0u32;
+        for k in 0..n.div_ceil(BLOCK) {
+            let (i0, len) = (k * BLOCK, (n - k * BLOCK).min(BLOCK));
+            let (base, c) = self.block_cols(k);
+            let gen = &c[0][..len];
+            if base & REBASED == 0 && gen.iter().all(|&x| x < Wide::ESC) {
+                t_gen.extend(gen.iter().map(|&x| base + x as u64));
+            } else {
+                t_gen.extend((i0..i0 + len).map(|i| self.t_gen(i)));
+            }
+            let g = &t_gen[i0..];
+            for (f, w, out) in [(1, W_SENT, &mut t_sent), (2, W_ARR, &mut t_arr)] {
+                out.extend(c[f][..len].iter().zip(g).enumerate().map(|(j, (&x, &g))| match x {
+                    x if x < Wide::ESC => g + x as u64,
+                    x => match self.wide_cold(i0 + j, x, w) {
+                        NEVER => NEVER,
+                        d => g + d,
+                    },
+                }));
+            }
+            fate.extend(c[3][..len].iter().map(|&x| fate_of(x as u8)));
+            for (j, &s) in c[4][..len].iter().enumerate() {
+                spurt = match s {
+                    s if s == u8::MAX as u32 => self.cold.narrow[N_SPURT][&((i0 + j) as u32)],
+                    s => spurt + s,
+                };
+                talkspurt.push(spurt);
+            }
+            if escapes {
+                frames.extend((i0..i0 + len).map(|i| self.frames(i) as u16));
+                payload.extend((i0..i0 + len).map(|i| self.payload(i)));
+            } else {
+                frames.extend(c[5][..len].iter().map(|&x| x as u16));
+                payload.extend_from_slice(&c[6][..len]);
+            }
+        }
+        let (wire, where_) = if trace {
+            (self.cold.wire.all(|x| x), self.cold.where_.all(|x| x.wrapping_sub(1)))
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        Columns { talkspurt, t_gen, t_sent, t_arr, fate, frames, payload, wire, where_ }
+    }
+
+    /// Generation times of block `blk` (packets `i0..i0 + len`) onto `out`.
+    #[inline]
+    fn extend_gen(&self, out: &mut Vec<u64>, i0: usize, blk: &Block, len: usize) {
+        let (b, rows) = (blk.base, &blk.rows[..len]);
+        if b & REBASED == 0 && rows.iter().all(|r| get32(r, GEN) < Wide::ESC) {
+            out.extend(rows.iter().map(|r| b + get32(r, GEN) as u64));
+        } else {
+            out.extend((i0..i0 + len).map(|i| self.t_gen(i)));
+        }
+    }
+
+    /// Every packet's generation time, decoded a block at a time (the
+    /// per-index `t_gen` reads a packed block's header for each packet).
+    pub fn t_gens(&self) -> Vec<u64> {
+        let mut out = Vec::with_capacity(self.len());
+        for (k, (blk, len)) in self.blocks().enumerate() {
+            self.extend_gen(&mut out, k * BLOCK, &blk, len);
+        }
+        out
+    }
+
+    /// Heap bytes the records hold: the run's memory per recorded packet.
+    pub fn heap_bytes(&self) -> usize {
+        let stored: usize = self.cold.done.iter().map(|s| match s {
+            Stored::Rows(_) => std::mem::size_of::<Block>(),
+            Stored::Packed(p) => p.heap_bytes(),
+        }).sum();
+        std::mem::size_of::<RecordCold>()
+            + self.cold.done.capacity() * std::mem::size_of::<Stored>()
+            + self.cold.loose.capacity() * 4
+            + stored
+            + self.cur.is_some() as usize * std::mem::size_of::<Block>()
+            + self.cold.rebase.len() * 32
+            + self.cold.wide.iter().map(|m| m.len() * 32).sum::<usize>()
+            + self.cold.narrow.iter().map(|m| m.len() * 32).sum::<usize>()
+            + self.cold.wire.heap_bytes()
+            + self.cold.where_.heap_bytes()
+    }
+}

@@ -1,0 +1,148 @@
+//! The row layout of a call's records (see `record`): a block of `BLOCK`
+//! packets' 17-byte rows, where each field sits in a row, a full block
+//! stored as rows or packed (`trace::pack`), and the fate as its byte.
+
+use super::NetFate;
+use crate::trace::pack::{Packed, FIELDS};
+
+/// Packets per block of generation times.
+pub(super) const BLOCK: usize = 64;
+/// Flag on a block's base time (times stay below 2^63 ns, 292 years).
+pub(super) const REBASED: u64 = 1 << 63;
+
+/// Bytes of one packet's row: generation, send and arrival offsets (u32
+/// slots as in `Wide`), fate, talkspurt step, frames (one byte each),
+/// payload (two).
+pub(super) const ROW: usize = 17;
+pub(super) const GEN: usize = 0;
+pub(super) const SENT: usize = 4;
+pub(super) const ARR: usize = 8;
+pub(super) const FATE: usize = 12;
+pub(super) const SPURT: usize = 13;
+pub(super) const FRAMES: usize = 14;
+pub(super) const PAYLOAD: usize = 15;
+/// Side maps of the u32-slot fields (`GEN`, `SENT`, `ARR`: index 0..3)
+/// and of the narrow ones (`SPURT`: the id itself, `FRAMES`, `PAYLOAD`).
+pub(super) const W_GEN: usize = 0;
+pub(super) const W_SENT: usize = 1;
+pub(super) const W_ARR: usize = 2;
+pub(super) const N_SPURT: usize = 0;
+pub(super) const N_FRAMES: usize = 1;
+pub(super) const N_PAYLOAD: usize = 2;
+/// Each packed column's place in the row (`trace::pack`): offset and
+/// width in bytes, column 0 the generation offsets.
+pub(super) const FIELD_AT: [(usize, usize); FIELDS] = [(GEN, 4), (SENT, 4), (ARR, 4), (FATE, 1), (SPURT, 1), (FRAMES, 1), (PAYLOAD, 2)];
+/// Full blocks this many blocks behind the current one stay as rows; older
+/// ones are packed (`settle`): their packets have been sent and have
+/// arrived or been lost, except the rare late one, whose write unpacks the
+/// block until the next block starts.
+pub(super) const LAG: usize = 1;
+
+/// `BLOCK` packets' rows and their base time, allocated when the block's
+/// first packet is recorded. Rows rather than columns: a packet's record
+/// is one or two cache lines, not eight, and blocks of calls that record
+/// at the same time are allocated next to each other, so a round of
+/// packets across many calls writes memory in order instead of eight
+/// streams a call apart (issue 14: at 10 000 calls every column write
+/// was a cache miss; bench/README.md).
+#[derive(Clone, Debug)]
+pub(super) struct Block {
+    /// The first packet's generation time; `REBASED` set when a gap of
+    /// 4.29 s or more inside the block started a new base (`rebase`).
+    pub(super) base: u64,
+    pub(super) rows: [[u8; ROW]; BLOCK],
+}
+
+#[inline]
+pub(super) fn get32(r: &[u8; ROW], at: usize) -> u32 {
+    u32::from_le_bytes([r[at], r[at + 1], r[at + 2], r[at + 3]])
+}
+
+#[inline]
+pub(super) fn put32(r: &mut [u8; ROW], at: usize, x: u32) {
+    r[at..at + 4].copy_from_slice(&x.to_le_bytes());
+}
+
+/// Field `f` (`FIELD_AT`) of a row, widened.
+#[inline]
+pub(super) fn row_field(r: &[u8; ROW], f: usize) -> u32 {
+    match FIELD_AT[f] {
+        (at, 4) => get32(r, at),
+        (at, 2) => u16::from_le_bytes([r[at], r[at + 1]]) as u32,
+        (at, _) => r[at] as u32,
+    }
+}
+
+/// A full block: rows, or packed once settled (`trace::pack`, issue 26
+/// target 3: the records were most of a run's memory).
+#[derive(Clone, Debug)]
+pub(super) enum Stored {
+    Rows(Box<Block>),
+    Packed(Packed),
+}
+
+impl Block {
+    /// The rows as columns, in `FIELD_AT` order: field by field with fixed
+    /// offsets, no match per value.
+    pub(super) fn cols(&self) -> [[u32; BLOCK]; FIELDS] {
+        let mut cols = [[0u32; BLOCK]; FIELDS];
+        for (j, r) in self.rows.iter().enumerate() {
+            cols[0][j] = get32(r, GEN);
+            cols[1][j] = get32(r, SENT);
+            cols[2][j] = get32(r, ARR);
+            cols[3][j] = r[FATE] as u32;
+            cols[4][j] = r[SPURT] as u32;
+            cols[5][j] = r[FRAMES] as u32;
+            cols[6][j] = u16::from_le_bytes([r[PAYLOAD], r[PAYLOAD + 1]]) as u32;
+        }
+        cols
+    }
+
+    pub(super) fn pack(&self) -> Packed {
+        Packed::pack(self.base, &self.cols())
+    }
+
+    pub(super) fn unpack(p: &Packed) -> Block {
+        let cols = p.unpack();
+        let mut b = Block { base: p.base(), rows: [[0; ROW]; BLOCK] };
+        for (j, r) in b.rows.iter_mut().enumerate() {
+            for (f, col) in cols.iter().enumerate() {
+                let x = col[j];
+                match FIELD_AT[f] {
+                    (at, 4) => put32(r, at, x),
+                    (at, 2) => r[at..at + 2].copy_from_slice(&(x as u16).to_le_bytes()),
+                    (at, _) => r[at] = x as u8,
+                }
+            }
+        }
+        b
+    }
+}
+
+impl Stored {
+    pub(super) fn base(&self) -> u64 {
+        match self {
+            Stored::Rows(b) => b.base,
+            Stored::Packed(p) => p.base(),
+        }
+    }
+
+    /// Pack a block of rows (a packed one stays).
+    pub(super) fn settle(&mut self) {
+        if let Stored::Rows(b) = self {
+            *self = Stored::Packed(b.pack());
+        }
+    }
+}
+
+/// The fate stored as its byte.
+#[inline]
+pub(super) fn fate_of(b: u8) -> NetFate {
+    match b {
+        0 => NetFate::InFlight,
+        1 => NetFate::SenderDrop,
+        2 => NetFate::QueueDrop,
+        3 => NetFate::LinkLoss,
+        _ => NetFate::Arrived,
+    }
+}
