@@ -106,8 +106,27 @@ def _on_sigint(_signum: int, _frame: Any) -> None:
 
 def worker_signals() -> None:
     """Worker initializer (any process pool of the package): Ctrl-C
-    interrupts the task running, never the pool's own machinery."""
+    interrupts the task running, never the pool's own machinery. A worker
+    starts with SIGINT blocked (`spawning`); a press since is delivered
+    here, to this handler."""
     signal.signal(signal.SIGINT, _on_sigint)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def spawning() -> Iterator[None]:
+    """Block SIGINT in this thread while a pool may start workers (in
+    `submit`): a child inherits the mask, so a Ctrl-C in its start-up
+    (1-3 s of imports) waits for `worker_signals` instead of killing it,
+    which breaks the pool (and a pool breaking while `submit` starts
+    another worker can leave that one orphaned, and the exit waiting on
+    it). Here the press stays pending until the block ends: nothing is
+    lost."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def guarded(fn: Callable[[Any], Any], arg: Any) -> Any:
@@ -228,8 +247,18 @@ class LocalPool:
             lost: list[int] = []
             try:
                 pool = self._get()
-                futs = {pool.submit(guarded, jobs[i].fn, jobs[i].arg): i for i in pending}
-                pending = []
+                futs: dict[Any, int] = {}
+                with spawning():
+                    for k, i in enumerate(pending):
+                        try:
+                            futs[pool.submit(guarded, jobs[i].fn, jobs[i].arg)] = i
+                        except BrokenProcessPool:
+                            # Broken while submitting: those submitted come
+                            # back lost below, the rest were never tried.
+                            pending = pending[k:]
+                            break
+                    else:
+                        pending = []
                 for f in as_done(futs, check):
                     i = futs.pop(f)
                     try:
@@ -244,12 +273,13 @@ class LocalPool:
                             raise
                         raise RunFailed(f"{jobs[i].name}: {e}") from e
                     jobs[i].on_result(jobs[i].arg, result)
+                check()  # a Ctrl-C pressed as the pool broke wins over a retry
             except BaseException:
                 # Interrupted (Ctrl-C, SIGTERM) or failed: jobs not started
                 # are dropped, jobs in progress finish (each run is atomic).
                 self.close(cancel=True)
                 raise
-            if lost:
+            if lost or pending:
                 self.close()  # broken: the next round starts a new one
             for i in sorted(lost):
                 attempts[i] += 1

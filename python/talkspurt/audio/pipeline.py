@@ -201,14 +201,15 @@ def score_audio(results: "Results", config: Optional[AudioConfig | dict] = None,
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            from ..executors import as_done, deferred_interrupts, guarded, worker_signals
+            from ..executors import as_done, deferred_interrupts, guarded, spawning, worker_signals
 
             # Ctrl-C stops the calls being rendered and drops the rest (see
             # executors.deferred_interrupts: never raised inside the pool's locks).
             ex = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=worker_signals)
             try:
                 with deferred_interrupts() as check:
-                    futs = [ex.submit(guarded, _one, j) for j in jobs]
+                    with spawning():
+                        futs = [ex.submit(guarded, _one, j) for j in jobs]
                     for _ in as_done(futs, check):
                         pass
                 out = [f.result() for f in futs]
