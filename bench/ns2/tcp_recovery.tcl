@@ -79,6 +79,26 @@ $tcp set fid_        1
 $ns attach-agent $s $tcp
 $ns attach-agent $d $sink
 $ns connect $tcp $sink
+# Optional trace (docs/models/tcp-cc.md "CUBIC against ns-2's
+# Agent/TCP/Linux"): with TCP_RECOVERY_TRACE=FILE in the environment,
+# every change of cwnd_ and ssthresh_ (the agent's traced variables) and,
+# every 10 ms, a line "S time cwnd_ ssthresh_ t_seqno_ ack_ nrexmit_
+# nrexmitpack_ ncwndcuts_ sink-bytes_ srtt_" go to FILE.
+if {[info exists env(TCP_RECOVERY_TRACE)]} {
+    set trf [open $env(TCP_RECOVERY_TRACE) w]
+    $tcp attach $trf
+    $tcp trace cwnd_
+    $tcp trace ssthresh_
+    proc sampler {} {
+        global ns tcp sink trf
+        puts $trf [format "S %.4f %s %s %s %s %s %s %s %s %s" [$ns now] \
+            [$tcp set cwnd_] [$tcp set ssthresh_] [$tcp set t_seqno_] [$tcp set ack_] \
+            [$tcp set nrexmit_] [$tcp set nrexmitpack_] [$tcp set ncwndcuts_] \
+            [$sink set bytes_] [$tcp set srtt_]]
+        $ns at [expr {[$ns now] + 0.01}] sampler
+    }
+    $ns at 0.0 sampler
+}
 set ftp [new Application/FTP]
 $ftp attach-agent $tcp
 $ns at 0.0 "$ftp start"

@@ -45,6 +45,8 @@ struct Path {
     order: u64,
     /// Offsets of segments lost on their first transmission.
     drop_first: Vec<u64>,
+    /// Offsets of segments whose first retransmission is lost too.
+    drop_rexmit: Vec<u64>,
     /// Lose every data segment sent at or after this time.
     blackout: SimTime,
     /// Mark CE on the first transmission of these offsets.
@@ -72,6 +74,7 @@ impl Path {
             flight: Vec::new(),
             order: 0,
             drop_first: Vec::new(),
+            drop_rexmit: Vec::new(),
             blackout: SimTime::NEVER,
             ce_first: Vec::new(),
             sent_once: Vec::new(),
@@ -85,10 +88,14 @@ impl Path {
         while let Some(mut p) = self.snd.poll_transmit(self.now) {
             let Header::Tcp(h) = &p.hdr else { unreachable!() };
             if h.len > 0 {
-                let first = !self.sent_once.contains(&h.seq);
+                let nth = self.sent_once.iter().filter(|&&s| s == h.seq).count();
+                let first = nth == 0;
                 self.txs.push(Tx { at: self.now, seq: h.seq, rexmit: !first });
                 self.sent_once.push(h.seq);
-                if (first && self.drop_first.contains(&h.seq)) || self.now >= self.blackout {
+                if (first && self.drop_first.contains(&h.seq))
+                    || (nth == 1 && self.drop_rexmit.contains(&h.seq))
+                    || self.now >= self.blackout
+                {
                     continue;
                 }
                 if first && self.ce_first.contains(&h.seq) {
@@ -258,6 +265,35 @@ fn sack_repairs_several_holes_in_one_round_trip() {
     assert_eq!(rx.iter().take(4).map(|t| t.seq / MSS).collect::<Vec<_>>(), vec![30, 33, 36, 36]);
     assert_eq!(rx[3].at.saturating_since(rx[1].at), SimDuration::from_millis(200));
     assert_eq!(nr.snd.stats.total.timeouts, 1);
+}
+
+/// RFC 6675 has no way to detect a lost retransmission: NextSeg (§4)
+/// picks only segments at or above HighRxt, so a segment retransmitted
+/// once is not chosen again in that recovery, and RFC 6298 (5.3) restarts
+/// the timer only on ACKs of new data. Holes at 20 and 30 (greedy SACK
+/// flow, one-way delay 50 ms) are fast-retransmitted in one recovery and
+/// both retransmissions are lost too: the repair waits for the timer (one
+/// timeout, then 20 is resent first, RFC 6298 (5.4)). ns-2's
+/// Agent/TCP/Linux marks such a segment lost again once a segment sent
+/// after it is SACKed and resends it without a timeout
+/// (docs/models/tcp-cc.md, "CUBIC against ns-2's Agent/TCP/Linux").
+#[test]
+fn lost_retransmission_waits_for_the_timer() {
+    let mut p = Path::new(cfg(CcAlgorithm::Sack), 50);
+    p.drop_first = vec![20 * MSS, 30 * MSS];
+    p.drop_rexmit = vec![20 * MSS, 30 * MSS];
+    p.snd.set_greedy(true);
+    p.run(ms(3000));
+    let s = &p.snd.stats.total;
+    assert_eq!((s.fast_retransmits, s.timeouts), (1, 1));
+    let rx = p.rexmits();
+    let segs: Vec<u64> = rx.iter().take(4).map(|t| t.seq / MSS).collect();
+    assert_eq!(segs, vec![20, 30, 20, 30], "retransmitted segments {segs:?}");
+    // The third transmission of 20 is the timeout's: at least the 200 ms
+    // minimum RTO after the second.
+    assert!(rx[2].at.saturating_since(rx[0].at) >= SimDuration::from_millis(200), "{rx:?}");
+    // The transfer went on past the repaired holes (3 s, ~500 segments).
+    assert!(p.delivered > 100 * MSS, "delivered {}", p.delivered);
 }
 
 /// RFC 6298 §5.5: successive timeouts double the RTO (here 300 ms after
