@@ -121,6 +121,16 @@ def guarded(fn: Callable[[Any], Any], arg: Any) -> Any:
         _worker["in_task"] = False
 
 
+def timed(fn: Callable[[Any], Any], arg: Any) -> tuple[Any, float, float, int]:
+    """`guarded(fn, arg)` with when it ran and where: (result, start, end,
+    worker pid); `time.monotonic` is one clock for every process of the
+    machine, so the parent can lay the workers' jobs on its own timeline
+    (`LocalPool.log`)."""
+    t0 = time.monotonic()
+    r = guarded(fn, arg)
+    return r, t0, time.monotonic(), os.getpid()
+
+
 def warm_up() -> None:
     """Worker initializer: Ctrl-C handled as `worker_signals` says; import
     what a run needs once, before the first task, so start-up is not
@@ -161,10 +171,13 @@ def _run_name(t: dict[str, Any]) -> str:
 
 class Job:
     """One call `fn(arg)` for a worker of a `LocalPool`: `on_result(arg,
-    result)` is called in the parent when it completes; `name` says what
-    it was in errors ("run 3f2a… (point 2, replication 0)"). An error the
-    job raises reaches the caller as `RunFailed` naming it, or as raised
-    when `wrap` is False (an `Ns2Failed` the CLI reports as such)."""
+    result)` is called in the parent when it completes, and may return
+    further jobs, which join the batch (behind the jobs already queued:
+    a reproduction's report figures once its runs are judged); `name`
+    says what it was in errors and in the pool's log ("run 3f2a… (point
+    2, replication 0)"). An error the job raises reaches the caller as
+    `RunFailed` naming it, or as raised when `wrap` is False (an
+    `Ns2Failed` the CLI reports as such)."""
 
     __slots__ = ("fn", "arg", "on_result", "name", "wrap")
 
@@ -188,6 +201,11 @@ class LocalPool:
     def __init__(self, workers: Optional[int] = None):
         self.workers = max(1, workers or os.cpu_count() or 1)
         self._pool: Any = None
+        # Every job completed: (name, start, end, worker pid), monotonic
+        # seconds; and when the first batch was submitted. How busy the
+        # workers were (`busy`) is read from these.
+        self.log: list[tuple[str, float, float, int]] = []
+        self.t_start: Optional[float] = None
 
     def __enter__(self) -> "LocalPool":
         return self
@@ -210,12 +228,25 @@ class LocalPool:
             pool.shutdown(wait=True, cancel_futures=cancel)
 
     def run(self, jobs: list[Job], on_retry: Optional[Callable[[Job], None]] = None) -> list[Job]:
-        """Run `jobs` to the end; returns the jobs resubmitted after a
-        worker died (once per resubmission), each also passed to
-        `on_retry` when it is resubmitted. Ctrl-C is raised here between
-        results (see `deferred_interrupts`)."""
+        """Run `jobs` (and the jobs their `on_result` adds) to the end, in
+        the order given (a worker takes the next job when it finishes
+        one); returns the jobs resubmitted after a worker died (once per
+        resubmission), each also passed to `on_retry` when it is
+        resubmitted. Ctrl-C is raised here between results (see
+        `deferred_interrupts`)."""
         with deferred_interrupts() as check:
-            return self._run(jobs, on_retry, check)
+            return self._run(list(jobs), on_retry, check)
+
+    def busy(self, since: Optional[float] = None, until: Optional[float] = None) -> dict[str, float]:
+        """How busy the workers were from `since` (default: the first
+        submission) to `until` (default: now): the span, the seconds of
+        jobs run in it, and the fraction of `workers` × span they filled."""
+        t0 = self.t_start if since is None else since
+        t1 = time.monotonic() if until is None else until
+        if t0 is None or t1 <= t0:
+            return {"span_s": 0.0, "jobs_s": 0.0, "busy": 0.0}
+        s = sum(max(0.0, min(b, t1) - max(a, t0)) for _, a, b, _ in self.log)
+        return {"span_s": t1 - t0, "jobs_s": s, "busy": s / (self.workers * (t1 - t0))}
 
     def _run(self, jobs: list[Job], on_retry: Optional[Callable[[Job], None]],
              check: Callable[[], None]) -> list[Job]:
@@ -224,16 +255,21 @@ class LocalPool:
         attempts = [0] * len(jobs)
         pending = list(range(len(jobs)))
         resubmitted: list[Job] = []
+        if self.t_start is None:
+            self.t_start = time.monotonic()
         while pending:
             lost: list[int] = []
             try:
                 pool = self._get()
-                futs = {pool.submit(guarded, jobs[i].fn, jobs[i].arg): i for i in pending}
+                futs = {pool.submit(timed, jobs[i].fn, jobs[i].arg): i for i in sorted(pending)}
                 pending = []
-                for f in as_done(futs, check):
+                done = Done(check)
+                for f in futs:
+                    done.add(f)
+                for f in done:
                     i = futs.pop(f)
                     try:
-                        result = f.result()
+                        result, t0, t1, pid = f.result()
                     except BrokenProcessPool:
                         lost.append(i)
                         continue
@@ -243,13 +279,24 @@ class LocalPool:
                         if not jobs[i].wrap:
                             raise
                         raise RunFailed(f"{jobs[i].name}: {e}") from e
-                    jobs[i].on_result(jobs[i].arg, result)
+                    self.log.append((jobs[i].name, t0, t1, pid))
+                    more = jobs[i].on_result(jobs[i].arg, result)
+                    for j in more or ():
+                        jobs.append(j)
+                        attempts.append(0)
+                        try:
+                            g = pool.submit(timed, j.fn, j.arg)
+                        except BrokenProcessPool:  # a worker died: the next round submits it
+                            pending.append(len(jobs) - 1)
+                            continue
+                        futs[g] = len(jobs) - 1
+                        done.add(g)
             except BaseException:
                 # Interrupted (Ctrl-C, SIGTERM) or failed: jobs not started
                 # are dropped, jobs in progress finish (each run is atomic).
                 self.close(cancel=True)
                 raise
-            if lost:
+            if lost or pending:
                 self.close()  # broken: the next round starts a new one
             for i in sorted(lost):
                 attempts[i] += 1
@@ -302,21 +349,38 @@ def as_done(futs: Iterable[Any], check: Callable[[], None], poll_s: float = 0.05
     """`futs` as they complete, `check()` called between them (and every
     `poll_s` while none does). One done-callback each: O(1) a result, where
     `concurrent.futures.wait` locks every pending future each time."""
-    import queue
-
-    done: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
-    n = 0
+    done = Done(check, poll_s)
     for f in futs:
-        f.add_done_callback(done.put)
-        n += 1
-    while n:
-        check()
-        try:
-            f = done.get(timeout=poll_s)
-        except queue.Empty:
-            continue
-        n -= 1
-        yield f
+        done.add(f)
+    return iter(done)
+
+
+class Done:
+    """Futures as they complete (`as_done`), to which more may be `add`ed
+    while iterating (a job's result adding jobs to its batch)."""
+
+    def __init__(self, check: Callable[[], None], poll_s: float = 0.05):
+        import queue
+
+        self._q: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+        self._n = 0
+        self._check, self._poll_s = check, poll_s
+
+    def add(self, f: Any) -> None:
+        self._n += 1
+        f.add_done_callback(self._q.put)
+
+    def __iter__(self) -> Iterator[Any]:
+        import queue
+
+        while self._n:
+            self._check()
+            try:
+                f = self._q.get(timeout=self._poll_s)
+            except queue.Empty:
+                continue
+            self._n -= 1
+            yield f
 
 
 def run_dask(tasks: list[dict[str, Any]], address: Any, workers: Optional[int], progress: Optional[Progress],
