@@ -93,11 +93,7 @@ else
     time_one all "$tmp/all.log" $bundles -o "$tmp/all" --timings "$tmp/timings.json"
     form="one invocation"
     if [ -s "$tmp/timings.json" ]; then
-        $py -c 'import json, sys
-t = json.load(open(sys.argv[1]))
-k = ", ".join(f"{n} {s:.1f}" for n, s in t["job_s_by_kind"].items())
-print(f"pool: {t['"'"'workers'"'"']} workers busy {100 * t['"'"'busy'"'"']:.1f} % of {t['"'"'span_s'"'"']:.1f} s "
-      f"({t['"'"'jobs'"'"']} jobs, {t['"'"'jobs_s'"'"']:.1f} s: {k}); plan {t['"'"'plan_s'"'"']:.1f} s")' "$tmp/timings.json"
+        $py "$here/reproduce_timings.py" "$tmp/timings.json"
     fi
 fi
 printf 'total %8.1f s  CPU %s s  (%s, %s)  load now %s\n' "$total" "$cpu_total" "${quick:-full scale}" "$form" "$(cut -d' ' -f1 /proc/loadavg)"

@@ -121,14 +121,21 @@ def guarded(fn: Callable[[Any], Any], arg: Any) -> Any:
         _worker["in_task"] = False
 
 
-def timed(fn: Callable[[Any], Any], arg: Any) -> tuple[Any, float, float, int]:
-    """`guarded(fn, arg)` with when it ran and where: (result, start, end,
-    worker pid); `time.monotonic` is one clock for every process of the
-    machine, so the parent can lay the workers' jobs on its own timeline
-    (`LocalPool.log`)."""
-    t0 = time.monotonic()
+def timed(fn: Callable[[Any], Any], arg: Any) -> tuple[Any, float, float, int, float]:
+    """`guarded(fn, arg)` with when it ran, where and what it cost:
+    (result, start, end, worker pid, CPU seconds of the worker and of the
+    children it waited for, an ns-2 twin); `time.monotonic` is one clock
+    for every process of the machine, so the parent can lay the workers'
+    jobs on its own timeline (`LocalPool.log`)."""
+    import resource
+
+    def cpu() -> float:
+        a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+    c0, t0 = cpu(), time.monotonic()
     r = guarded(fn, arg)
-    return r, t0, time.monotonic(), os.getpid()
+    return r, t0, time.monotonic(), os.getpid(), cpu() - c0
 
 
 def warm_up() -> None:
@@ -201,10 +208,10 @@ class LocalPool:
     def __init__(self, workers: Optional[int] = None):
         self.workers = max(1, workers or os.cpu_count() or 1)
         self._pool: Any = None
-        # Every job completed: (name, start, end, worker pid), monotonic
-        # seconds; and when the first batch was submitted. How busy the
-        # workers were (`busy`) is read from these.
-        self.log: list[tuple[str, float, float, int]] = []
+        # Every job completed: (name, start, end, worker pid, CPU s),
+        # monotonic seconds (`timed`); and when the first batch was
+        # submitted. How busy the workers were (`busy`) is read from these.
+        self.log: list[tuple[str, float, float, int, float]] = []
         self.t_start: Optional[float] = None
 
     def __enter__(self) -> "LocalPool":
@@ -221,6 +228,14 @@ class LocalPool:
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=mp.get_context("spawn"),
                                              initializer=warm_up)
         return self._pool
+
+    def start(self) -> None:
+        """Start the workers now (each imports what a run needs in
+        `warm_up`), so that they are ready when the first batch comes:
+        the caller plans it meanwhile."""
+        pool = self._get()
+        for _ in range(self.workers):
+            pool.submit(int)  # a worker is spawned per job submitted while none is idle
 
     def close(self, cancel: bool = False) -> None:
         if self._pool is not None:
@@ -245,7 +260,7 @@ class LocalPool:
         t1 = time.monotonic() if until is None else until
         if t0 is None or t1 <= t0:
             return {"span_s": 0.0, "jobs_s": 0.0, "busy": 0.0}
-        s = sum(max(0.0, min(b, t1) - max(a, t0)) for _, a, b, _ in self.log)
+        s = sum(max(0.0, min(b, t1) - max(a, t0)) for _, a, b, _, _ in self.log)
         return {"span_s": t1 - t0, "jobs_s": s, "busy": s / (self.workers * (t1 - t0))}
 
     def _run(self, jobs: list[Job], on_retry: Optional[Callable[[Job], None]],
@@ -269,7 +284,7 @@ class LocalPool:
                 for f in done:
                     i = futs.pop(f)
                     try:
-                        result, t0, t1, pid = f.result()
+                        result, t0, t1, pid, cpu = f.result()
                     except BrokenProcessPool:
                         lost.append(i)
                         continue
@@ -279,7 +294,7 @@ class LocalPool:
                         if not jobs[i].wrap:
                             raise
                         raise RunFailed(f"{jobs[i].name}: {e}") from e
-                    self.log.append((jobs[i].name, t0, t1, pid))
+                    self.log.append((jobs[i].name, t0, t1, pid, cpu))
                     more = jobs[i].on_result(jobs[i].arg, result)
                     for j in more or ():
                         jobs.append(j)

@@ -102,11 +102,8 @@ def reproduce(
     runs and twins complete; `doc` also writes the Markdown reproduction
     there (full scale only); `timings`, when a dict, is filled as
     `reproduce_many` says."""
-    t0 = time.perf_counter()
-    r = prepare(bundle, output, quick=quick, items=items, executor=executor, workers=workers, progress=progress,
-                doc=doc, force=force, report=report)
-    if timings is not None:
-        timings["plan_s"] = time.perf_counter() - t0
+    r = prepare(bundle, output, quick=quick, items=items, executor=executor, progress=progress, doc=doc,
+                force=force, report=report)
     run_all([r], executor=executor, workers=workers, timings=timings)
     return r.df
 
@@ -151,16 +148,13 @@ def reproduce_many(
             raise FileExistsError(problem)
     if doc is not None and Path(doc).exists() and not Path(doc).is_dir():
         raise _error("--doc", str(doc), "a folder for NNN.md of each bundle when several bundles are given")
-    tm = timings if timings is not None else {}
-    t0 = time.perf_counter()
     repros = []
     for b in loaded:
         out = Path(output) / b.id if output is not None else Path(f"out/reproduce-{b.id}{'-quick' if quick else ''}")
         cb = (lambda stage, d, t, i=b.id: progress(f"{i} {stage}", d, t)) if progress else None
-        repros.append(prepare(b, out, quick=quick, executor=executor, workers=workers, progress=cb,
+        repros.append(prepare(b, out, quick=quick, executor=executor, progress=cb,
                               doc=Path(doc) / f"{b.id}.md" if doc is not None else None, force=force, report=report))
-    tm["plan_s"] = time.perf_counter() - t0
-    run_all(repros, executor=executor, workers=workers, timings=tm)
+    run_all(repros, executor=executor, workers=workers, timings=timings)
     return {r.b.id: r.df for r in repros}
 
 
@@ -205,13 +199,12 @@ class Repro:
 
 
 def prepare(bundle: Union[str, os.PathLike, Bundle], output: Union[str, os.PathLike], *, quick: bool = False,
-            items: Optional[list[str]] = None, executor: Any = "local", workers: Optional[int] = None,
+            items: Optional[list[str]] = None, executor: Any = "local",
             progress: Optional[Callable[[str, int, int], None]] = None, doc: Union[str, os.PathLike, None] = None,
             force: bool = False, report: bool = True) -> Repro:
-    """Load and check one bundle's reproduction and plan its runs (every
-    run validated); nothing is written."""
-    from .. import sweeps as _sweeps
-
+    """Load and check one bundle's reproduction (its entries, output
+    folder and doc); nothing is written. Its runs are planned (and
+    validated) by `plan_runs`."""
     b = bundle if isinstance(bundle, Bundle) else load(os.fspath(bundle))
     entries = b.select(items)
     out = Path(output)
@@ -225,19 +218,25 @@ def prepare(bundle: Union[str, os.PathLike, Bundle], output: Union[str, os.PathL
         if problem:
             raise FileExistsError(problem)
     parse_executor(executor)
-    runs_dir = out / ("runs-quick" if quick else "runs")
-    sessions = {}
-    for name, sw in plan(b, entries, quick).items():  # every run validated before anything is written
-        cb = (lambda d, t, n=name: progress(n, d, t)) if progress else None
-        sessions[name] = _sweeps.Session(sw, runs_dir / name, executor=executor, workers=workers,
-                                         trace=b.experiments[name].trace, progress=cb)
     twins = [e for e in entries if e.ns2 is not None]
     ns2_note = None
     if twins and not ns2_available():
         ns2_note = "ns-2 twins not run: `ns` is not installed (Debian package ns2); the ns2 column is empty."
         twins = []
-    return Repro(b, entries, out, quick, sessions, twins, ns2_note, Path(doc) if doc is not None else None, report,
+    return Repro(b, entries, out, quick, {}, twins, ns2_note, Path(doc) if doc is not None else None, report,
                  progress)
+
+
+def plan_runs(r: Repro, executor: Any = "local", workers: Optional[int] = None) -> None:
+    """Each experiment's sweep session (every run validated before
+    anything is written)."""
+    from .. import sweeps as _sweeps
+
+    runs_dir = r.out / ("runs-quick" if r.quick else "runs")
+    for name, sw in plan(r.b, r.entries, r.quick).items():
+        cb = (lambda d, t, n=name, p=r.progress: p(n, d, t)) if r.progress else None
+        r.sessions[name] = _sweeps.Session(sw, runs_dir / name, executor=executor, workers=workers,
+                                           trace=r.b.experiments[name].trace, progress=cb)
 
 
 def start(r: Repro) -> None:
@@ -283,20 +282,30 @@ def finish(r: Repro, pngs: Optional[list[str]] = None) -> None:
 
 def run_all(repros: list[Repro], *, executor: Any = "local", workers: Optional[int] = None,
             timings: Optional[dict[str, Any]] = None) -> None:
-    """Run prepared reproductions: on the local executor all of them on
-    one pool (`batch.run_on_pool`); on Dask each experiment's sweep on the
-    cluster in turn, the twins here."""
+    """Plan and run prepared reproductions: on the local executor all of
+    them on one pool (`batch.run_on_pool`), whose workers start (and
+    import what a run needs) while the runs are planned and validated; on
+    Dask each experiment's sweep on the cluster in turn, the twins here."""
     from .. import sweeps as _sweeps
 
     kind, _ = parse_executor(executor)
+    t0 = time.perf_counter()
     if kind == "local":
         from .batch import run_on_pool
 
         with LocalPool(workers) as pool:
+            pool.start()
+            for r in repros:
+                plan_runs(r, executor, workers)
+            t1 = time.perf_counter()
             run_on_pool(pool, repros)
             if timings is not None:
-                timings.update(pool_timings(pool, repros))
+                timings.update(plan_s=t1 - t0, **pool_timings(pool, repros))
         return
+    for r in repros:
+        plan_runs(r, executor, workers)
+    if timings is not None:
+        timings["plan_s"] = time.perf_counter() - t0
     for r in repros:
         start(r)
         stores = {name: _sweeps.sweep(sess.sweep, sess.out, executor=executor, workers=workers,
@@ -314,11 +323,17 @@ def pool_timings(pool: LocalPool, repros: list[Repro]) -> dict[str, Any]:
     """How the invocation went: the pool's busy fraction and the seconds
     of its jobs by kind, and each bundle's judging and report assembly
     in this process."""
+    import resource
+
     kinds: dict[str, float] = {}
-    for name, a, b, _ in pool.log:
+    cpu: dict[str, float] = {}
+    for name, a, b, _, c in pool.log:
         k = name.split(" ", 1)[0] if not name.startswith("ns-2") else "ns-2"
         kinds[k] = kinds.get(k, 0.0) + (b - a)
+        cpu[k] = cpu.get(k, 0.0) + c
+    me = resource.getrusage(resource.RUSAGE_SELF)
     return {"workers": pool.workers, **pool.busy(), "jobs": len(pool.log), "job_s_by_kind": kinds,
+            "job_cpu_s_by_kind": cpu, "parent_cpu_s": me.ru_utime + me.ru_stime,
             "bundles": {r.b.id: dict(r.timings) for r in repros}}
 
 
