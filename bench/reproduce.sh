@@ -85,7 +85,8 @@ time_one() {
 if [ -n "${PER_BUNDLE:-}" ]; then
     for d in $bundles; do
         id=$(basename "$d")
-        time_one "$id" "$tmp/$id.log" "$d" -o "$tmp/$id"
+        time_one "$id" "$tmp/$id.log" "$d" -o "$tmp/$id" --timings "$tmp/$id.timings.json"
+        [ -s "$tmp/$id.timings.json" ] && $py "$here/reproduce_timings.py" "$tmp/$id.timings.json" | sed 's/^/    /'
     done
     form="per bundle"
 else
