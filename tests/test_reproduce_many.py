@@ -171,3 +171,33 @@ def test_ctrl_c_stops_every_bundle_and_leaves_no_worker(tmp_path):
         time.sleep(0.05)
     else:
         pytest.fail("processes of the pool outlived it")
+
+
+WORKER_DIES_WHILE_STARTING = """
+import os, signal, time
+from talkspurt.executors import Job, LocalPool
+out = []
+def got(_arg, r):
+    out.append(r)
+if __name__ == "__main__":
+    with LocalPool(2) as pool:
+        pool.start()  # as reproduce does while it plans the runs
+        deadline = time.time() + 60
+        while len(pool._pool._processes) < 2 and time.time() < deadline:
+            time.sleep(0.05)
+        os.kill(next(iter(pool._pool._processes.values())).pid, signal.SIGKILL)
+        time.sleep(1)
+        pool.run([Job(abs, -i, got, f"job {i}") for i in range(10)])
+    print(sorted(out))
+"""
+
+
+def test_a_worker_dead_before_the_first_batch_is_replaced(tmp_path):
+    # The workers start before the batch is planned (LocalPool.start): one
+    # killed then breaks the pool before its first job; the batch starts a
+    # new one (before the fix: BrokenProcessPool raised from the submit).
+    f = tmp_path / "dies.py"
+    f.write_text(WORKER_DIES_WHILE_STARTING)
+    r = subprocess.run([sys.executable, str(f)], capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(list(range(10)))

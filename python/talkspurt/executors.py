@@ -276,7 +276,12 @@ class LocalPool:
             lost: list[int] = []
             try:
                 pool = self._get()
-                futs = {pool.submit(timed, jobs[i].fn, jobs[i].arg): i for i in sorted(pending)}
+                try:
+                    futs = {pool.submit(timed, jobs[i].fn, jobs[i].arg): i for i in sorted(pending)}
+                except BrokenProcessPool:  # a worker died before this batch (started early: `start`)
+                    self.close()
+                    pool = self._get()
+                    futs = {pool.submit(timed, jobs[i].fn, jobs[i].arg): i for i in sorted(pending)}
                 pending = []
                 done = Done(check)
                 for f in futs:
