@@ -58,6 +58,10 @@ def __getattr__(name: str):
         from .reproductions import reproduce
 
         return reproduce
+    if name == "reproduce_many":
+        from .reproductions import reproduce_many
+
+        return reproduce_many
     raise AttributeError(f"module 'talkspurt' has no attribute {name!r}")
 
 
@@ -87,6 +91,7 @@ __all__ = [
     "sweep",
     "mos_from_r",
     "reproduce",
+    "reproduce_many",
     "rescore",
     "run",
     "score_audio",

@@ -96,17 +96,23 @@ def _parser() -> argparse.ArgumentParser:
     _add_figure_selection(pl)
     rp2 = sub.add_parser("reproduce", help="reproduce a seed study: the paper's numbers beside ours (and ns-2's)",
                          description="Run a reproduction bundle (scenarios/seeds/NNN, docs/reproductions/README.md) "
-                                     "and write comparison.csv, reproduction.md and report.html into DIR. Re-running "
-                                     "the same command resumes.")
-    rp2.add_argument("bundle", nargs="?", help="bundle id (000-004) or a folder holding published.toml; "
-                     "without it, list the bundles")
-    rp2.add_argument("-o", "--output", metavar="DIR", help="output folder (default out/reproduce-NNN[-quick])")
+                                     "and write comparison.csv, reproduction.md and report.html into DIR. Several "
+                                     "bundles (or all) run in one invocation on one pool of workers, bundle NNN "
+                                     "into DIR/NNN, each exactly as when run alone. Re-running the same command "
+                                     "resumes.")
+    rp2.add_argument("bundle", nargs="*", help="bundle id (000-004) or a folder holding published.toml; several, "
+                     "or all (every bundle found); without one, list the bundles")
+    rp2.add_argument("-o", "--output", metavar="DIR", help="output folder (default out/reproduce-NNN[-quick]); with "
+                     "several bundles, the folder holding DIR/NNN for each (default: each in out/reproduce-NNN[-quick])")
     rp2.add_argument("--quick", action="store_true", help="scaled-down runs (CI); every output says so")
     rp2.add_argument("--item", action="append", metavar="ITEM", help='only this table/figure, e.g. "Table 1" (repeatable)')
     rp2.add_argument("-j", "--workers", type=int, metavar="N", help="worker processes (default: one per core)")
     rp2.add_argument("--executor", default="local", metavar="WHERE",
                      help="local (process pool, default), dask (a LocalCluster) or dask://host:port")
-    rp2.add_argument("--doc", metavar="FILE", help="also write the Markdown reproduction to FILE (full scale only)")
+    rp2.add_argument("--doc", metavar="FILE", help="also write the Markdown reproduction to FILE (full scale only); "
+                     "with several bundles, a folder receiving NNN.md for each")
+    rp2.add_argument("--timings", metavar="FILE", help="write how the invocation spent its time as JSON: each phase, "
+                     "the seconds of the workers' jobs by kind, how busy the workers were")
     rp2.add_argument("--force", action="store_true", help="write into a non-empty DIR / replace FILE")
     rp2.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no table")
     a = sub.add_parser("audio", help="PESQ of calls of saved results, on real speech through real codecs",
@@ -398,9 +404,7 @@ def _plot(args: argparse.Namespace) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from .reproductions import Ns2Failed, reproduce
-
-    if args.bundle is None:
+    if not args.bundle:
         from .reproductions.bundle import available
 
         for b in available():
@@ -408,6 +412,11 @@ def _reproduce(args: argparse.Namespace) -> int:
         return 0
     if args.workers is not None and args.workers < 1:
         return _fail(f"-j/--workers: got {args.workers}; expected an integer ≥ 1")
+    if len(args.bundle) > 1 or args.bundle == ["all"]:
+        return _reproduce_many(args)
+    from .reproductions import Ns2Failed, reproduce
+
+    args.bundle = args.bundle[0]
     out = args.output or f"out/reproduce-{Path(args.bundle).name}{'-quick' if args.quick else ''}"
     bars: dict[str, Any] = {}
 
@@ -420,20 +429,78 @@ def _reproduce(args: argparse.Namespace) -> int:
             bars[stage] = bar
         bars[stage].update(done - bars[stage].n)
 
+    timings: dict[str, Any] = {}
     try:
         df = reproduce(args.bundle, out, quick=args.quick, items=args.item, executor=args.executor,
-                       workers=args.workers, progress=progress, doc=args.doc, force=args.force)
+                       workers=args.workers, progress=progress, doc=args.doc, force=args.force,
+                       timings=timings if args.timings else None)
     except Ns2Failed as e:
         print(f"talkspurt: ns-2 twin failed: {e}", file=sys.stderr)
         return 1
     finally:
         for b in bars.values():
             b.close()
+    if args.timings:
+        _write_timings(args.timings, timings)
     if not args.quiet:
         _print(df.attrs["terminal"])
         _print(f"comparison.csv, reproduction.md and report.html written to {out}/"
                + (f"; {args.doc} updated" if args.doc else ""))
     return 0
+
+
+def _reproduce_many(args: argparse.Namespace) -> int:
+    """`talkspurt reproduce 000 001 … [-o DIR]` (or `all`): every bundle in
+    one invocation on one pool; each bundle's outputs as when run alone."""
+    from .reproductions import Ns2Failed, reproduce_many
+    from .reproductions.bundle import available
+
+    if args.item:
+        return _fail(f"--item: got {args.item[0]!r} with several bundles; give one bundle to select its items")
+    names = [b.directory for b in available()] if args.bundle == ["all"] else args.bundle
+    bar: list[Any] = []
+    seen: dict[str, tuple[int, int]] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        seen[stage] = (done, total)
+        if not bar:
+            b = _progress_bar(args.quiet, total=0, desc="all bundles", unit="job", leave=False,
+                              bar_format="{desc}: {bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}]")
+            if b is None:
+                return
+            bar.append(b)
+        b = bar[0]
+        b.total = sum(t for _, t in seen.values())
+        b.update(sum(d for d, _ in seen.values()) - b.n)
+
+    timings: dict[str, Any] = {}
+    try:
+        dfs = reproduce_many(names, args.output, quick=args.quick, executor=args.executor, workers=args.workers,
+                             progress=progress, doc=args.doc, force=args.force, timings=timings)
+    except Ns2Failed as e:
+        print(f"talkspurt: ns-2 twin failed: {e}", file=sys.stderr)
+        return 1
+    finally:
+        for b in bar:
+            b.close()
+    if args.timings:
+        _write_timings(args.timings, timings)
+    if not args.quiet:
+        for bid, df in dfs.items():
+            _print(df.attrs["terminal"])
+            _print("")
+        where = f"{args.output}/NNN" if args.output else "out/reproduce-NNN" + ("-quick" if args.quick else "")
+        _print(f"{len(dfs)} bundles ({', '.join(dfs)}): comparison.csv, reproduction.md and report.html written to "
+               f"{where}/" + (f"; {args.doc}/NNN.md updated" if args.doc else ""))
+    return 0
+
+
+def _write_timings(path: str, timings: dict[str, Any]) -> None:
+    import json
+
+    from .store import _atomic_write_text
+
+    _atomic_write_text(Path(path), json.dumps(timings, indent=2) + "\n")
 
 
 def _audio(args: argparse.Namespace) -> int:

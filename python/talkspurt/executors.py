@@ -140,6 +140,23 @@ def guarded(fn: Callable[[Any], Any], arg: Any) -> Any:
         _worker["in_task"] = False
 
 
+def timed(fn: Callable[[Any], Any], arg: Any) -> tuple[Any, float, float, int, float]:
+    """`guarded(fn, arg)` with when it ran, where and what it cost:
+    (result, start, end, worker pid, CPU seconds of the worker and of the
+    children it waited for, an ns-2 twin); `time.monotonic` is one clock
+    for every process of the machine, so the parent can lay the workers'
+    jobs on its own timeline (`LocalPool.log`)."""
+    import resource
+
+    def cpu() -> float:
+        a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+    c0, t0 = cpu(), time.monotonic()
+    r = guarded(fn, arg)
+    return r, t0, time.monotonic(), os.getpid(), cpu() - c0
+
+
 def warm_up() -> None:
     """Worker initializer: Ctrl-C handled as `worker_signals` says; import
     what a run needs once, before the first task, so start-up is not
@@ -180,10 +197,13 @@ def _run_name(t: dict[str, Any]) -> str:
 
 class Job:
     """One call `fn(arg)` for a worker of a `LocalPool`: `on_result(arg,
-    result)` is called in the parent when it completes; `name` says what
-    it was in errors ("run 3f2a… (point 2, replication 0)"). An error the
-    job raises reaches the caller as `RunFailed` naming it, or as raised
-    when `wrap` is False (an `Ns2Failed` the CLI reports as such)."""
+    result)` is called in the parent when it completes, and may return
+    further jobs, which join the batch (behind the jobs already queued:
+    a reproduction's report figures once its runs are judged); `name`
+    says what it was in errors and in the pool's log ("run 3f2a… (point
+    2, replication 0)"). An error the job raises reaches the caller as
+    `RunFailed` naming it, or as raised when `wrap` is False (an
+    `Ns2Failed` the CLI reports as such)."""
 
     __slots__ = ("fn", "arg", "on_result", "name", "wrap")
 
@@ -207,6 +227,11 @@ class LocalPool:
     def __init__(self, workers: Optional[int] = None):
         self.workers = max(1, workers or os.cpu_count() or 1)
         self._pool: Any = None
+        # Every job completed: (name, start, end, worker pid, CPU s),
+        # monotonic seconds (`timed`); and when the first batch was
+        # submitted. How busy the workers were (`busy`) is read from these.
+        self.log: list[tuple[str, float, float, int, float]] = []
+        self.t_start: Optional[float] = None
 
     def __enter__(self) -> "LocalPool":
         return self
@@ -223,18 +248,57 @@ class LocalPool:
                                              initializer=warm_up)
         return self._pool
 
+    def start(self) -> None:
+        """Start the workers now (each imports what a run needs in
+        `warm_up`), so that they are ready when the first batch comes:
+        the caller plans it meanwhile."""
+        pool = self._get()
+        with spawning():
+            for _ in range(self.workers):
+                pool.submit(int)  # a worker is spawned per job submitted while none is idle
+
     def close(self, cancel: bool = False) -> None:
         if self._pool is not None:
             pool, self._pool = self._pool, None
             pool.shutdown(wait=True, cancel_futures=cancel)
 
     def run(self, jobs: list[Job], on_retry: Optional[Callable[[Job], None]] = None) -> list[Job]:
-        """Run `jobs` to the end; returns the jobs resubmitted after a
-        worker died (once per resubmission), each also passed to
-        `on_retry` when it is resubmitted. Ctrl-C is raised here between
-        results (see `deferred_interrupts`)."""
+        """Run `jobs` (and the jobs their `on_result` adds) to the end, in
+        the order given (a worker takes the next job when it finishes
+        one); returns the jobs resubmitted after a worker died (once per
+        resubmission), each also passed to `on_retry` when it is
+        resubmitted. Ctrl-C is raised here between results (see
+        `deferred_interrupts`)."""
         with deferred_interrupts() as check:
-            return self._run(jobs, on_retry, check)
+            return self._run(list(jobs), on_retry, check)
+
+    def busy(self, since: Optional[float] = None, until: Optional[float] = None) -> dict[str, float]:
+        """How busy the workers were from `since` (default: the first
+        submission) to `until` (default: now): the span, the seconds of
+        jobs run in it, and the fraction of `workers` × span they filled."""
+        t0 = self.t_start if since is None else since
+        t1 = time.monotonic() if until is None else until
+        if t0 is None or t1 <= t0:
+            return {"span_s": 0.0, "jobs_s": 0.0, "busy": 0.0}
+        s = sum(max(0.0, min(b, t1) - max(a, t0)) for _, a, b, _, _ in self.log)
+        return {"span_s": t1 - t0, "jobs_s": s, "busy": s / (self.workers * (t1 - t0))}
+
+    @staticmethod
+    def _submit(pool: Any, jobs: list[Job], idx: list[int], futs: dict[Any, int], done: "Done") -> list[int]:
+        """Submit jobs `idx` to `pool` with SIGINT blocked (`spawning`: a
+        worker may start); returns those not submitted because the pool
+        broke."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        with spawning():
+            for k, i in enumerate(idx):
+                try:
+                    f = pool.submit(timed, jobs[i].fn, jobs[i].arg)
+                except BrokenProcessPool:
+                    return idx[k:]
+                futs[f] = i
+                done.add(f)
+        return []
 
     def _run(self, jobs: list[Job], on_retry: Optional[Callable[[Job], None]],
              check: Callable[[], None]) -> list[Job]:
@@ -243,26 +307,22 @@ class LocalPool:
         attempts = [0] * len(jobs)
         pending = list(range(len(jobs)))
         resubmitted: list[Job] = []
+        if self.t_start is None:
+            self.t_start = time.monotonic()
         while pending:
             lost: list[int] = []
             try:
                 pool = self._get()
                 futs: dict[Any, int] = {}
-                with spawning():
-                    for k, i in enumerate(pending):
-                        try:
-                            futs[pool.submit(guarded, jobs[i].fn, jobs[i].arg)] = i
-                        except BrokenProcessPool:
-                            # Broken while submitting: those submitted come
-                            # back lost below, the rest were never tried.
-                            pending = pending[k:]
-                            break
-                    else:
-                        pending = []
-                for f in as_done(futs, check):
+                done = Done(check)
+                # Not submitted (the pool broke: a worker died, also one
+                # started early by `start`) counts as lost: a new pool.
+                lost += self._submit(pool, jobs, sorted(pending), futs, done)
+                pending = []
+                for f in done:
                     i = futs.pop(f)
                     try:
-                        result = f.result()
+                        result, t0, t1, pid, cpu = f.result()
                     except BrokenProcessPool:
                         lost.append(i)
                         continue
@@ -272,14 +332,19 @@ class LocalPool:
                         if not jobs[i].wrap:
                             raise
                         raise RunFailed(f"{jobs[i].name}: {e}") from e
-                    jobs[i].on_result(jobs[i].arg, result)
+                    self.log.append((jobs[i].name, t0, t1, pid, cpu))
+                    more = list(jobs[i].on_result(jobs[i].arg, result) or ())
+                    for j in more:
+                        jobs.append(j)
+                        attempts.append(0)
+                    lost += self._submit(pool, jobs, list(range(len(jobs) - len(more), len(jobs))), futs, done)
                 check()  # a Ctrl-C pressed as the pool broke wins over a retry
             except BaseException:
                 # Interrupted (Ctrl-C, SIGTERM) or failed: jobs not started
                 # are dropped, jobs in progress finish (each run is atomic).
                 self.close(cancel=True)
                 raise
-            if lost or pending:
+            if lost:
                 self.close()  # broken: the next round starts a new one
             for i in sorted(lost):
                 attempts[i] += 1
@@ -332,21 +397,38 @@ def as_done(futs: Iterable[Any], check: Callable[[], None], poll_s: float = 0.05
     """`futs` as they complete, `check()` called between them (and every
     `poll_s` while none does). One done-callback each: O(1) a result, where
     `concurrent.futures.wait` locks every pending future each time."""
-    import queue
-
-    done: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
-    n = 0
+    done = Done(check, poll_s)
     for f in futs:
-        f.add_done_callback(done.put)
-        n += 1
-    while n:
-        check()
-        try:
-            f = done.get(timeout=poll_s)
-        except queue.Empty:
-            continue
-        n -= 1
-        yield f
+        done.add(f)
+    return iter(done)
+
+
+class Done:
+    """Futures as they complete (`as_done`), to which more may be `add`ed
+    while iterating (a job's result adding jobs to its batch)."""
+
+    def __init__(self, check: Callable[[], None], poll_s: float = 0.05):
+        import queue
+
+        self._q: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+        self._n = 0
+        self._check, self._poll_s = check, poll_s
+
+    def add(self, f: Any) -> None:
+        self._n += 1
+        f.add_done_callback(self._q.put)
+
+    def __iter__(self) -> Iterator[Any]:
+        import queue
+
+        while self._n:
+            self._check()
+            try:
+                f = self._q.get(timeout=self._poll_s)
+            except queue.Empty:
+                continue
+            self._n -= 1
+            yield f
 
 
 def run_dask(tasks: list[dict[str, Any]], address: Any, workers: Optional[int], progress: Optional[Progress],

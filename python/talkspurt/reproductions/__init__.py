@@ -15,7 +15,6 @@ installed, computes each entry's verdict and writes `comparison.csv`,
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import time
@@ -26,12 +25,10 @@ import pandas as pd
 
 from ..executors import LocalPool, parse_executor
 from ..scenario import _error
-from ..store import load as load_store
 from .bundle import Bundle, Entry, load
 from .compare import VERDICTS, Row, judge
 from .metrics import Narrow, needed_columns
-from .ns2 import (Ns2Failed, available as ns2_available, describe as ns2_describe, pending as ns2_pending,
-                  run_job as ns2_run_job, run_twins, values as ns2_values)
+from .ns2 import Ns2Failed, available as ns2_available, run_twins
 from .tables import GENERATED, counts, frame, markdown, terminal
 
 MARKER = "reproduce.json"
@@ -94,6 +91,7 @@ def reproduce(
     doc: Union[str, os.PathLike, None] = None,
     force: bool = False,
     report: bool = True,
+    timings: Optional[dict[str, Any]] = None,
 ) -> pd.DataFrame:
     """Run a reproduction bundle and return the comparison table.
 
@@ -102,10 +100,112 @@ def reproduce(
     experiments down (every output says so); `items` restricts to some of
     the paper's tables/figures; `progress(stage, done, total)` is called as
     runs and twins complete; `doc` also writes the Markdown reproduction
-    there (full scale only)."""
-    from .. import sweeps as _sweeps
+    there (full scale only); `timings`, when a dict, is filled as
+    `reproduce_many` says."""
+    r = prepare(bundle, output, quick=quick, items=items, executor=executor, progress=progress, doc=doc,
+                force=force, report=report)
+    run_all([r], executor=executor, workers=workers, timings=timings)
+    return r.df
 
-    b = load(os.fspath(bundle))
+
+def reproduce_many(
+    bundles: list[Union[str, os.PathLike]],
+    output: Union[str, os.PathLike, None] = None,
+    *,
+    quick: bool = False,
+    executor: Any = "local",
+    workers: Optional[int] = None,
+    progress: Optional[Callable[[str, int, int], None]] = None,
+    doc: Union[str, os.PathLike, None] = None,
+    force: bool = False,
+    report: bool = True,
+    timings: Optional[dict[str, Any]] = None,
+) -> dict[str, pd.DataFrame]:
+    """Run several bundles in one invocation (`talkspurt reproduce 000 001
+    … -o OUT`, or `all`): bundle NNN into `output/NNN` (default: each into
+    `out/reproduce-NNN[-quick]`, the folder a single-bundle invocation
+    uses), each folder, doc and comparison exactly what `reproduce` of that
+    bundle alone writes. With the local executor one pool of workers
+    serves every bundle: their runs and ns-2 twins as one batch, and each
+    bundle's judging and report figures as soon as its last run is in, so
+    that no worker idles while another bundle's jobs wait. Every bundle
+    is loaded and every run validated before anything is written; the
+    first error stops the invocation (finished runs are kept: re-running
+    resumes). `progress(stage, …)` stages are "NNN experiment"; `doc` is a
+    folder that receives NNN.md for each bundle (full scale only);
+    `timings`, when a dict, is filled with each phase's seconds and how
+    busy the pool's workers were. Returns bundle id → comparison."""
+    if not bundles:
+        raise _error("bundle", "nothing", "one or more bundle ids or folders, or all")
+    loaded = [load(os.fspath(x)) for x in bundles]
+    ids = [b.id for b in loaded]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise _error("bundle", repr(dup[0]), "each bundle once")
+    if output is not None:
+        problem = root_problem(Path(output), force)
+        if problem:
+            raise FileExistsError(problem)
+    if doc is not None and Path(doc).exists() and not Path(doc).is_dir():
+        raise _error("--doc", str(doc), "a folder for NNN.md of each bundle when several bundles are given")
+    repros = []
+    for b in loaded:
+        out = Path(output) / b.id if output is not None else Path(f"out/reproduce-{b.id}{'-quick' if quick else ''}")
+        cb = (lambda stage, d, t, i=b.id: progress(f"{i} {stage}", d, t)) if progress else None
+        repros.append(prepare(b, out, quick=quick, executor=executor, progress=cb,
+                              doc=Path(doc) / f"{b.id}.md" if doc is not None else None, force=force, report=report))
+    run_all(repros, executor=executor, workers=workers, timings=timings)
+    return {r.b.id: r.df for r in repros}
+
+
+def root_problem(out: Path, force: bool) -> Optional[str]:
+    """Why `out` cannot hold several bundles' reproductions (as `out/NNN`):
+    a folder holding anything but reproductions is never written into
+    without --force (each `out/NNN` is then checked as `output_problem`
+    says)."""
+    if not out.exists():
+        return None
+    if not out.is_dir():
+        return f"output {out} exists and is not a directory"
+    if force:
+        return None
+    for p in sorted(out.iterdir()):
+        if not (p / MARKER).is_file():
+            return (f"output {out} holds {p.name}, which is not a reproduction; choose a new directory or pass "
+                    "--force")
+    return None
+
+
+class Repro:
+    """One bundle's reproduction in an invocation: what `prepare` planned
+    and checked (nothing written yet), then its stores, rows and outputs
+    as `run_all` fills them."""
+
+    def __init__(self, b: Bundle, entries: list[Entry], out: Path, quick: bool, sessions: dict[str, Any],
+                 twins: list[Entry], ns2_note: Optional[str], doc: Optional[Path], report: bool,
+                 progress: Optional[Callable[[str, int, int], None]]):
+        self.b, self.entries, self.out, self.quick = b, entries, out, quick
+        self.scale = "quick" if quick else "full"
+        self.sessions, self.twins, self.ns2_note, self.doc, self.report = sessions, twins, ns2_note, doc, report
+        self.ns2_dir = out / ("ns2-quick" if quick else "ns2")
+        self.progress = progress
+        self.t0 = 0.0
+        self.stores: dict[str, Any] = {}
+        self.rows: list[Row] = []
+        self.df: Any = None
+        self.md = ""
+        self.meta: dict[str, Any] = {}
+        self.timings: dict[str, float] = {}
+
+
+def prepare(bundle: Union[str, os.PathLike, Bundle], output: Union[str, os.PathLike], *, quick: bool = False,
+            items: Optional[list[str]] = None, executor: Any = "local",
+            progress: Optional[Callable[[str, int, int], None]] = None, doc: Union[str, os.PathLike, None] = None,
+            force: bool = False, report: bool = True) -> Repro:
+    """Load and check one bundle's reproduction (its entries, output
+    folder and doc); nothing is written. Its runs are planned (and
+    validated) by `plan_runs`."""
+    b = bundle if isinstance(bundle, Bundle) else load(os.fspath(bundle))
     entries = b.select(items)
     out = Path(output)
     problem = output_problem(out, b.id, force)
@@ -117,137 +217,124 @@ def reproduce(
         problem = doc_problem(Path(doc), force)
         if problem:
             raise FileExistsError(problem)
-    kind, _ = parse_executor(executor)
-    scale = "quick" if quick else "full"
-    runs_dir = out / ("runs-quick" if quick else "runs")
-    sessions = {}
-    for name, sw in plan(b, entries, quick).items():  # every run validated before anything is written
-        cb = (lambda d, t, n=name: progress(n, d, t)) if progress else None
-        sessions[name] = _sweeps.Session(sw, runs_dir / name, executor=executor, workers=workers,
-                                         trace=b.experiments[name].trace, progress=cb)
-    t0 = time.perf_counter()
-    out.mkdir(parents=True, exist_ok=True)
-    _write(out / MARKER, json.dumps({"bundle": b.id, "directory": str(b.directory.resolve())}, indent=2))
+    parse_executor(executor)
     twins = [e for e in entries if e.ns2 is not None]
     ns2_note = None
     if twins and not ns2_available():
         ns2_note = "ns-2 twins not run: `ns` is not installed (Debian package ns2); the ns2 column is empty."
         twins = []
-    ns2_dir = out / ("ns2-quick" if quick else "ns2")
-    cb2 = (lambda d, t: progress("ns-2", d, t)) if progress else None
-    # One pool of warm workers for the whole bundle (local executor): the
-    # runs of every experiment and the ns-2 twins as one batch, then the
-    # report's figures.
-    with contextlib.ExitStack() as stack:
-        pool = stack.enter_context(LocalPool(workers)) if kind == "local" else None
-        if pool is not None:
-            _run_together(pool, sessions, b, twins, ns2_dir, quick, cb2)
-            stores = {name: load_store(sess.out) for name, sess in sessions.items()}
-        else:  # Dask: each experiment's sweep on it in turn, then the twins here
-            stores = {name: _sweeps.sweep(sess.sweep, sess.out, executor=executor, workers=workers,
-                                          trace=sess.trace, progress=sess.progress)
-                      for name, sess in sessions.items()}
+    return Repro(b, entries, out, quick, {}, twins, ns2_note, Path(doc) if doc is not None else None, report,
+                 progress)
+
+
+def plan_runs(r: Repro, executor: Any = "local", workers: Optional[int] = None) -> None:
+    """Each experiment's sweep session (every run validated before
+    anything is written)."""
+    from .. import sweeps as _sweeps
+
+    runs_dir = r.out / ("runs-quick" if r.quick else "runs")
+    for name, sw in plan(r.b, r.entries, r.quick).items():
+        cb = (lambda d, t, n=name, p=r.progress: p(n, d, t)) if r.progress else None
+        r.sessions[name] = _sweeps.Session(sw, runs_dir / name, executor=executor, workers=workers,
+                                           trace=r.b.experiments[name].trace, progress=cb)
+
+
+def start(r: Repro) -> None:
+    """The output folder and its marker: the first thing written."""
+    r.t0 = time.perf_counter()
+    r.out.mkdir(parents=True, exist_ok=True)
+    _write(r.out / MARKER, json.dumps({"bundle": r.b.id, "directory": str(r.b.directory.resolve())}, indent=2))
+
+
+def judge_all(r: Repro, stores: dict[str, Any], ns2_vals: dict[str, float]) -> None:
+    """Every entry's verdict from the stores and twins; writes
+    comparison.csv and reproduction.md."""
+    t = time.perf_counter()
+    r.stores = stores
+    needs = needed_columns(r.entries)
+    narrow = {name: Narrow(st, needs.get(name)) for name, st in stores.items()}
+    for e in r.entries:
+        row = judge(narrow, e)
+        row.ns2 = ns2_vals.get(e.path)
+        r.rows.append(row)
+    r.df = frame(r.rows, r.scale)
+    r.meta = _meta(r.t0, stores, r.ns2_note)
+    _write(r.out / "comparison.csv", r.df.to_csv(index=False))
+    r.md = markdown(r.rows, r.df, r.b, r.scale, r.meta)
+    _write(r.out / "reproduction.md", r.md)
+    r.timings["judge_s"] = time.perf_counter() - t
+
+
+def finish(r: Repro, pngs: Optional[list[str]] = None) -> None:
+    """report.html (its figures `pngs`, or drawn here), the doc, and the
+    comparison's attributes."""
+    t = time.perf_counter()
+    if r.report:
+        from .report import build_html
+
+        _write(r.out / "report.html", build_html(r.rows, r.df, r.b, r.scale, r.meta, pngs=pngs))
+    if r.doc is not None:
+        _write(r.doc, r.md)
+    r.df.attrs.update({"bundle": r.b.id, "scale": r.scale, "ns2_note": r.ns2_note, "counts": counts(r.df),
+                       "terminal": terminal(r.df, r.b, r.scale, r.ns2_note)})
+    r.timings["html_s"] = time.perf_counter() - t
+
+
+def run_all(repros: list[Repro], *, executor: Any = "local", workers: Optional[int] = None,
+            timings: Optional[dict[str, Any]] = None) -> None:
+    """Plan and run prepared reproductions: on the local executor all of
+    them on one pool (`batch.run_on_pool`), whose workers start (and
+    import what a run needs) while the runs are planned and validated; on
+    Dask each experiment's sweep on the cluster in turn, the twins here."""
+    from .. import sweeps as _sweeps
+
+    kind, _ = parse_executor(executor)
+    t0 = time.perf_counter()
+    if kind == "local":
+        from .batch import run_on_pool
+
+        with LocalPool(workers) as pool:
+            pool.start()
+            for r in repros:
+                plan_runs(r, executor, workers)
+            t1 = time.perf_counter()
+            run_on_pool(pool, repros)
+            if timings is not None:
+                timings.update(plan_s=t1 - t0, **pool_timings(pool, repros))
+        return
+    for r in repros:
+        plan_runs(r, executor, workers)
+    if timings is not None:
+        timings["plan_s"] = time.perf_counter() - t0
+    for r in repros:
+        start(r)
+        stores = {name: _sweeps.sweep(sess.sweep, sess.out, executor=executor, workers=workers,
+                                      trace=sess.trace, progress=sess.progress)
+                  for name, sess in r.sessions.items()}
         ns2_vals: dict[str, float] = {}
-        if twins:
-            ns2_vals = (ns2_values(b, twins, ns2_dir, quick) if pool is not None else
-                        run_twins(b, twins, ns2_dir, quick, workers or os.cpu_count() or 1, cb2))
-        needs = needed_columns(entries)
-        narrow = {name: Narrow(st, needs.get(name)) for name, st in stores.items()}
-        rows: list[Row] = []
-        for e in entries:
-            r = judge(narrow, e)
-            r.ns2 = ns2_vals.get(e.path)
-            rows.append(r)
-        df = frame(rows, scale)
-        meta = _meta(t0, stores, ns2_note)
-        _write(out / "comparison.csv", df.to_csv(index=False))
-        md = markdown(rows, df, b, scale, meta)
-        _write(out / "reproduction.md", md)
-        if report:
-            from .report import build_html
-
-            draw = _pool_render(pool) if pool is not None else None
-            _write(out / "report.html", build_html(rows, df, b, scale, meta, draw=draw))
-    if doc is not None:
-        _write(Path(doc), md)
-    df.attrs.update({"bundle": b.id, "scale": scale, "ns2_note": ns2_note, "counts": counts(df),
-                     "terminal": terminal(df, b, scale, ns2_note)})
-    return df
+        if r.twins:
+            cb = (lambda d, t, p=r.progress: p("ns-2", d, t)) if r.progress else None
+            ns2_vals = run_twins(r.b, r.twins, r.ns2_dir, r.quick, workers or os.cpu_count() or 1, cb)
+        judge_all(r, stores, ns2_vals)
+        finish(r)
 
 
-def _run_together(pool: LocalPool, sessions: dict[str, Any], b: Bundle, twins: list[Entry], ns2_dir: Path,
-                  quick: bool, progress: Optional[Callable[[int, int], None]]) -> None:
-    """Every experiment's runs and every ns-2 twin as one batch on the
-    bundle's worker pool, the twins first (they are the longest jobs: a
-    twin of seed 002 runs about a minute), so that neither waits for the
-    other and no worker idles while another experiment starts. Each
-    experiment's session ends (its store's manifest records it) when its
-    last run is written."""
-    from ..executors import Job, Stats, _run_name, execute
+def pool_timings(pool: LocalPool, repros: list[Repro]) -> dict[str, Any]:
+    """How the invocation went: the pool's busy fraction and the seconds
+    of its jobs by kind, and each bundle's judging and report assembly
+    in this process."""
+    import resource
 
-    jobs: list[Job] = []
-    todo, total = ns2_pending(b, twins, ns2_dir, quick) if twins else ([], 0)
-    if total:
-        done = [total - len(todo)]
-
-        def twin_done(_arg: Any, _name: str) -> None:
-            done[0] += 1
-            if progress:
-                progress(done[0], total)
-
-        if progress:
-            progress(done[0], total)
-        jobs += [Job(ns2_run_job, t, twin_done, ns2_describe(t), wrap=False) for t in todo]
-    open_: list[Any] = []
-    by_out: dict[str, tuple[Any, Stats]] = {}
-    try:
-        for sess in sessions.values():
-            sess.open()
-            open_.append(sess)
-            stats = Stats()
-            by_out[str(sess.out)] = (sess, stats)
-            if not sess.todo:
-                sess.end(stats)
-                open_.remove(sess)
-
-        def run_done(task: dict[str, Any], result: Any) -> None:
-            sess, stats = by_out[task["out"]]
-            stats.add(result)
-            sess.on_done(sess.finished + 1, len(sess.todo))
-            if sess.finished == len(sess.todo):
-                sess.end(stats)
-                open_.remove(sess)
-
-        for sess in sessions.values():
-            jobs += [Job(execute, t, run_done, _run_name(t)) for t in sess.todo]
-
-        def retried(j: Job) -> None:  # a killed run is charged to its experiment's session
-            if j.fn is execute:
-                by_out[j.arg["out"]][1].resubmitted += 1
-
-        pool.run(jobs, retried)
-    except BaseException as e:
-        for sess in open_:
-            sess.end(error=e)
-        raise
-
-
-def _pool_render(pool: LocalPool) -> Callable[[list[Any]], list[Any]]:
-    """The report's figures drawn on the pool's workers (each figure is
-    independent of the others)."""
-    from ..executors import Job
-    from .report import render
-
-    def run(specs: list[Any]) -> list[Any]:
-        out: list[Any] = [None] * len(specs)
-
-        def got(arg: tuple[int, Any], png: Any) -> None:
-            out[arg[0]] = png
-
-        pool.run([Job(render, (i, s), got, f"report figure {i}") for i, s in enumerate(specs)])
-        return out
-
-    return run
+    kinds: dict[str, float] = {}
+    cpu: dict[str, float] = {}
+    for name, a, b, _, c in pool.log:
+        k = name.split(" ", 1)[0] if not name.startswith("ns-2") else "ns-2"
+        kinds[k] = kinds.get(k, 0.0) + (b - a)
+        cpu[k] = cpu.get(k, 0.0) + c
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    return {"workers": pool.workers, **pool.busy(), "jobs": len(pool.log), "job_s_by_kind": kinds,
+            "job_cpu_s_by_kind": cpu, "parent_cpu_s": me.ru_utime + me.ru_stime,
+            "bundles": {r.b.id: dict(r.timings) for r in repros}}
 
 
 def _meta(t0: float, stores: dict[str, Any], ns2_note: Optional[str]) -> dict[str, Any]:
@@ -271,4 +358,4 @@ def _write(path: Path, text: str) -> None:
     _atomic_write_text(path, text)
 
 
-__all__ = ["reproduce", "load", "VERDICTS", "Ns2Failed"]
+__all__ = ["reproduce", "reproduce_many", "load", "VERDICTS", "Ns2Failed"]

@@ -199,11 +199,28 @@ def _render_here(specs: list[tuple[str, Any]]) -> list[str]:
     return [render((i, s)) for i, s in enumerate(specs)]
 
 
+def figure_specs(rows: list[Row]) -> list[tuple[str, Any, str, str]]:
+    """The report's figures, in order: (kind, what, stem, caption); each
+    `(kind, what)` is what `render` draws."""
+    by_item: "OrderedDict[str, list[Row]]" = OrderedDict()
+    for r in rows:
+        by_item.setdefault(r.entry.item, []).append(r)
+    specs: list[tuple[str, Any, str, str]] = []
+    for item, rs in by_item.items():
+        vals = [r for r in rs if r.entry.section == "value"]
+        figs = [("value", (item, vals), f"{item}: paper (open squares), talkspurt (dots, 95 % CI), ns-2 (crosses)")] if vals else []
+        figs += [("trend", r, f"{item}: {r.entry.claim} — {r.verdict} ({r.detail})")
+                 for r in rs if r.entry.section == "trend"]
+        specs += [(kind, what, f"{item}-{k}", cap) for k, (kind, what, cap) in enumerate(figs)]
+    return specs
+
+
 def build_html(rows: list[Row], df: pd.DataFrame, bundle: Bundle, scale: str, meta: dict[str, Any],
-               draw: Optional[Callable[[list[tuple[str, Any]]], list[str]]] = None) -> str:
-    """The report; `draw(specs)` draws the figures (a list of base64
-    PNGs, in order; default: here, one after another; `talkspurt
-    reproduce` passes its worker pool's)."""
+               draw: Optional[Callable[[list[tuple[str, Any]]], list[str]]] = None,
+               pngs: Optional[list[str]] = None) -> str:
+    """The report; `pngs` are its figures already drawn (`render` of each
+    of `figure_specs(rows)`, in order), or `draw(specs)` draws them (a list
+    of base64 PNGs, in order; default: here, one after another)."""
     s = bundle.study
     parts = ["<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<title>talkspurt reproduction {html.escape(bundle.id)}</title><style>{CSS}{EXTRA_CSS}</style></head><body>",
@@ -218,17 +235,9 @@ def build_html(rows: list[Row], df: pd.DataFrame, bundle: Bundle, scale: str, me
     parts.append("<p>Verdicts: " + ", ".join(f"<b>{html.escape(k)}</b> {v}" for k, v in c.items() if v)
                  + f". talkspurt {html.escape(str(meta.get('version', '?')))}; {html.escape(_runs_text(meta))}.</p>")
     parts.append("<h2>Figures</h2>")
-    by_item: "OrderedDict[str, list[Row]]" = OrderedDict()
-    for r in rows:
-        by_item.setdefault(r.entry.item, []).append(r)
-    specs: list[tuple[str, Any, str, str]] = []  # (kind, what, stem, caption)
-    for item, rs in by_item.items():
-        vals = [r for r in rs if r.entry.section == "value"]
-        figs = [("value", (item, vals), f"{item}: paper (open squares), talkspurt (dots, 95 % CI), ns-2 (crosses)")] if vals else []
-        figs += [("trend", r, f"{item}: {r.entry.claim} — {r.verdict} ({r.detail})")
-                 for r in rs if r.entry.section == "trend"]
-        specs += [(kind, what, f"{item}-{k}", cap) for k, (kind, what, cap) in enumerate(figs)]
-    pngs = (draw or _render_here)([(kind, what) for kind, what, _, _ in specs])
+    specs = figure_specs(rows)
+    if pngs is None:
+        pngs = (draw or _render_here)([(kind, what) for kind, what, _, _ in specs])
     for (_, _, stem, cap), png in zip(specs, pngs):
         parts.append(f"<figure id=\"{html.escape(stem)}\"><img alt=\"{html.escape(stem)}\" "
                      f"src=\"data:image/png;base64,{png}\"><figcaption>{html.escape(cap)}</figcaption></figure>")
