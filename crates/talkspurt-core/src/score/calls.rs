@@ -11,12 +11,12 @@
 //! forms is every generated packet not played (sender drops, network loss,
 //! late, still in flight).
 
-use super::bounds::{bounds_with, Bounds};
+use super::bounds::{bounds_prepared, Bounds};
 use super::row::{CallInfo, CallSummary};
 use super::pass::{pass, Pass};
 use crate::metrics::rtpi::real_time_performance_spurts;
 use crate::metrics::{clips_by, goodput_bps, histogram_bins, loss_decomposition, ratio, run_moments, BackToBack, LossCounts};
-use crate::playout::{self, CallTrace};
+use crate::playout::{self, CallTrace, Prepared};
 use crate::quality::{self, burst_stats_of_runs, KeptCurve};
 use crate::score::{AnalysisCfg, DelayModel};
 use crate::trace::record::{CallRecord, Columns};
@@ -159,7 +159,9 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     });
     quality_of(&mut s, p.buffer_sum, measured, r_simple, info, a.delay, mix.as_deref(), &curve);
     drop(lost);
-    let bounds = a.bounds.then(|| bounds_with(&trace, info, &curve));
+    // The offline bounds from each talkspurt's distinct delays, gathered
+    // by the pass: what `Prepared::new` would read of the trace again.
+    let bounds = p.spurts.take().map(|sps| bounds_prepared(&Prepared::from_spurt_delays(sps, rec.len()), info, &curve));
     if let Some(b) = &bounds {
         b.summarize(&mut s);
     } else {

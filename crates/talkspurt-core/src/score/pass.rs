@@ -16,7 +16,7 @@
 
 use crate::metrics::rtpi::{MissingPredecessor, RtpiSilence};
 use crate::metrics::{GapJitterStream, LossCounts};
-use crate::playout::NOT_ARRIVED;
+use crate::playout::{SpurtDelays, NOT_ARRIVED};
 use crate::quality::stats::transit_difference;
 use crate::score::AnalysisCfg;
 use crate::trace::record::{Columns, NetFate};
@@ -65,6 +65,11 @@ pub(super) struct Pass {
     pub lost: Vec<bool>,
     /// `metrics::adaptation::congestion_onset`.
     pub onset: Option<u64>,
+    /// With `[analysis] bounds`: each talkspurt's distinct delays and
+    /// counts, what `playout::Prepared::new` reads of the trace for the
+    /// offline bounds, from the delays collected here (`delays` is then
+    /// sorted within each talkspurt; the percentiles do not see its order).
+    pub spurts: Option<SpurtDelays>,
 }
 
 /// The pass. `played`: the playout column (`NOT_ARRIVED` where not played);
@@ -92,7 +97,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
     // the delays and waits are written by index into buffers sized once
     // (a `Vec::push` per packet, or collecting them in loops of their own,
     // cost 10–30 instructions a packet more, callgrind).
-    let (t_gen, t_sent, t_arr, spurts) = (&rec.t_gen[..n], &rec.t_sent[..n], &rec.t_arr[..n], &rec.talkspurt[..n]);
+    let (t_gen, t_sent, t_arr, ids) = (&rec.t_gen[..n], &rec.t_sent[..n], &rec.t_arr[..n], &rec.talkspurt[..n]);
     let (fates, frames, payloads, played) = (&rec.fate[..n], &rec.frames[..n], &rec.payload[..n], &played[..n]);
     let mut counts = LossCounts { generated: n as u64, ..Default::default() };
     let (mut delays, mut waits) = (vec![0u64; n], vec![0u64; n]);
@@ -111,8 +116,14 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
     let mut rfc_prev = (0u64, NOT_ARRIVED);
     let (mut last_delay, mut last_wait) = (0u64, 0u64);
     let (mut id_wait, mut id_x) = (NOT_ARRIVED, 0.0f64);
+    // Each talkspurt (run of equal ids, as `CallTrace::runs`): its id and
+    // where its arrived packets' delays start in `delays`.
+    let mut runs: Vec<(u32, usize)> = Vec::new();
     for i in 0..n {
-        let (g, sent, arr, pl, spurt) = (t_gen[i], t_sent[i], t_arr[i], played[i], spurts[i]);
+        let (g, sent, arr, pl, spurt) = (t_gen[i], t_sent[i], t_arr[i], played[i], ids[i]);
+        if i == 0 || spurt != prev_spurt {
+            runs.push((spurt, n_delays));
+        }
         let speech = frames[i] as u64 * frame_ns;
         let payload = payloads[i] as u64;
         match fates[i] {
@@ -179,11 +190,19 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
     }
     delays.truncate(n_delays);
     waits.truncate(n_waits);
+    let spurts = a.bounds.then(|| {
+        let mut sps = SpurtDelays::default();
+        for (k, &(id, start)) in runs.iter().enumerate() {
+            let end = runs.get(k + 1).map_or(n_delays, |r| r.1);
+            sps.push_spurt(id, &mut delays[start..end]);
+        }
+        sps
+    });
     // Seed 003's gap jitters and the not-played flags in a second loop:
     // with them in the first, its ~25 accumulators spill from registers.
     let mut lost = vec![false; n];
     for i in 0..n {
-        let spurt = spurts[i];
+        let spurt = ids[i];
         sender.push(spurt, t_sent[i], f64::INFINITY);
         if !app_same {
             app.push(spurt, t_gen[i], f64::INFINITY);
@@ -214,6 +233,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
         id_sum,
         lost,
         onset,
+        spurts,
     }
 }
 
@@ -304,7 +324,10 @@ mod tests {
                 assert_eq!(p.counts, loss_counts(&c.fate, &played));
                 let arrived: Vec<usize> = (0..c.len()).filter(|&i| c.t_arr[i] != NOT_ARRIVED).collect();
                 let delays: Vec<u64> = arrived.iter().map(|&i| c.t_arr[i] - c.t_gen[i]).collect();
-                assert_eq!((p.arrived, &p.delays, p.delays_sorted), (delays.len(), &delays, delays.is_sorted()));
+                assert_eq!((p.arrived, p.delays_sorted), (delays.len(), delays.is_sorted()));
+                let (mut got, mut want) = (p.delays.clone(), delays.clone());
+                (got.sort_unstable(), want.sort_unstable());
+                assert_eq!(got, want);
                 assert_eq!(p.delay_sum, delays.iter().map(|&d| d as f64 * 1e-6).sum::<f64>());
                 let budget: f64 = arrived.iter().map(|&i| (3 * (c.frames[i] as u64 * frame) + 5_000_000 + c.t_arr[i] - c.t_gen[i]) as f64).sum();
                 assert_eq!(p.budget_sum, budget);
@@ -326,6 +349,7 @@ mod tests {
                 let buffer: u64 = (0..c.len()).filter(|&i| played[i] != NOT_ARRIVED).map(|i| played[i] - c.t_gen[i]).sum();
                 assert_eq!(p.buffer_sum, buffer);
                 let trace = CallTrace { talkspurt: &c.talkspurt, t_gen: &c.t_gen, t_arr: &c.t_arr };
+                assert_eq!(p.spurts.as_ref(), Some(crate::playout::Prepared::new(&trace).spurts()));
                 let sc = playout::score(&trace, &played, 25.0, 0.0, delay_impairment_simplified, |_| 0.0);
                 assert_eq!((p.played, p.id_sum / p.played.max(1) as f64), (sc.played, sc.mean_id));
                 assert_eq!(p.lost, crate::metrics::not_played(&played));
