@@ -110,37 +110,60 @@ pub fn gap_jitter_over(talkspurt: &[u32], t: &[u64], threshold_ns: f64) -> (GapJ
 const SAFE: u64 = 1 << 62;
 
 /// The samples of [`gap_jitter_samples`] found one packet at a time, in
-/// sequence order (streaming scoring, issue 14), with their count, sum (in
-/// the same order, so the mean is bit-identical to [`gap_jitter`]'s), max
-/// and how many exceed a threshold ([`jitter_exceedance`]).
-#[derive(Debug, Clone, Default)]
+/// sequence order (streaming scoring, issue 14; the exact scorer's one
+/// pass over a call's columns, `score::pass`, issue 26), with their count,
+/// sum (in the same order, so the mean is bit-identical to
+/// [`gap_jitter`]'s), max and how many exceed a threshold
+/// ([`jitter_exceedance`]).
+#[derive(Debug, Clone)]
 pub struct GapJitterStream {
-    /// The previous two packets: (talkspurt, time), oldest first.
-    last: [Option<(u32, u64)>; 2],
+    /// The previous two packets: (talkspurt, time), oldest first; a time
+    /// of `NOT_ARRIVED` for a packet absent or not yet seen, which takes
+    /// part in no sample (the first two packets give none).
+    last: [(u32, u64); 2],
     pub samples: usize,
     sum: f64,
-    max: Option<f64>,
+    /// `NEG_INFINITY` until the first sample (samples are ≥ 0, never NaN).
+    max: f64,
     pub over: usize,
+}
+
+impl Default for GapJitterStream {
+    fn default() -> Self {
+        GapJitterStream { last: [(0, NOT_ARRIVED); 2], samples: 0, sum: 0.0, max: f64::NEG_INFINITY, over: 0 }
+    }
 }
 
 impl GapJitterStream {
     /// The next packet's talkspurt and time (`NOT_ARRIVED` if absent).
+    #[inline]
     pub fn push(&mut self, talkspurt: u32, t: u64, threshold_ns: f64) {
-        if let [Some((sa, a)), Some((sb, b))] = self.last {
-            if a != NOT_ARRIVED && b != NOT_ARRIVED && t != NOT_ARRIVED && sa == sb && sb == talkspurt {
-                let j = second_difference(a, b, t);
+        let [(sa, a), (sb, b)] = self.last;
+        if sa == sb && sb == talkspurt {
+            // Three present packets of one talkspurt (module documentation);
+            // below 2^62 ns one compare tests presence (NOT_ARRIVED is not).
+            let j = if (a | b | t) < SAFE {
+                Some(second_difference_below_safe(a, b, t))
+            } else if a != NOT_ARRIVED && b != NOT_ARRIVED && t != NOT_ARRIVED {
+                Some(second_difference(a, b, t))
+            } else {
+                None
+            };
+            if let Some(j) = j {
                 self.samples += 1;
                 self.sum += j;
-                self.max = Some(self.max.map_or(j, |m| m.max(j)));
+                if j > self.max {
+                    self.max = j;
+                }
                 self.over += (j > threshold_ns) as usize;
             }
         }
-        self.last = [self.last[1], Some((talkspurt, t))];
+        self.last = [(sb, b), (talkspurt, t)];
     }
 
     pub fn jitter(&self) -> GapJitter {
         let n = self.samples;
-        GapJitter { samples: n, mean_ns: (n > 0).then(|| self.sum / n as f64), max_ns: self.max }
+        GapJitter { samples: n, mean_ns: (n > 0).then(|| self.sum / n as f64), max_ns: (n > 0).then_some(self.max) }
     }
 
     /// [`jitter_exceedance`] of the samples.

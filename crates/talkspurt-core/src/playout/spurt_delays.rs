@@ -20,7 +20,8 @@
 
 /// Distinct delays with counts, per talkspurt. Built one packet at a time
 /// (`open`, `add`) in trace order: a call folded as it runs (score::stream)
-/// or a trace (`Prepared::new`).
+/// or a trace (`Prepared::new`); or a talkspurt at a time (`push_spurt`)
+/// from the delays scoring's pass collects (score::pass).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SpurtDelays {
     ids: Vec<u32>,

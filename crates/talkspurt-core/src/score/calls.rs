@@ -11,13 +11,12 @@
 //! forms is every generated packet not played (sender drops, network loss,
 //! late, still in flight).
 
-use super::bounds::{bounds_with, Bounds};
+use super::bounds::{bounds_prepared, Bounds};
 use super::row::{CallInfo, CallSummary};
-use crate::metrics::adaptation::congestion_onset;
+use super::pass::{pass, Pass};
 use crate::metrics::rtpi::real_time_performance_spurts;
-use crate::metrics::{clips_by, histogram_bins, run_moments, delivered_bytes, gap_jitter, goodput_bps, loss_counts, loss_decomposition};
-use crate::metrics::{gap_jitter_over, not_played, BackToBack, LossCounts};
-use crate::playout::{self, CallTrace};
+use crate::metrics::{clips_by, goodput_bps, histogram_bins, loss_decomposition, ratio, run_moments, BackToBack, LossCounts};
+use crate::playout::{self, CallTrace, Prepared};
 use crate::quality::{self, burst_stats_of_runs, KeptCurve};
 use crate::score::{AnalysisCfg, DelayModel};
 use crate::trace::record::{CallRecord, Columns};
@@ -97,15 +96,28 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     let mut rec = rec.columns(false);
     let trace = CallTrace { talkspurt: &rec.talkspurt, t_gen: &rec.t_gen, t_arr: &rec.t_arr };
     let played = info.playout.playout(&trace);
+    let frame = info.frame.as_nanos();
+    // Everything read packet by packet, in one pass (issue 26).
+    let lambda = info.codec.lambda;
+    let mut p = pass(&rec, &played, a, frame, info.codec.lookahead.as_nanos(), info.offset_ms(), lambda.is_some(), quality::delay_impairment_simplified);
     let mut s = CallSummary::default();
-    losses(&mut s, &rec, &played);
-    delays(&mut s, &rec, a, info.frame.as_nanos());
-    let congestion_onset = congestion_onset(&rec.fate, &rec.t_sent);
+    losses_of(&mut s, &p.counts);
+    delays(&mut s, &rec, &mut p, frame);
+    let congestion_onset = p.onset;
     rec.t_sent = Vec::new();
-    let rt = real_time_performance_spurts(&rec.t_arr, &rec.talkspurt, a.rtpi_threshold.as_nanos(), a.rtpi_missing, a.rtpi_silence)
-        .expect("the scenario parser keeps the RTPI threshold > 0, and talkspurt is a column of the record");
-    (s.rtpi, s.dpr, s.delayed) = (or_nan(rt.index), or_nan(rt.delayed_rate), rt.delayed);
-    let lost = not_played(&played);
+    let (received, delayed) = match p.rtpi {
+        Some(c) => c,
+        None => {
+            let rt = real_time_performance_spurts(&rec.t_arr, &rec.talkspurt, a.rtpi_threshold.as_nanos(), a.rtpi_missing, a.rtpi_silence)
+                .expect("the scenario parser keeps the RTPI threshold > 0, and talkspurt is a column of the record");
+            (rt.received, rt.delayed)
+        }
+    };
+    // Seed 002 Algorithm 1's index and delayed rate over the packets sent
+    // (metrics::rtpi's `RealTimePerformance`).
+    let sent = rec.len() as u64;
+    (s.rtpi, s.dpr, s.delayed) = (or_nan(ratio(received - delayed, sent)), or_nan(ratio(delayed, sent)), delayed);
+    let lost = p.lost;
     // One split into runs for the back-to-back runs and BurstR (issue 14).
     let runs = quality::run_lengths(&lost);
     let cap = a.run_cap as usize;
@@ -118,7 +130,6 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     (s.received_runs, s.received_run_mean) = (b2b.received.runs as u64, or_nan(b2b.received.mean));
     s.received_run_var = or_nan(b2b.received.variance);
     s.received_run_max = b2b.received.max.map_or(NAN, |m| m as f64);
-    let frame = info.frame.as_nanos();
     // Speech per packet, frames × frame duration, computed where read.
     let speech = |i: usize| rec.frames[i] as u64 * frame;
     let c = clips_by(&rec.talkspurt, &played, speech);
@@ -127,17 +138,30 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     s.clip_mean_ms = c.mean_clip_ns.map_or(NAN, ms);
     s.clip_max_ms = c.max_clip_ns.map_or(NAN, |x| ms(x as f64));
     let active = ((info.stop_s - info.start_s).max(0.0) * 1e9).round() as u64;
-    s.goodput_bps = or_nan(goodput_bps(delivered_bytes(&rec.payload, &rec.t_arr), active));
-    s.goodput_played_bps = or_nan(goodput_bps(delivered_bytes(&rec.payload, &played), active));
-    s.delay_budget_ms = delay_budget_ms(&rec.frames, frame, &rec.t_gen, &rec.t_arr, info.codec.lookahead.as_nanos());
+    s.goodput_bps = or_nan(goodput_bps(p.delivered, active));
+    s.goodput_played_bps = or_nan(goodput_bps(p.delivered_played, active));
+    // Seed 001 §3: D = T_f + l + T_n + 2·T_f per arrived packet (T_f its
+    // speech; T_n generation to arrival), the mean in ms; NaN if none
+    // arrived (the sum as `quality::mean` sums: same values and order).
+    s.delay_budget_ms = if p.arrived == 0 { NAN } else { ms(p.budget_sum / p.arrived as f64) };
     let mix = super::modes::mode_shares(&info.codec, &rec.frames, &rec.payload, &lost);
     (rec.frames, rec.payload) = (Vec::new(), Vec::new());
     // One G.107 curve for the call's own scores and its bounds: the fixed
     // terms are computed once (issue 14).
     let curve = KeptCurve::new(info.g107_params(0.0, 0.0, 1.0));
-    buffer_and_quality(&mut s, &trace, &played, measured, info, a.delay, mix.as_deref(), &curve);
+    // Seed 000 §4.3's reduced form averages the delay impairment over the
+    // played packets (not Id of the mean delay), the objective the MKT
+    // bound optimises, so buffer and bound compare like for like:
+    // `playout::score` of the buffer's schedule, from the pass's sums.
+    let r_simple = lambda.map(|l| {
+        let mean_id = if p.played == 0 { 0.0 } else { p.id_sum / p.played as f64 };
+        quality::R0_SIMPLIFIED - mean_id - quality::loss_impairment_simplified(l, playout::loss_fraction(rec.len(), p.played))
+    });
+    quality_of(&mut s, p.buffer_sum, measured, r_simple, info, a.delay, mix.as_deref(), &curve);
     drop(lost);
-    let bounds = a.bounds.then(|| bounds_with(&trace, info, &curve));
+    // The offline bounds from each talkspurt's distinct delays, gathered
+    // by the pass: what `Prepared::new` would read of the trace again.
+    let bounds = p.spurts.take().map(|sps| bounds_prepared(&Prepared::from_spurt_delays(sps, rec.len()), info, &curve));
     if let Some(b) = &bounds {
         b.summarize(&mut s);
     } else {
@@ -146,12 +170,8 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     Scored { summary: s, played, b2b, bins, bounds, congestion_onset }
 }
 
-/// Counts by fate and seed 003's decomposition (metrics::decomposition).
-fn losses(s: &mut CallSummary, rec: &Columns, played: &[u64]) {
-    losses_of(s, &loss_counts(&rec.fate, played));
-}
-
-/// The loss columns from the counts by fate.
+/// The loss columns from the counts by fate and seed 003's decomposition
+/// (metrics::decomposition).
 pub(super) fn losses_of(s: &mut CallSummary, c: &LossCounts) {
     (s.generated, s.sender_drop, s.queue_drop, s.link_loss) = (c.generated, c.sender_drop, c.queue_drop, c.link_loss);
     (s.in_flight, s.arrived, s.late, s.played) = (c.in_flight, c.arrived(), c.late, c.played);
@@ -170,114 +190,58 @@ pub(super) fn losses_of(s: &mut CallSummary, c: &LossCounts) {
     }
 }
 
-fn delays(s: &mut CallSummary, rec: &Columns, a: &AnalysisCfg, frame_ns: u64) {
+/// Delay, sender-wait and jitter columns from the pass (`pass.rs`).
+fn delays(s: &mut CallSummary, rec: &Columns, p: &mut Pass, frame_ns: u64) {
     // Network delays (ns) of the arrived packets in generation order. The
     // ms values are a monotone map of them (u64 → f64 → × 1e-6), so the
     // maximum and the percentiles are read from the sorted integers and
     // mapped: the same values as sorting the ms column (issue 14).
-    let mut delays: Vec<u64> = Vec::with_capacity(rec.len());
-    let mut arrivals: Vec<(u64, u64)> = Vec::with_capacity(rec.len());
-    let mut sum = 0.0f64;
-    for i in 0..rec.len() {
-        if rec.t_arr[i] != crate::playout::NOT_ARRIVED {
-            let d = rec.t_arr[i] - rec.t_gen[i];
-            delays.push(d);
-            // `quality::mean`'s sum: same values in the same order, from
-            // +0.0 (the values are ≥ +0.0, so `Sum`'s start cannot matter).
-            sum += ms(d as f64);
-            // RFC 3550 §5.1: the RTP timestamp is the sampling instant of
-            // the packet's first sample, its completion less its speech.
-            arrivals.push((rec.t_gen[i] - rec.frames[i] as u64 * frame_ns, rec.t_arr[i]));
-        }
-    }
-    s.delay_mean_ms = if delays.is_empty() { NAN } else { sum / delays.len() as f64 };
-    sort_u64(&mut delays);
-    // A sorted column mapped through a monotone map stays sorted: these
-    // are the percentiles of the ms column.
     let pct = |v: &[u64], p: f64| if v.is_empty() { NAN } else { quality::percentile_of_sorted_by(v.len(), p, |i| ms(v[i] as f64)) };
-    s.delay_max_ms = delays.last().map_or(NAN, |&d| ms(d as f64));
-    (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (pct(&delays, 50.0), pct(&delays, 95.0), pct(&delays, 99.0));
-    drop(delays);
-    let mut waits: Vec<u64> = Vec::with_capacity(rec.len());
-    let mut sum = 0.0f64;
-    for (&t, &g) in rec.t_sent.iter().zip(&rec.t_gen) {
-        if t != crate::trace::record::NEVER {
-            let w = t.saturating_sub(g);
-            waits.push(w);
-            sum += ms(w as f64);
-        }
+    s.delay_mean_ms = if p.arrived == 0 { NAN } else { p.delay_sum / p.arrived as f64 };
+    // A sorted column mapped through a monotone map stays sorted: these
+    // are the percentiles of the ms column. Usually already in order (the
+    // pass saw it): then nothing is sorted.
+    if !p.delays_sorted {
+        p.delays.sort_unstable();
     }
-    s.sender_wait_mean_ms = if waits.is_empty() { NAN } else { sum / waits.len() as f64 };
-    sort_u64(&mut waits);
-    s.sender_wait_p95_ms = pct(&waits, 95.0);
-    drop(waits);
+    let d = &p.delays;
+    s.delay_max_ms = d.last().map_or(NAN, |&d| ms(d as f64));
+    (s.delay_p50_ms, s.delay_p95_ms, s.delay_p99_ms) = (pct(d, 50.0), pct(d, 95.0), pct(d, 99.0));
+    p.delays = Vec::new();
+    s.sender_wait_mean_ms = if p.waits.is_empty() { NAN } else { p.wait_sum / p.waits.len() as f64 };
+    if !p.waits_sorted {
+        p.waits.sort_unstable();
+    }
+    s.sender_wait_p95_ms = pct(&p.waits, 95.0);
+    p.waits = Vec::new();
     // RFC 3550 §6.4.1 and A.8: jitter over packets in arrival order, on the
-    // RTP timestamps (first-sample instants) a receiver sees. Usually
-    // already in arrival order: the stable sort then only checks.
-    if !arrivals.is_sorted_by_key(|&(_, a)| a) {
+    // RTP timestamps (first-sample instants) a receiver sees. The pass ran
+    // the estimator in sequence order, which is arrival order (ties kept in
+    // sequence, as a stable sort keeps them) unless something overtook.
+    s.jitter_ms = if p.arrived == 0 {
+        NAN
+    } else if p.arrivals_sorted {
+        p.rfc_jitter * 1e-6
+    } else {
+        let mut arrivals: Vec<(u64, u64)> = (0..rec.len())
+            .filter(|&i| rec.t_arr[i] != crate::playout::NOT_ARRIVED)
+            .map(|i| (rec.t_gen[i] - rec.frames[i] as u64 * frame_ns, rec.t_arr[i]))
+            .collect();
         arrivals.sort_by_key(|&(_, a)| a);
-    }
-    s.jitter_ms = if arrivals.is_empty() { NAN } else { quality::interarrival_jitter_ns(&arrivals) * 1e-6 };
-    let sender = gap_jitter(&rec.talkspurt, &rec.t_sent);
+        quality::interarrival_jitter_ns(&arrivals) * 1e-6
+    };
+    let sender = p.sender.jitter();
     (s.jitter_sender_mean_ms, s.jitter_sender_max_ms) = (sender.mean_ns.map_or(NAN, ms), sender.max_ns.map_or(NAN, ms));
     // The same at the application→transport boundary: every generated
     // packet was handed to the transport, sender drops included.
     // Sent as generated (UDP, no sender buffer): the same column, so the
-    // same samples; one pass instead of two (issue 26, ~27 instructions a
-    // packet).
-    let app = if rec.t_sent == rec.t_gen { sender } else { gap_jitter(&rec.talkspurt, &rec.t_gen) };
+    // same samples (issue 26).
+    let app = p.app.as_ref().map_or(sender, |a| a.jitter());
     (s.jitter_app_mean_ms, s.jitter_app_max_ms) = (app.mean_ns.map_or(NAN, ms), app.max_ns.map_or(NAN, ms));
     // Seed 003 §7.2: P_J as the probability of a jitter above the buffer.
-    let (receiver, p_j) = gap_jitter_over(&rec.talkspurt, &rec.t_arr, a.jitter_threshold.as_nanos() as f64);
+    let receiver = p.receiver.jitter();
     (s.jitter_receiver_mean_ms, s.jitter_receiver_max_ms) = (receiver.mean_ns.map_or(NAN, ms), receiver.max_ns.map_or(NAN, ms));
-    s.p_j_jitter = or_nan(p_j);
-}
-
-/// Ascending; a column already in order (the common case) is only checked.
-fn sort_u64(v: &mut [u64]) {
-    if !v.is_sorted() {
-        v.sort_unstable();
-    }
-}
-
-/// Seed 001 §3: D = T_f + l + T_n + 2·T_f per arrived packet (T_f its
-/// speech, frames × `frame_ns`; T_n generation to arrival), the mean in
-/// ms; NaN if none arrived.
-/// The mean is summed as `quality::mean` sums (same values, order and
-/// `Sum`), without collecting the values first (issue 14).
-fn delay_budget_ms(frames: &[u16], frame_ns: u64, t_gen: &[u64], t_arr: &[u64], lookahead: u64) -> f64 {
-    let mut n = 0usize;
-    let sum: f64 = (0..t_gen.len())
-        .filter(|&i| t_arr[i] != crate::playout::NOT_ARRIVED)
-        .map(|i| (3 * (frames[i] as u64 * frame_ns) + lookahead + (t_arr[i] - t_gen[i])) as f64)
-        .inspect(|_| n += 1)
-        .sum();
-    if n == 0 {
-        NAN
-    } else {
-        ms(sum / n as f64)
-    }
-}
-
-/// `curve`: `info.g107_params` as a [`KeptCurve`]; its `at` is
-/// `emodel_extended` of the same inputs, bit for bit. `measured`: the
-/// call's BurstR estimate (`burst_stats`) over its not-played flags.
-#[allow(clippy::too_many_arguments)]
-fn buffer_and_quality(s: &mut CallSummary, trace: &CallTrace<'_>, played: &[u64], measured: Option<f64>, info: &CallInfo, delay: DelayModel, mix: Option<&[quality::ModeShare]>, curve: &KeptCurve) {
-    let buffer_sum: u64 = played
-        .iter()
-        .zip(trace.t_gen)
-        .filter(|(&p, _)| p != crate::playout::NOT_ARRIVED)
-        .map(|(&p, &g)| p - g)
-        .sum();
-    // Seed 000 §4.3's reduced form averages the delay impairment over the
-    // played packets (not Id of the mean delay), the objective the MKT
-    // bound optimises, so buffer and bound compare like for like.
-    let r_simple = info.codec.lambda.map(|l| {
-        let il = |e: f64| quality::loss_impairment_simplified(l, e);
-        playout::score(trace, played, info.offset_ms(), quality::R0_SIMPLIFIED, quality::delay_impairment_simplified, il).r
-    });
-    quality_of(s, buffer_sum, measured, r_simple, info, delay, mix, curve);
+    s.p_j_jitter = or_nan(p.receiver.exceedance());
 }
 
 /// The buffer and quality columns from the summed playout delay (ns, over

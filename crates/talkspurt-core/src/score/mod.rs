@@ -4,7 +4,8 @@
 //! It reads records; `trace` does not own it.
 //!
 //! Files: `config.rs` the `[analysis]` settings; `row.rs` what a call was
-//! and its row; `calls.rs` scores one call; `modes.rs` a
+//! and its row; `calls.rs` scores one call, `pass.rs` its one
+//! pass over the columns; `modes.rs` a
 //! mode-switching call's shares per mode; `bounds.rs` its offline bounds;
 //! `summary.rs` the tables; `packets.rs` the packets table.
 
@@ -13,6 +14,7 @@ pub mod calls;
 pub mod config;
 pub mod modes;
 pub mod packets;
+mod pass;
 pub mod row;
 pub mod stream;
 pub mod summary;

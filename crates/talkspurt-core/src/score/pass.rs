@@ -1,0 +1,360 @@
+//! One pass over a call's columns (issue 26, target 3): what `calls.rs`
+//! reads of each packet, folded in sequence order in a single loop where
+//! it took ~15 passes (counts by fate, delays, sender waits, the delay
+//! budget, goodput, the playout buffer's sum, the reduced-form delay
+//! impairment, seed 002's RTPI, seed 003's three gap jitters, RFC 3550
+//! jitter, the not-played flags and the congestion onset).
+//!
+//! Every floating-point sum adds the same values in the same order as the
+//! pass it replaces (sequence order, from +0.0; each accumulator its own
+//! chain), so every column is bit-identical: the per-metric functions
+//! stay the specification (`metrics`, `quality`, `playout::score`) and
+//! `tests` checks this pass against them. Percentiles still sort (the
+//! columns are collected here, with whether they came in order); the run
+//! statistics, clips and the offline bounds read the flags and columns
+//! as before.
+
+use crate::metrics::rtpi::{MissingPredecessor, RtpiSilence};
+use crate::metrics::{GapJitterStream, LossCounts};
+use crate::playout::{SpurtDelays, NOT_ARRIVED};
+use crate::quality::stats::transit_difference;
+use crate::score::AnalysisCfg;
+use crate::trace::record::{Columns, NetFate};
+
+/// What one pass over a call's columns gives `score_call`.
+pub(super) struct Pass {
+    pub counts: LossCounts,
+    /// Packets arrived (`delays.len()` before `calls.rs` frees them).
+    pub arrived: usize,
+    /// Network delays (ns) of the arrived packets in sequence order, and
+    /// whether they are already ascending.
+    pub delays: Vec<u64>,
+    pub delays_sorted: bool,
+    /// Σ ms(delay) over `delays`, in their order (`quality::mean`'s sum).
+    pub delay_sum: f64,
+    /// Generation → first send (ns) of the sent packets, as `delays`.
+    pub waits: Vec<u64>,
+    pub waits_sorted: bool,
+    pub wait_sum: f64,
+    /// Seed 001 §3's D per arrived packet, summed (ns, as f64).
+    pub budget_sum: f64,
+    /// RFC 3550 §6.4.1 / A.8 jitter (ns) over the arrivals in sequence
+    /// order; the estimator's order is arrival order, so it holds only when
+    /// `arrivals_sorted` (else `calls.rs` sorts them and runs it again).
+    pub rfc_jitter: f64,
+    pub arrivals_sorted: bool,
+    pub sender: GapJitterStream,
+    /// `None` when the send column equals the generation column (UDP
+    /// without a sender buffer): the same samples as `sender`.
+    pub app: Option<GapJitterStream>,
+    pub receiver: GapJitterStream,
+    /// Seed 002 Algorithm 1's received and delayed counts; `None` for
+    /// `MissingPredecessor::PreviousArrival`, which needs arrival order
+    /// (`calls.rs` runs `metrics::rtpi` then).
+    pub rtpi: Option<(u64, u64)>,
+    /// Payload bytes of the arrived packets, and of the played ones.
+    pub delivered: u64,
+    pub delivered_played: u64,
+    /// Σ (playout − generation) over played packets (ns).
+    pub buffer_sum: u64,
+    /// Packets played, and Σ Id(offset + playout delay) over them in
+    /// sequence order (`playout::score`'s sum; 0 without λ).
+    pub played: usize,
+    pub id_sum: f64,
+    /// Per packet: not played (lost, late or in flight).
+    pub lost: Vec<bool>,
+    /// `metrics::adaptation::congestion_onset`.
+    pub onset: Option<u64>,
+    /// With `[analysis] bounds`: each talkspurt's distinct delays and
+    /// counts, what `playout::Prepared::new` reads of the trace for the
+    /// offline bounds, from the delays collected here (`delays` is then
+    /// sorted within each talkspurt; the percentiles do not see its order).
+    pub spurts: Option<SpurtDelays>,
+}
+
+/// The pass. `played`: the playout column (`NOT_ARRIVED` where not played);
+/// `frame_ns`: a frame's speech; `offset_ms` and `id`: the reduced-form
+/// delay impairment of the playout delay (`id` is only called when
+/// `with_id`; it must be pure: equal consecutive delays share one call,
+/// as in `playout::score`).
+pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64, lookahead_ns: u64, offset_ms: f64, with_id: bool, id: impl Fn(f64) -> f64) -> Pass {
+    let n = rec.len();
+    assert!(
+        [rec.talkspurt.len(), rec.t_sent.len(), rec.t_arr.len(), rec.fate.len(), rec.frames.len(), rec.payload.len(), played.len()].iter().all(|&l| l == n),
+        "a call's columns differ in length"
+    );
+    let app_same = rec.t_sent == rec.t_gen;
+    let exclude = a.rtpi_silence == RtpiSilence::Exclude;
+    let rtpi_missing = match a.rtpi_missing {
+        MissingPredecessor::Timely => Some(false),
+        MissingPredecessor::Delayed => Some(true),
+        MissingPredecessor::PreviousArrival => None,
+    };
+    let rtpi_threshold = a.rtpi_threshold.as_nanos();
+    let jitter_threshold = a.jitter_threshold.as_nanos() as f64;
+    // Accumulators are locals, not fields of `Pass`, so that they can stay
+    // in registers (issue 26: ~280 instructions a packet as fields), and
+    // the delays and waits are written by index into buffers sized once
+    // (a `Vec::push` per packet, or collecting them in loops of their own,
+    // cost 10–30 instructions a packet more, callgrind).
+    let (t_gen, t_sent, t_arr, ids) = (&rec.t_gen[..n], &rec.t_sent[..n], &rec.t_arr[..n], &rec.talkspurt[..n]);
+    let (fates, frames, payloads, played) = (&rec.fate[..n], &rec.frames[..n], &rec.payload[..n], &played[..n]);
+    let mut counts = LossCounts { generated: n as u64, ..Default::default() };
+    let (mut delays, mut waits) = (vec![0u64; n], vec![0u64; n]);
+    let (mut n_delays, mut n_waits) = (0usize, 0usize);
+    let (mut delays_sorted, mut waits_sorted, mut arrivals_sorted) = (true, true, true);
+    let (mut delay_sum, mut wait_sum, mut budget_sum, mut rfc_jitter) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    let (mut sender, mut app, mut receiver) = (GapJitterStream::default(), GapJitterStream::default(), GapJitterStream::default());
+    let (mut delivered, mut delivered_played, mut buffer_sum) = (0u64, 0u64, 0u64);
+    let (mut n_played, mut id_sum) = (0usize, 0.0f64);
+    let mut onset: Option<u64> = None;
+    let (mut rtpi_received, mut rtpi_delayed) = (0u64, 0u64);
+    // The previous packet's arrival and talkspurt (RTPI), the previous
+    // arrival's RTP timestamp and time (RFC 3550; `NOT_ARRIVED` before the
+    // first), the last delay, wait and playout delay seen with its Id.
+    let (mut prev_arr, mut prev_spurt) = (NOT_ARRIVED, 0u32);
+    let mut rfc_prev = (0u64, NOT_ARRIVED);
+    let (mut last_delay, mut last_wait) = (0u64, 0u64);
+    let (mut id_wait, mut id_x) = (NOT_ARRIVED, 0.0f64);
+    // Each talkspurt (run of equal ids, as `CallTrace::runs`): its id and
+    // where its arrived packets' delays start in `delays`.
+    let mut runs: Vec<(u32, usize)> = Vec::new();
+    for i in 0..n {
+        let (g, sent, arr, pl, spurt) = (t_gen[i], t_sent[i], t_arr[i], played[i], ids[i]);
+        if i == 0 || spurt != prev_spurt {
+            runs.push((spurt, n_delays));
+        }
+        let speech = frames[i] as u64 * frame_ns;
+        let payload = payloads[i] as u64;
+        match fates[i] {
+            NetFate::SenderDrop => counts.sender_drop += 1,
+            NetFate::QueueDrop => {
+                counts.queue_drop += 1;
+                if onset.is_none() && sent != NOT_ARRIVED {
+                    onset = Some(sent);
+                }
+            }
+            NetFate::LinkLoss => counts.link_loss += 1,
+            NetFate::InFlight => counts.in_flight += 1,
+            NetFate::Arrived if pl == NOT_ARRIVED => counts.late += 1,
+            NetFate::Arrived => counts.played += 1,
+        }
+        if arr != NOT_ARRIVED {
+            let d = arr - g;
+            delays_sorted &= d >= last_delay;
+            last_delay = d;
+            delays[n_delays] = d;
+            n_delays += 1;
+            delay_sum += super::calls::ms(to_f64(d));
+            budget_sum += to_f64(3 * speech + lookahead_ns + d);
+            delivered += payload;
+            // RFC 3550 §5.1: the RTP timestamp is the sampling instant of
+            // the packet's first sample, its completion less its speech.
+            let cur = (g - speech, arr);
+            if rfc_prev.1 != NOT_ARRIVED {
+                arrivals_sorted &= rfc_prev.1 <= arr;
+                let d = transit_difference(rfc_prev, cur);
+                rfc_jitter += (d.abs() - rfc_jitter) / 16.0;
+            }
+            rfc_prev = cur;
+            // Seed 002 Algorithm 1 (metrics::rtpi): packet i against i − 1.
+            rtpi_received += 1;
+            if i > 0 && !(exclude && spurt != prev_spurt) {
+                // `prev_arr <= arr` means the predecessor arrived
+                // (NOT_ARRIVED is the largest u64).
+                let late = if prev_arr <= arr { arr - prev_arr > rtpi_threshold } else { rtpi_missing.unwrap_or(false) };
+                rtpi_delayed += late as u64;
+            }
+        }
+        (prev_arr, prev_spurt) = (arr, spurt);
+        if sent != NOT_ARRIVED {
+            let w = sent.saturating_sub(g);
+            waits_sorted &= w >= last_wait;
+            last_wait = w;
+            waits[n_waits] = w;
+            n_waits += 1;
+            wait_sum += super::calls::ms(to_f64(w));
+        }
+        if pl != NOT_ARRIVED {
+            delivered_played += payload;
+            let wait = pl - g;
+            buffer_sum += wait;
+            n_played += 1;
+            if with_id {
+                if wait != id_wait {
+                    (id_wait, id_x) = (wait, id(offset_ms + wait as f64 / 1e6));
+                }
+                id_sum += id_x;
+            }
+        }
+    }
+    delays.truncate(n_delays);
+    waits.truncate(n_waits);
+    let spurts = a.bounds.then(|| {
+        let mut sps = SpurtDelays::default();
+        for (k, &(id, start)) in runs.iter().enumerate() {
+            let end = runs.get(k + 1).map_or(n_delays, |r| r.1);
+            sps.push_spurt(id, &mut delays[start..end]);
+        }
+        sps
+    });
+    // Seed 003's gap jitters and the not-played flags in a second loop:
+    // with them in the first, its ~25 accumulators spill from registers.
+    let mut lost = vec![false; n];
+    for i in 0..n {
+        let spurt = ids[i];
+        sender.push(spurt, t_sent[i], f64::INFINITY);
+        if !app_same {
+            app.push(spurt, t_gen[i], f64::INFINITY);
+        }
+        receiver.push(spurt, t_arr[i], jitter_threshold);
+        lost[i] = played[i] == NOT_ARRIVED;
+    }
+    Pass {
+        counts,
+        arrived: n_delays,
+        delays,
+        delays_sorted,
+        delay_sum,
+        waits,
+        waits_sorted,
+        wait_sum,
+        budget_sum,
+        rfc_jitter,
+        arrivals_sorted,
+        sender,
+        app: (!app_same).then_some(app),
+        receiver,
+        rtpi: rtpi_missing.map(|_| (rtpi_received, rtpi_delayed)),
+        delivered,
+        delivered_played,
+        buffer_sum,
+        played: n_played,
+        id_sum,
+        lost,
+        onset,
+        spurts,
+    }
+}
+
+/// `x as f64`: the same value (an integer below 2^63 rounds alike from
+/// i64 and from u64), through the one-instruction signed conversion where
+/// it fits; x86-64 has no unsigned one before AVX-512 (~10 instructions).
+#[inline(always)]
+fn to_f64(x: u64) -> f64 {
+    if x < 1 << 63 {
+        x as i64 as f64
+    } else {
+        x as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::rtpi::real_time_performance_spurts;
+    use crate::metrics::{delivered_bytes, gap_jitter, gap_jitter_over, loss_counts};
+    use crate::playout::{self, CallTrace};
+    use crate::quality::{delay_impairment_simplified, interarrival_jitter_ns};
+
+    /// A call of `n` packets from a xorshift stream: talkspurts, sender
+    /// drops, losses, reordering (a packet may arrive up to 60 ms late),
+    /// send waits and a playout that drops the late ones.
+    fn call(seed: u64, n: usize, app_same: bool) -> (Columns, Vec<u64>) {
+        let mut x = seed | 1;
+        let mut r = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut c = Columns::default();
+        let (mut spurt, mut t) = (0u32, 1_000_000u64);
+        let mut played = Vec::new();
+        for _ in 0..n {
+            if r(20) == 0 {
+                spurt += 1;
+                t += 500_000_000;
+            }
+            t += 20_000_000;
+            let frames = 1 + r(3) as u16;
+            let fate = match r(10) {
+                0 => NetFate::SenderDrop,
+                1 => NetFate::QueueDrop,
+                2 => NetFate::LinkLoss,
+                3 if r(4) == 0 => NetFate::InFlight,
+                _ => NetFate::Arrived,
+            };
+            let sent = match fate {
+                NetFate::SenderDrop => NOT_ARRIVED,
+                _ if app_same => t,
+                _ => t + r(5_000_000),
+            };
+            let arr = if fate == NetFate::Arrived { t + 30_000_000 + r(4) * r(20_000_000) } else { NOT_ARRIVED };
+            let pl = if arr != NOT_ARRIVED && arr <= t + 60_000_000 { t + 60_000_000 } else { NOT_ARRIVED };
+            c.talkspurt.push(spurt);
+            c.t_gen.push(t);
+            c.t_sent.push(if app_same && fate != NetFate::SenderDrop { t } else { sent });
+            c.t_arr.push(arr);
+            c.fate.push(fate);
+            c.frames.push(frames);
+            c.payload.push(80 * frames as u32);
+            played.push(pl);
+        }
+        if app_same {
+            // Without sender drops the send column equals the generation one.
+            c.t_sent = c.t_gen.clone();
+            for f in c.fate.iter_mut().filter(|f| **f == NetFate::SenderDrop) {
+                *f = NetFate::QueueDrop;
+            }
+        }
+        (c, played)
+    }
+
+    /// The pass gives the bits of each metric's own function (module
+    /// documentation): compared with `==` on f64, not within a tolerance.
+    #[test]
+    fn pass_equals_the_metrics_functions() {
+        let frame = 10_000_000u64;
+        for seed in 1..40u64 {
+            for (missing, silence) in [(MissingPredecessor::Delayed, RtpiSilence::Count), (MissingPredecessor::Timely, RtpiSilence::Exclude)] {
+                let (c, played) = call(seed * 7919, 50 + seed as usize * 13, seed % 3 == 0);
+                let a = AnalysisCfg { rtpi_missing: missing, rtpi_silence: silence, ..AnalysisCfg::default() };
+                let p = pass(&c, &played, &a, frame, 5_000_000, 25.0, true, delay_impairment_simplified);
+                assert_eq!(p.counts, loss_counts(&c.fate, &played));
+                let arrived: Vec<usize> = (0..c.len()).filter(|&i| c.t_arr[i] != NOT_ARRIVED).collect();
+                let delays: Vec<u64> = arrived.iter().map(|&i| c.t_arr[i] - c.t_gen[i]).collect();
+                assert_eq!((p.arrived, p.delays_sorted), (delays.len(), delays.is_sorted()));
+                let (mut got, mut want) = (p.delays.clone(), delays.clone());
+                (got.sort_unstable(), want.sort_unstable());
+                assert_eq!(got, want);
+                assert_eq!(p.delay_sum, delays.iter().map(|&d| d as f64 * 1e-6).sum::<f64>());
+                let budget: f64 = arrived.iter().map(|&i| (3 * (c.frames[i] as u64 * frame) + 5_000_000 + c.t_arr[i] - c.t_gen[i]) as f64).sum();
+                assert_eq!(p.budget_sum, budget);
+                let waits: Vec<u64> = (0..c.len()).filter(|&i| c.t_sent[i] != NOT_ARRIVED).map(|i| c.t_sent[i].saturating_sub(c.t_gen[i])).collect();
+                assert_eq!((&p.waits, p.wait_sum), (&waits, waits.iter().map(|&w| w as f64 * 1e-6).sum::<f64>()));
+                let mut arrivals: Vec<(u64, u64)> = arrived.iter().map(|&i| (c.t_gen[i] - c.frames[i] as u64 * frame, c.t_arr[i])).collect();
+                assert_eq!(p.arrivals_sorted, arrivals.is_sorted_by_key(|&(_, a)| a));
+                if p.arrivals_sorted {
+                    assert_eq!(p.rfc_jitter, interarrival_jitter_ns(&arrivals));
+                }
+                arrivals.sort_by_key(|&(_, a)| a);
+                assert_eq!(p.sender.jitter(), gap_jitter(&c.talkspurt, &c.t_sent));
+                assert_eq!(p.app.as_ref().map_or(p.sender.jitter(), |g| g.jitter()), gap_jitter(&c.talkspurt, &c.t_gen));
+                let (rj, pj) = gap_jitter_over(&c.talkspurt, &c.t_arr, a.jitter_threshold.as_nanos() as f64);
+                assert_eq!((p.receiver.jitter(), p.receiver.exceedance()), (rj, pj));
+                let rt = real_time_performance_spurts(&c.t_arr, &c.talkspurt, a.rtpi_threshold.as_nanos(), missing, silence).unwrap();
+                assert_eq!(p.rtpi, Some((rt.received, rt.delayed)));
+                assert_eq!((p.delivered, p.delivered_played), (delivered_bytes(&c.payload, &c.t_arr), delivered_bytes(&c.payload, &played)));
+                let buffer: u64 = (0..c.len()).filter(|&i| played[i] != NOT_ARRIVED).map(|i| played[i] - c.t_gen[i]).sum();
+                assert_eq!(p.buffer_sum, buffer);
+                let trace = CallTrace { talkspurt: &c.talkspurt, t_gen: &c.t_gen, t_arr: &c.t_arr };
+                assert_eq!(p.spurts.as_ref(), Some(crate::playout::Prepared::new(&trace).spurts()));
+                let sc = playout::score(&trace, &played, 25.0, 0.0, delay_impairment_simplified, |_| 0.0);
+                assert_eq!((p.played, p.id_sum / p.played.max(1) as f64), (sc.played, sc.mean_id));
+                assert_eq!(p.lost, crate::metrics::not_played(&played));
+                assert_eq!(p.onset, crate::metrics::adaptation::congestion_onset(&c.fate, &c.t_sent));
+            }
+        }
+    }
+}
