@@ -269,7 +269,10 @@ mod tests {
             x % m
         };
         let mut c = Columns::default();
-        let (mut spurt, mut t) = (0u32, 1_000_000u64);
+        // From 100 ms: a packet completes no earlier than its frames'
+        // speech after the call's start (up to 3 × 10 ms here), as in a
+        // run; RFC 3550's timestamp (completion less speech) stays ≥ 0.
+        let (mut spurt, mut t) = (0u32, 100_000_000u64);
         let mut played = Vec::new();
         for _ in 0..n {
             if r(20) == 0 {
