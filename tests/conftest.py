@@ -51,3 +51,19 @@ kind = "poisson"
 rate = "50kbps"
 packet = "500B"
 """
+
+
+def assert_group_gone(pgid: int, what: str, timeout_s: float = 10.0) -> None:
+    """No process of group `pgid` (a pool's workers, its resource tracker)
+    outlives its leader: the group empties once the tracker sees its pipe
+    close, within `timeout_s`."""
+    import time
+
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    pytest.fail(f"{what}: processes of the pool outlived it")

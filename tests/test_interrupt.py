@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import talkspurt
-from conftest import small_scenario
+from conftest import assert_group_gone, small_scenario
 
 # 50 on/off G.711 calls for 30 000 s: far longer than the test waits. (3000 s
 # was: on an idle machine the whole run, trace off, ended inside the 2 s wait,
@@ -170,17 +170,7 @@ def test_ctrl_c_on_a_busy_pool_never_hangs_and_leaves_no_worker(when):
             p.communicate()
             pytest.fail(f"attempt {attempt} (Ctrl-C {delay} s after {when!r}): the pool hung")
         assert p.returncode == 130 and "interrupted after" in out, (attempt, delay, p.returncode, out, err)
-        # No worker outlives the parent: the group (workers, resource
-        # tracker) is empty once the tracker sees its pipe close.
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            try:
-                os.killpg(p.pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.05)
-        else:
-            pytest.fail(f"attempt {attempt}: processes of the pool outlived it")
+        assert_group_gone(p.pid, f"attempt {attempt}")
 
 
 def test_a_worker_raises_ctrl_c_inside_a_task_only_and_then_refuses_tasks():

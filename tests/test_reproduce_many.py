@@ -17,7 +17,7 @@ import time
 import pandas as pd
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, assert_group_gone
 
 DATA = ROOT / "tests" / "data" / "reproduce"
 TOY, DELAY = DATA / "toy", DATA / "toy_delay"
@@ -162,15 +162,7 @@ def test_ctrl_c_stops_every_bundle_and_leaves_no_worker(tmp_path):
     assert not (out / "toy" / "comparison.csv").exists()
     s = json.loads((out / "toy" / "runs-quick" / "loss" / "sweep.json").read_text())["sessions"][-1]
     assert s["interrupted"] == "KeyboardInterrupt" and s["runs_executed"] < 6, s
-    deadline = time.time() + 10
-    while time.time() < deadline:
-        try:
-            os.killpg(p.pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.05)
-    else:
-        pytest.fail("processes of the pool outlived it")
+    assert_group_gone(p.pid, "reproduce after Ctrl-C")
 
 
 WORKER_DIES_WHILE_STARTING = """
