@@ -9,72 +9,119 @@ from typing import Any, Optional
 
 
 def platform_name() -> str:
-    """`platform.platform()`, without its `uname -p` child process on Linux.
+    """`platform.platform()`, cheaper on Linux.
 
-    On Linux `platform.platform()` asks `uname -p` (a fork and exec, plus
-    importing `subprocess`: 18-40 ms, more than the rest of a small run's
-    Python side) for the processor name, then drops it: GNU coreutils prints
-    either "unknown", which the formatter removes, or the machine name, which
-    equals `uname().machine` and is dropped as a repeat. The string is
-    therefore the same without asking (checked in tests/test_versions.py).
-    Elsewhere the processor name can differ from the machine (macOS: "arm"
-    vs "arm64"), so the standard call is kept.
+    On Linux the standard string is `system-release-machine-with-libcVERSION`
+    made filename-safe (see `_filename_safe`). `platform.platform()` also
+    asks `uname -p` (a child process: 18-40 ms) for the processor name and
+    then drops it (GNU coreutils prints "unknown", which is removed, or the
+    machine name, dropped as a repeat), and importing `platform` compiles
+    ten regular expressions (5-9 ms, 2 % of the headline run's process).
+    Both are skipped: `os.uname()` and glibc's `confstr` give the same
+    fields, which `platform.libc_ver()` itself reads first. The string is
+    checked against `platform.platform()` in tests/test_versions.py.
+    Elsewhere (or without glibc's confstr) the standard call is kept.
     """
-    import platform
+    import os
 
-    fmt = getattr(platform, "_platform", None)  # the standard formatter, private
-    if sys.platform != "linux" or fmt is None:
+    libc = None
+    if sys.platform == "linux":
+        try:
+            libc = os.confstr("CS_GNU_LIBC_VERSION")  # "glibc 2.36"
+        except (AttributeError, ValueError, OSError):
+            libc = None
+    parts = libc.split(maxsplit=1) if libc else []
+    if len(parts) != 2:
+        import platform
+
         return platform.platform()
-    u = platform.uname()  # the processor field is resolved lazily: not read here
-    libc, version = platform.libc_ver()
-    return fmt(u.system, u.release, u.machine, "with", libc + version)
+    u = os.uname()
+    return _filename_safe([u.sysname, u.release, u.machine, "with", parts[0] + parts[1]])
 
 
-def _git_dir(start: Path) -> Optional[Path]:
-    for d in (start, *start.parents):
-        g = d / ".git"
-        if g.is_dir():
-            return g
-        if g.is_file():  # a worktree or submodule: "gitdir: <path>"
-            text = g.read_text().strip()
-            if text.startswith("gitdir:"):
-                p = Path(text[len("gitdir:"):].strip())
-                return p if p.is_absolute() else (d / p)
+# Characters `platform.platform()` replaces by "-" ("_" for a space).
+_UNSAFE = str.maketrans({" ": "_", "/": "-", "\\": "-", ":": "-", ";": "-", '"': "-", "(": "-", ")": "-"})
+
+
+def _filename_safe(fields: list[str]) -> str:
+    """Join the non-empty fields with "-" as `platform.platform()` formats
+    them: stripped, unsafe characters replaced, "unknown" removed, runs of
+    "-" folded to one and trailing ones dropped."""
+    s = "-".join(f.strip() for f in fields if f).translate(_UNSAFE).replace("unknown", "")
+    while "--" in s:
+        s = s.replace("--", "-")
+    return s.rstrip("-")
+
+
+def _checkout_root(package: Path) -> Optional[Path]:
+    """The talkspurt checkout the package runs from (`ROOT/python/talkspurt`
+    beside `ROOT/crates/talkspurt-core`), or None for an installed copy. Only
+    such a root's git directory is read: an installed package inside some
+    other repository (a venv in a project's checkout, pyenv's own clone) is
+    not built from that repository's commit."""
+    root = package.parent.parent
+    if package.name == "talkspurt" and package.parent.name == "python" and (root / "crates" / "talkspurt-core").is_dir():
+        return root
+    return None
+
+
+def _git_dir(root: Path) -> Optional[Path]:
+    g = root / ".git"
+    if g.is_dir():
+        return g
+    if g.is_file():  # a worktree or submodule: "gitdir: <path>"
+        text = g.read_text().strip()
+        if text.startswith("gitdir:"):
+            p = Path(text[len("gitdir:"):].strip())
+            return p if p.is_absolute() else (root / p)
+    return None
+
+
+def _checkout_commit(package: Path) -> Optional[str]:
+    """HEAD of the checkout the package runs from, read from git's files
+    (a child process would cost more than a small run)."""
+    root = _checkout_root(package)
+    gd = _git_dir(root) if root is not None else None
+    if gd is None:
+        return None
+    head = (gd / "HEAD").read_text().strip()
+    if not head.startswith("ref:"):
+        return head or None
+    ref = head[len("ref:"):].strip()
+    common = gd
+    if (gd / "commondir").is_file():
+        c = Path((gd / "commondir").read_text().strip())
+        common = c if c.is_absolute() else (gd / c).resolve()
+    for base in (gd, common):
+        f = base / ref
+        if f.is_file():
+            return f.read_text().strip() or None
+    packed = common / "packed-refs"
+    if packed.is_file():
+        for line in packed.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[1] == ref:
+                return parts[0]
     return None
 
 
 @functools.lru_cache(maxsize=1)
 def git_commit() -> Optional[str]:
-    """The commit of the source tree talkspurt runs from (a checkout with
-    `maturin develop`), read from the repository's files without running
-    git (a child process would cost more than a small run); None for an
-    installed wheel or when the files cannot be read. Uncommitted changes
-    are not detected."""
+    """The commit talkspurt was built from: from a checkout (`maturin
+    develop`), that checkout's HEAD, read from its files without running
+    git; otherwise the commit baked into the extension when it was built
+    (`crates/talkspurt-py/build.rs`); None when neither is known (built
+    from an archive without git, or the files cannot be read). Uncommitted
+    changes are not detected."""
     try:
-        gd = _git_dir(Path(__file__).resolve().parent)
-        if gd is None:
-            return None
-        head = (gd / "HEAD").read_text().strip()
-        if not head.startswith("ref:"):
-            return head or None
-        ref = head[len("ref:"):].strip()
-        common = gd
-        if (gd / "commondir").is_file():
-            c = Path((gd / "commondir").read_text().strip())
-            common = c if c.is_absolute() else (gd / c).resolve()
-        for base in (gd, common):
-            f = base / ref
-            if f.is_file():
-                return f.read_text().strip() or None
-        packed = common / "packed-refs"
-        if packed.is_file():
-            for line in packed.read_text().splitlines():
-                parts = line.split()
-                if len(parts) == 2 and parts[1] == ref:
-                    return parts[0]
+        commit = _checkout_commit(Path(__file__).resolve().parent)
     except OSError:
-        return None
-    return None
+        commit = None
+    if commit is None:
+        from . import _core
+
+        commit = getattr(_core, "__git_commit__", "") or None
+    return commit
 
 
 def versions() -> dict[str, Any]:

@@ -537,6 +537,8 @@ fn codecs(py: Python<'_>) -> PyResult<PyObject> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The commit built from (build.rs), "" when not built from a checkout.
+    m.add("__git_commit__", env!("TALKSPURT_GIT_COMMIT"))?;
     m.add("FATES", talkspurt_core::trace::packets::FATES.to_vec())?;
     m.add("TRANSPORT_CALL_COLUMNS", talkspurt_core::run::report::TRANSPORT_CALL_COLUMNS.to_vec())?;
     m.add_class::<ColumnBuffer>()?;
