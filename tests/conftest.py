@@ -12,6 +12,21 @@ SPEECH = ROOT.parent / "shared" / "speech"
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
+def pytest_configure(config) -> None:
+    # Several tests press Ctrl-C on a child process (test_interrupt,
+    # test_reproduce_many, test_sweep_growth). A child inherits an *ignored*
+    # SIGINT (a shell without job control starts background jobs that way,
+    # as does nohup), and a Python started so keeps ignoring it: the press
+    # is lost and the child runs on (exit 0, or the test's timeout). A
+    # handler, unlike SIG_IGN, is reset to the default in a child at exec,
+    # so installing Python's own here gives every child the terminal's
+    # behaviour whatever started pytest.
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 @pytest.fixture
 def root() -> Path:
     return ROOT

@@ -57,6 +57,14 @@ def _interrupt(tmp_path: Path, *extra: str, after: float = 3.0) -> tuple[subproc
     return subprocess.CompletedProcess(p.args, p.returncode, out, err), time.monotonic() - t0
 
 
+def test_the_children_these_tests_interrupt_take_ctrl_c():
+    # conftest.pytest_configure: run from a background job (SIGINT ignored,
+    # inherited), the two tests below failed as "exit 0" and a timeout.
+    code = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.stdout.strip() == "True", (r.stdout, r.stderr)
+
+
 def test_ctrl_c_stops_a_long_run_within_a_second_and_writes_nothing(tmp_path):
     # Before: the interrupted run was scored to the point it reached (2.8 s
     # after SIGINT on this machine for this scenario, growing with the run).
