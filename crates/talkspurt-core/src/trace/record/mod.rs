@@ -268,6 +268,29 @@ impl CallRecord {
         if let Some(s) = self.streaming_sink() {
             return s.push(t_gen.0, talkspurt, frames, payload);
         }
+        self.push_row(t_gen, talkspurt, frames, payload, wire, [Wide::NONE, Wide::NONE], NetFate::InFlight)
+    }
+
+    /// `push`, then `sent` at `t_gen` and `arrived` at `at`, in one write
+    /// when the arrival's offset fits its slot (the packet of a planned
+    /// route, `sim/voice.rs`, that crossed it at once): the same record.
+    #[inline]
+    pub fn push_arrived(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32, at: SimTime) {
+        assert!(at >= t_gen, "a packet arrived before it was generated");
+        if !self.streaming && at.0 - t_gen.0 < Wide::ESC as u64 {
+            self.push_row(t_gen, talkspurt, frames, payload, wire, [0, (at.0 - t_gen.0) as u32], NetFate::Arrived);
+            return;
+        }
+        let seq = self.push(t_gen, talkspurt, frames, payload, wire);
+        self.sent(seq, t_gen);
+        self.arrived(seq, at);
+    }
+
+    /// `push` with the send and arrival slots and the fate given (`Wide`
+    /// codes that fit; `where` stays "none": a fate other than in flight
+    /// or arrived is set by `set_fate`).
+    #[inline(always)]
+    fn push_row(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32, sent_arr: [u32; 2], fate: NetFate) -> u32 {
         let seq = self.n;
         if seq % BLOCK == 0 {
             self.new_block(t_gen.0);
@@ -305,9 +328,9 @@ impl CallRecord {
         self.n += 1;
         let r = &mut self.cur_mut().expect("a current block").rows[seq % BLOCK];
         put32(r, GEN, gen);
-        put32(r, SENT, Wide::NONE);
-        put32(r, ARR, Wide::NONE);
-        r[FATE] = NetFate::InFlight as u8;
+        put32(r, SENT, sent_arr[0]);
+        put32(r, ARR, sent_arr[1]);
+        r[FATE] = fate as u8;
         r[SPURT] = spurt;
         r[FRAMES] = fr;
         r[PAYLOAD..PAYLOAD + 2].copy_from_slice(&pl.to_le_bytes());
