@@ -18,7 +18,8 @@
 //! vectors for scoring, one call at a time.
 //!
 //! A full block is packed (`trace::pack`, issue 26 target 3) once the
-//! block after it is full too (`LAG`): each field stored with the bits its
+//! block after it is full too (`LAG`), or at once if every packet in it
+//! arrived alike (`Block::settled`): each field stored with the bits its
 //! spread in the block needs, ~1.5 bytes a packet on a constant-rate call
 //! with a steady delay. A late packet's write unpacks its block, which is
 //! packed again when the next block starts.
@@ -355,14 +356,18 @@ impl CallRecord {
     #[inline(never)]
     fn new_block(&mut self, t: u64) {
         match (self.cur, self.cold.slab.is_some()) {
-            // A slab slot stays put: the full block is copied out and the
-            // slot reused (rows at or past `n` are never read; `push`
-            // writes a row whole).
+            // A slab slot stays put: the full block is copied out (or
+            // packed, if settled) and the slot reused (rows at or past `n`
+            // are never read; `push` writes a row whole).
             (Some(p), true) => {
                 // SAFETY: see `cur`.
                 let cur = unsafe { &mut *p.as_ptr() };
                 if self.n > 0 {
-                    self.cold.done.push(Stored::Rows(Box::new(cur.clone())));
+                    let full = match cur.settled() {
+                        Some(packed) => Stored::Packed(packed),
+                        None => Stored::Rows(Box::new(cur.clone())),
+                    };
+                    self.cold.done.push(full);
                     self.settle();
                 }
                 cur.base = t;
@@ -372,7 +377,11 @@ impl CallRecord {
                 self.cur = Some(NonNull::from(Box::leak(blk)));
                 if let Some(full) = old {
                     // SAFETY: an owned `cur` came from `Box::leak` above.
-                    self.cold.done.push(Stored::Rows(unsafe { Box::from_raw(full.as_ptr()) }));
+                    let full = unsafe { Box::from_raw(full.as_ptr()) };
+                    self.cold.done.push(match full.settled() {
+                        Some(packed) => Stored::Packed(packed),
+                        None => Stored::Rows(full),
+                    });
                     self.settle();
                 }
             }

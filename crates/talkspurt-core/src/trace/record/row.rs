@@ -106,23 +106,35 @@ impl Block {
         cols
     }
 
-    /// Packed (`trace::pack`). A block whose generation offsets lie on a
-    /// line and whose other fields are the same in every row, sent and
-    /// arrived (a constant-rate call with a steady delay: every block of
-    /// the headline) is told by comparing each row's bytes after `GEN`
-    /// with the first's, two u64 loads a row, and written at once
-    /// (`Packed::uniform`: the same bytes `Packed::pack` writes).
+    /// Packed (`trace::pack`).
     pub(super) fn pack(&self) -> Packed {
+        self.uniform().unwrap_or_else(|| Packed::pack(self.base, &self.cols()))
+    }
+
+    /// Packed at once if the block is uniform: generation offsets on a
+    /// line, every other field the same in every row, sent and arrived (a
+    /// constant-rate call with a steady delay: every block of the
+    /// headline). Told by comparing each row's bytes after `GEN` with the
+    /// first's, two u64 loads a row, and written without columns
+    /// (`Packed::uniform`: the same bytes `Packed::pack` writes).
+    pub(super) fn uniform(&self) -> Option<Packed> {
         let r0 = &self.rows[0];
         let (g0, step) = (get32(r0, GEN), get32(&self.rows[1], GEN).wrapping_sub(get32(r0, GEN)));
         let rest = |r: &[u8; ROW]| (get64(r, SENT), get64(r, ROW - 8));
         let first = rest(r0);
         let on = self.rows.iter().enumerate().all(|(j, r)| get32(r, GEN) == g0.wrapping_add(step.wrapping_mul(j as u32)) && rest(r) == first);
-        if on && get32(r0, SENT) != NONE && get32(r0, ARR) != NONE {
-            let vals = std::array::from_fn(|f| row_field(r0, f + 1));
-            return Packed::uniform(self.base, g0, step, vals);
+        (on && get32(r0, SENT) != NONE && get32(r0, ARR) != NONE).then(|| Packed::uniform(self.base, g0, step, std::array::from_fn(|f| row_field(r0, f + 1))))
+    }
+
+    /// A full block that nothing can change any more, packed: uniform and
+    /// every packet arrived (a later write to an arrived packet changes
+    /// nothing: `CallRecord::sent`, `arrived`, `set_fate`). The record
+    /// stores it so at once rather than as rows `LAG` blocks long.
+    pub(super) fn settled(&self) -> Option<Packed> {
+        if self.rows[0][FATE] != NetFate::Arrived as u8 {
+            return None;
         }
-        Packed::pack(self.base, &self.cols())
+        self.uniform()
     }
 
     pub(super) fn unpack(p: &Packed) -> Block {
