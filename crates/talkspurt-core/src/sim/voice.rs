@@ -170,8 +170,9 @@ impl World {
         call.rtp.tx.sent(vp.payload);
         // Padding (RFC 3550 §5.1's P bit) rides in the payload on the wire.
         let (size, route, flow) = (vp.payload + pad + call.overhead, call.route, call.flow);
-        // A UDP flow on a planned route is not ended after its last packet
-        // (as before: nothing of it would change; `plan_voice_routes`).
+        // The last packet does not end the flow here, as on this way
+        // before: closing a UDP sender or receiver does nothing (the
+        // `Endpoint::close` default).
         if let Some(t) = call.source.next_ready() {
             self.q.schedule_in(lane, t, super::world::Event::Voice { call: ci });
         }
