@@ -340,10 +340,7 @@ impl World {
         true
     }
 
-    /// Always inlined into `run`'s loop: as a call per event its register
-    /// saves and restores were ~16 instructions of a headline packet's
-    /// ~600 (callgrind, bench/README.md, Profiles).
-    #[inline(always)]
+    #[inline(always)] // as a call per event: ~16 instructions of a headline packet's ~600 (bench/README.md, Profiles)
     fn handle(&mut self, now: SimTime, ev: Event) {
         match ev {
             Event::Voice { call } => self.on_voice(now, call),
