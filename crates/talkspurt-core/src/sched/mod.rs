@@ -12,20 +12,20 @@
 //! FIFO channel's arrivals are scheduled in the order they happen, and
 //! sources with one period schedule their next packets in the order they
 //! fire. `schedule_in` appends such an event to its lane (a FIFO of
-//! `(key, event)`) when its key is not below the lane's last one; only each
-//! lane's first key is kept, in a small binary heap of lane heads
+//! `(key, event)`, `lane.rs`) when its key is not below the lane's last
+//! one; only each lane's first key is kept, in a small binary heap of lane heads
 //! (`heads.rs`: one entry per busy lane — channels and call groups, not
 //! packets). An event out of its lane's order goes to the radix heap as
 //! usual; a pop takes the smaller of the two minima. Every event keeps its
 //! `(time, seq)` key, so the pop order is exactly that of the plain heap.
 
 mod heads;
+mod lane;
 mod radix;
-
-use std::collections::VecDeque;
 
 use crate::time::SimTime;
 use heads::Heads;
+use lane::Lane;
 use radix::Radix;
 
 const MAX_LANES: u32 = 1 << 31;
@@ -36,11 +36,11 @@ pub struct EventQueue<E> {
     next_seq: u64,
     now: SimTime,
     popped: u64,
-    lanes: Vec<VecDeque<(u128, E)>>,
+    lanes: Vec<Lane<E>>,
     heads: Heads,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
@@ -56,7 +56,8 @@ fn time_of(k: u128) -> SimTime {
     SimTime((k >> 64) as u64)
 }
 
-impl<E> EventQueue<E> {
+/// Events are plain values (`Copy`: see `lane.rs`).
+impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue { radix: Radix::new(), len: 0, next_seq: 0, now: SimTime::ZERO, popped: 0, lanes: Vec::new(), heads: Heads::default() }
     }
@@ -106,7 +107,7 @@ impl<E> EventQueue<E> {
         assert!(time >= self.now, "event scheduled in the past");
         assert!(lane < MAX_LANES, "lane id too large");
         if lane as usize >= self.lanes.len() {
-            self.lanes.resize_with(lane as usize + 1, VecDeque::new);
+            self.lanes.resize_with(lane as usize + 1, Lane::new);
         }
         let k = key(time, self.next_seq);
         let l = &mut self.lanes[lane as usize];

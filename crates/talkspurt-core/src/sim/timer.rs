@@ -61,7 +61,7 @@ impl TimerSlot {
     /// the event to schedule. `late` collects the latest time any re-arm
     /// would have scheduled, up to `end`.
     #[inline]
-    pub fn arm<E>(&mut self, q: &mut EventQueue<E>, now: SimTime, want: SimTime, end: SimTime, late: &mut SimTime, make: impl Fn(u32) -> E) {
+    pub fn arm<E: Copy>(&mut self, q: &mut EventQueue<E>, now: SimTime, want: SimTime, end: SimTime, late: &mut SimTime, make: impl Fn(u32) -> E) {
         if want == self.want {
             return;
         }
@@ -84,7 +84,7 @@ impl TimerSlot {
 
     /// The carrier of generation `gen` popped at `now`.
     #[inline]
-    pub fn popped<E>(&mut self, q: &mut EventQueue<E>, now: SimTime, gen: u32, make: impl Fn(u32) -> E) -> Popped {
+    pub fn popped<E: Copy>(&mut self, q: &mut EventQueue<E>, now: SimTime, gen: u32, make: impl Fn(u32) -> E) -> Popped {
         let Some((t, seq)) = self.carrier else { return Popped::Nothing };
         if gen != self.gen {
             return Popped::Nothing;

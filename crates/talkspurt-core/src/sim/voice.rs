@@ -16,13 +16,14 @@
 //! three cache lines per packet at 10 000 calls) and, per hop, the routing
 //! table and the closed/passive look-ups (issue 14, bench/README.md).
 
+use super::path::CutThrough;
 use super::world::{Owner, Side, World};
-use crate::net::wire::RtpHeader;
 use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Offer, Packet, NO_APP};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 use crate::trace::record::{NetFate, NO_WHERE};
 use crate::transport::{AppUnit, FlowAddr, Receiver, Sender, SenderEndpoint};
 use crate::voice::adapt::Gate;
+use crate::voice::VoicePacket;
 use std::collections::HashMap;
 
 /// `Call::route` of a call whose packets take the general way.
@@ -110,6 +111,9 @@ impl World {
             let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(lane, t, super::world::Event::Voice { call: ci })).is_none();
             return self.trunk_push(now, ci, seq, vp.payload, last);
         }
+        if call.route != NO_VOICE_ROUTE && self.capture.is_none() {
+            return self.voice_routed(now, ci, lane, vp, pad, span);
+        }
         let wire = vp.payload + pad + call.overhead;
         let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
         let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.tx.clock_rate()) as u32;
@@ -117,17 +121,8 @@ impl World {
         hdr.pad = pad as u8; // `gate` keeps it within RTP's 255 octets
         // Padding (RFC 3550 §5.1's P bit) rides in the payload on the wire.
         let unit = AppUnit { app_seq: seq, payload: vp.payload + pad, overhead: call.overhead, rtp: Some(hdr) };
-        let (flow, route) = (call.flow, call.route);
+        let flow = call.flow;
         let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(lane, t, super::world::Event::Voice { call: ci })).is_none();
-        if route != NO_VOICE_ROUTE && self.capture.is_none() {
-            // The datagram `send_now` would build (the sender's address is
-            // the flow's, forward, to `dst`: checked by the plan).
-            let call = &mut self.calls[ci as usize];
-            call.rtp.tx.sent(vp.payload);
-            call.rec.sent(seq, now);
-            let d = Datagram { flow, size: unit.payload + unit.overhead, seq, hdr, ecn: Ecn::NotEct };
-            return self.cross(now, ci, route, d);
-        }
         // UDP: the datagram leaves at once; nothing else to poll (no
         // timers, no events), so `service` would only forward it.
         if let Sender::Udp(u) = &mut self.flows[flow as usize].sender {
@@ -158,59 +153,83 @@ impl World {
         self.service(now, flow, Side::Sender);
     }
 
-    /// Carry call `ci`'s datagram along its route `r` from `now`: what
-    /// `forward`, `offer`, `onward` and `deliver_passive` do for it, with
-    /// no capture watching (the caller checks).
-    fn cross(&mut self, now: SimTime, ci: u32, r: u32, mut d: Datagram) {
-        let (mut t, mut k) = (now, 0);
-        loop {
-            let route = &self.cut.routes[r as usize];
-            let (ch, last) = (route.hops[k], k + 1 == route.hops.len());
-            let arrive = match self.topo.channels[ch as usize].offer_parts(t, d.size, &mut d.ecn) {
+    /// `on_voice` for a call on its planned route with no capture
+    /// watching: what the general way does for the packet (`send_now`,
+    /// `forward`, `offer` and `onward` hop by hop, `deliver_passive`), in
+    /// the same order for the channels and the event queue. The record is
+    /// written after the crossing instead of before and between: nothing
+    /// on the way reads it, and a packet that arrived (the usual case) is
+    /// recorded in one write, sent at generation and arrived, instead of
+    /// three (`CallRecord::push_arrived`; issue 26 target 3).
+    #[inline(always)]
+    fn voice_routed(&mut self, now: SimTime, ci: u32, lane: u32, vp: VoicePacket, pad: u32, span: SimDuration) {
+        let call = &mut self.calls[ci as usize];
+        let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.tx.clock_rate()) as u32;
+        let mut hdr = call.rtp.tx.packetize(SimTime(now.0 - span.as_nanos()), samples);
+        hdr.pad = pad as u8; // `gate` keeps it within RTP's 255 octets
+        call.rtp.tx.sent(vp.payload);
+        // Padding (RFC 3550 §5.1's P bit) rides in the payload on the wire.
+        let (size, route, flow) = (vp.payload + pad + call.overhead, call.route, call.flow);
+        // The last packet does not end the flow here, as on this way
+        // before: closing a UDP sender or receiver does nothing (the
+        // `Endpoint::close` default).
+        if let Some(t) = call.source.next_ready() {
+            self.q.schedule_in(lane, t, super::world::Event::Voice { call: ci });
+        }
+        let crossed = self.cross(now, route, size);
+        let rec = &mut self.calls[ci as usize].rec;
+        let (ch, fate) = match crossed {
+            Crossed::Arrived(at) => return rec.push_arrived(now, vp.talkspurt, vp.frames, vp.payload, size, at),
+            Crossed::Lost(ch, fate) => (ch, fate),
+            Crossed::Later(ch, ..) => (ch, NetFate::InFlight),
+        };
+        let seq = rec.push(now, vp.talkspurt, vp.frames, vp.payload, size);
+        rec.sent(seq, now);
+        match crossed {
+            Crossed::Later(_, at, ecn) => {
+                // The `Packet` `UdpSender::send_now` would have built: forward
+                // on the call's flow to the route's end.
+                let dst = self.cut.routes[route as usize].dst;
+                let app = AppHeader::Rtp(hdr);
+                let pkt = Packet { flow, dir: Dir::Forward, ecn, dst, size, app_seq: seq, hdr: Header::Datagram, app };
+                self.arrive_later(ch, at, pkt)
+            }
+            _ if seq != NO_APP => rec.set_fate(seq, fate, ch),
+            _ => {}
+        }
+    }
+
+    /// Offer a datagram of `size` bytes sent at `now` to the channels of
+    /// route `r` in turn, each at the packet's arrival from the one before.
+    #[inline(always)]
+    fn cross(&mut self, now: SimTime, r: u32, size: u32) -> Crossed {
+        let (mut t, mut ecn) = (now, Ecn::NotEct);
+        let (CutThrough { routes, late, .. }, channels) = (&mut self.cut, &mut self.topo.channels[..]);
+        for &ch in &routes[r as usize].hops {
+            let arrive = match channels[ch as usize].offer_parts(t, size, &mut ecn) {
                 Offer::Accepted { arrive, lost: false } => arrive,
                 // Lost on the wire: it used the link, and its fate is known now.
-                Offer::Accepted { lost: true, .. } | Offer::Lost => return self.voice_lost(ci, d.seq, NetFate::LinkLoss, ch),
-                Offer::Dropped => return self.voice_lost(ci, d.seq, NetFate::QueueDrop, ch),
+                Offer::Accepted { lost: true, .. } | Offer::Lost => return Crossed::Lost(ch, NetFate::LinkLoss),
+                Offer::Dropped => return Crossed::Lost(ch, NetFate::QueueDrop),
             };
             if arrive > self.end {
-                let pkt = d.packet(route.dst);
-                return self.arrive_later(ch, arrive, pkt);
+                return Crossed::Later(ch, arrive, ecn);
             }
-            self.cut.late = self.cut.late.max(arrive);
-            if last {
-                if d.seq != NO_APP {
-                    self.calls[ci as usize].rec.arrived(d.seq, arrive);
-                }
-                return;
-            }
-            (t, k) = (arrive, k + 1);
+            *late = (*late).max(arrive);
+            t = arrive;
         }
-    }
-
-    /// `lost` for a packet of call `ci` (its flow's owner).
-    #[cold]
-    fn voice_lost(&mut self, ci: u32, seq: u32, fate: NetFate, ch: u32) {
-        if seq != NO_APP {
-            self.calls[ci as usize].rec.set_fate(seq, fate, ch);
-        }
+        Crossed::Arrived(t)
     }
 }
 
-/// A voice datagram on a planned route: what a lazy channel reads and
-/// writes of it (size, ECN) and what makes it a `Packet` again should its
-/// arrival become an event (the `Packet` `UdpSender::send_now` builds:
-/// forward on the call's flow to the route's end).
-struct Datagram {
-    flow: u32,
-    size: u32,
-    seq: u32,
-    hdr: RtpHeader,
-    ecn: Ecn,
-}
-
-impl Datagram {
-    fn packet(&self, dst: NodeId) -> Packet {
-        let app = AppHeader::Rtp(self.hdr);
-        Packet { flow: self.flow, dir: Dir::Forward, ecn: self.ecn, dst, size: self.size, app_seq: self.seq, hdr: Header::Datagram, app }
-    }
+/// How a voice datagram's crossing of its planned route ended.
+#[derive(Clone, Copy)]
+enum Crossed {
+    /// At the receiver at this time.
+    Arrived(SimTime),
+    /// Lost or dropped at this channel.
+    Lost(u32, NetFate),
+    /// Arriving from this channel after the run's end, at this time, with
+    /// this ECN field: an event.
+    Later(u32, SimTime, Ecn),
 }

@@ -98,6 +98,7 @@ impl VoiceSource {
         SimTime(self.origin.wrapping_add(self.frame.as_nanos() * e))
     }
 
+    #[inline]
     fn next_span(&self) -> Option<(u64, u64)> {
         if self.next_frame >= self.stop_frame {
             return None;
@@ -112,6 +113,7 @@ impl VoiceSource {
     }
 
     /// When the next packet will be complete; `None` once the call is over.
+    #[inline]
     pub fn next_ready(&self) -> Option<SimTime> {
         self.next_span().map(|(_, e)| self.at(e))
     }

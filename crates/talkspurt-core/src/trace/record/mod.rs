@@ -18,7 +18,8 @@
 //! vectors for scoring, one call at a time.
 //!
 //! A full block is packed (`trace::pack`, issue 26 target 3) once the
-//! block after it is full too (`LAG`): each field stored with the bits its
+//! block after it is full too (`LAG`), or at once if every packet in it
+//! arrived alike (`Block::settled`): each field stored with the bits its
 //! spread in the block needs, ~1.5 bytes a packet on a constant-rate call
 //! with a steady delay. A late packet's write unpacks its block, which is
 //! packed again when the next block starts.
@@ -268,6 +269,29 @@ impl CallRecord {
         if let Some(s) = self.streaming_sink() {
             return s.push(t_gen.0, talkspurt, frames, payload);
         }
+        self.push_row(t_gen, talkspurt, frames, payload, wire, [Wide::NONE, Wide::NONE], NetFate::InFlight)
+    }
+
+    /// `push`, then `sent` at `t_gen` and `arrived` at `at`, in one write
+    /// when the arrival's offset fits its slot (the packet of a planned
+    /// route, `sim/voice.rs`, that crossed it at once): the same record.
+    #[inline]
+    pub fn push_arrived(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32, at: SimTime) {
+        assert!(at >= t_gen, "a packet arrived before it was generated");
+        if !self.streaming && at.0 - t_gen.0 < Wide::ESC as u64 {
+            self.push_row(t_gen, talkspurt, frames, payload, wire, [0, (at.0 - t_gen.0) as u32], NetFate::Arrived);
+            return;
+        }
+        let seq = self.push(t_gen, talkspurt, frames, payload, wire);
+        self.sent(seq, t_gen);
+        self.arrived(seq, at);
+    }
+
+    /// `push` with the send and arrival slots and the fate given (`Wide`
+    /// codes that fit; `where` stays "none": a fate other than in flight
+    /// or arrived is set by `set_fate`).
+    #[inline(always)]
+    fn push_row(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32, sent_arr: [u32; 2], fate: NetFate) -> u32 {
         let seq = self.n;
         if seq % BLOCK == 0 {
             self.new_block(t_gen.0);
@@ -305,9 +329,9 @@ impl CallRecord {
         self.n += 1;
         let r = &mut self.cur_mut().expect("a current block").rows[seq % BLOCK];
         put32(r, GEN, gen);
-        put32(r, SENT, Wide::NONE);
-        put32(r, ARR, Wide::NONE);
-        r[FATE] = NetFate::InFlight as u8;
+        put32(r, SENT, sent_arr[0]);
+        put32(r, ARR, sent_arr[1]);
+        r[FATE] = fate as u8;
         r[SPURT] = spurt;
         r[FRAMES] = fr;
         r[PAYLOAD..PAYLOAD + 2].copy_from_slice(&pl.to_le_bytes());
@@ -332,14 +356,18 @@ impl CallRecord {
     #[inline(never)]
     fn new_block(&mut self, t: u64) {
         match (self.cur, self.cold.slab.is_some()) {
-            // A slab slot stays put: the full block is copied out and the
-            // slot reused (rows at or past `n` are never read; `push`
-            // writes a row whole).
+            // A slab slot stays put: the full block is copied out (or
+            // packed, if settled) and the slot reused (rows at or past `n`
+            // are never read; `push` writes a row whole).
             (Some(p), true) => {
                 // SAFETY: see `cur`.
                 let cur = unsafe { &mut *p.as_ptr() };
                 if self.n > 0 {
-                    self.cold.done.push(Stored::Rows(Box::new(cur.clone())));
+                    let full = match cur.settled() {
+                        Some(packed) => Stored::Packed(packed),
+                        None => Stored::Rows(Box::new(cur.clone())),
+                    };
+                    self.cold.done.push(full);
                     self.settle();
                 }
                 cur.base = t;
@@ -349,7 +377,11 @@ impl CallRecord {
                 self.cur = Some(NonNull::from(Box::leak(blk)));
                 if let Some(full) = old {
                     // SAFETY: an owned `cur` came from `Box::leak` above.
-                    self.cold.done.push(Stored::Rows(unsafe { Box::from_raw(full.as_ptr()) }));
+                    let full = unsafe { Box::from_raw(full.as_ptr()) };
+                    self.cold.done.push(match full.settled() {
+                        Some(packed) => Stored::Packed(packed),
+                        None => Stored::Rows(full),
+                    });
                     self.settle();
                 }
             }

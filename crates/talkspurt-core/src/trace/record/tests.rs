@@ -243,3 +243,45 @@ fn late_packets_reach_packed_blocks() {
         assert_eq!(packed, late.cold.done.len() - LAG - late.cold.loose.len(), "every settled block packed again");
     }
 }
+
+/// A block whose packets all arrived alike is packed as soon as it is
+/// full (`Block::settled`), as packing it `LAG` blocks later does (the
+/// same bytes: `trace::pack`'s `uniform_is_pack`); `push_arrived` writes what `push`, `sent` and `arrived` do; and
+/// writes that reach a settled block afterwards (a copy arriving, a loss
+/// of a copy, a second send) change nothing.
+#[test]
+fn settled_blocks_pack_at_once() {
+    for full in [false, true] {
+        let (mut one, mut three) = (CallRecord::new(full, 300), CallRecord::new(full, 300));
+        for i in 0..300u64 {
+            let g = i * 20_000_000;
+            one.push_arrived(SimTime(g), 0, 1, 160, 200, SimTime(g + 32_019_200));
+            let seq = three.push(SimTime(g), 0, 1, 160, 200);
+            three.sent(seq, SimTime(g));
+            three.arrived(seq, SimTime(g + 32_019_200));
+        }
+        // 4 full blocks, every one packed already (the newest included).
+        assert!(one.cold.done.iter().all(|s| matches!(s, Stored::Packed(_))), "full={full}");
+        let before = one.columns(true);
+        let at_once: Vec<Vec<u32>> = one.cold.done.iter().map(|s| match s {
+            Stored::Packed(p) => p.unpack().concat(),
+            Stored::Rows(_) => unreachable!(),
+        }).collect();
+        for b in three.cold.done.iter_mut() {
+            b.settle();
+        }
+        let packed: Vec<Vec<u32>> = three.cold.done.iter().map(|s| match s {
+            Stored::Packed(p) => p.unpack().concat(),
+            Stored::Rows(_) => unreachable!(),
+        }).collect();
+        assert_eq!(at_once, packed, "full={full}");
+        let b = three.columns(true);
+        assert_eq!((&before.t_gen, &before.t_sent, &before.t_arr, &before.fate), (&b.t_gen, &b.t_sent, &b.t_arr, &b.fate));
+        assert_eq!((&before.wire, &before.where_), (&b.wire, &b.where_));
+        one.arrived(10, SimTime(10 * 20_000_000 + 90_000_000));
+        one.set_fate(70, NetFate::LinkLoss, 2);
+        one.sent(130, SimTime(130 * 20_000_000 + 5));
+        let after = one.columns(true);
+        assert_eq!((before.t_sent, before.t_arr, before.fate, before.where_), (after.t_sent, after.t_arr, after.fate, after.where_));
+    }
+}
