@@ -15,6 +15,7 @@ pub mod config;
 pub mod modes;
 pub mod packets;
 mod pass;
+mod steady;
 pub mod row;
 pub mod stream;
 pub mod summary;
