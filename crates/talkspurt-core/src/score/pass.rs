@@ -105,15 +105,15 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
     let rtpi_threshold = a.rtpi_threshold.as_nanos();
     let jitter_threshold = a.jitter_threshold.as_nanos() as f64;
     // Accumulators are locals, not fields of `Pass`, so that they can stay
-    // in registers (issue 26: ~280 instructions a packet as fields), and
-    // the delays and waits are written by index into buffers sized once
-    // (a `Vec::push` per packet, or collecting them in loops of their own,
-    // cost 10–30 instructions a packet more, callgrind).
+    // in registers (issue 26: ~280 instructions a packet as fields). The
+    // delays and waits are pushed into vectors of the call's length: with
+    // steady runs extended at once, this no longer costs more than
+    // indexed writes into zeroed buffers (callgrind: −8 % of scoring on
+    // the headline, −0.4 % on a call with every delay distinct).
     let (t_gen, t_sent, t_arr, ids) = (&rec.t_gen[..n], &rec.t_sent[..n], &rec.t_arr[..n], &rec.talkspurt[..n]);
     let (fates, frames, payloads, played) = (&rec.fate[..n], &rec.frames[..n], &rec.payload[..n], &played[..n]);
     let mut counts = LossCounts { generated: n as u64, ..Default::default() };
-    let (mut delays, mut waits) = (vec![0u64; n], vec![0u64; n]);
-    let (mut n_delays, mut n_waits) = (0usize, 0usize);
+    let (mut delays, mut waits) = (Vec::with_capacity(n), Vec::with_capacity(n));
     let (mut delays_sorted, mut waits_sorted, mut arrivals_sorted) = (true, true, true);
     let (mut delay_sum, mut wait_sum, mut budget_sum, mut rfc_jitter) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     let (mut sender, mut app, mut receiver) = (GapJitterStream::default(), GapJitterStream::default(), GapJitterStream::default());
@@ -146,8 +146,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
                     // Arrived: delays, their sum, the budget, goodput.
                     delays_sorted &= s.delay >= last_delay;
                     last_delay = s.delay;
-                    delays[n_delays..n_delays + k].fill(s.delay);
-                    n_delays += k;
+                    delays.extend(std::iter::repeat_n(s.delay, k));
                     let x_delay = super::calls::ms(to_f64(s.delay));
                     let x_budget = to_f64(3 * speech + lookahead_ns + s.delay);
                     delivered += k as u64 * payload;
@@ -162,8 +161,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
                     // Sent: waits and their sum.
                     waits_sorted &= s.wait >= last_wait;
                     last_wait = s.wait;
-                    waits[n_waits..n_waits + k].fill(s.wait);
-                    n_waits += k;
+                    waits.extend(std::iter::repeat_n(s.wait, k));
                     let x_wait = super::calls::ms(to_f64(s.wait));
                     // Played.
                     delivered_played += k as u64 * payload;
@@ -202,7 +200,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
         }
         let (g, sent, arr, pl, spurt) = (t_gen[i], t_sent[i], t_arr[i], played[i], ids[i]);
         if i == 0 || spurt != prev_spurt {
-            runs.push((spurt, n_delays));
+            runs.push((spurt, delays.len()));
         }
         let speech = frames[i] as u64 * frame_ns;
         let payload = payloads[i] as u64;
@@ -223,8 +221,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
             let d = arr - g;
             delays_sorted &= d >= last_delay;
             last_delay = d;
-            delays[n_delays] = d;
-            n_delays += 1;
+            delays.push(d);
             delay_sum += super::calls::ms(to_f64(d));
             budget_sum += to_f64(3 * speech + lookahead_ns + d);
             delivered += payload;
@@ -251,8 +248,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
             let w = sent.saturating_sub(g);
             waits_sorted &= w >= last_wait;
             last_wait = w;
-            waits[n_waits] = w;
-            n_waits += 1;
+            waits.push(w);
             wait_sum += super::calls::ms(to_f64(w));
         }
         if pl != NOT_ARRIVED {
@@ -269,12 +265,10 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
         }
         i += 1;
     }
-    delays.truncate(n_delays);
-    waits.truncate(n_waits);
     let spurts = a.bounds.then(|| {
         let mut sps = SpurtDelays::default();
         for (k, &(id, start)) in runs.iter().enumerate() {
-            let end = runs.get(k + 1).map_or(n_delays, |r| r.1);
+            let end = runs.get(k + 1).map_or(delays.len(), |r| r.1);
             sps.push_spurt(id, &mut delays[start..end]);
         }
         sps
@@ -307,7 +301,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
     }
     Pass {
         counts,
-        arrived: n_delays,
+        arrived: delays.len(),
         delays,
         delays_sorted,
         delay_sum,
