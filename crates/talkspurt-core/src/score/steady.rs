@@ -132,7 +132,8 @@ impl Line<'_> {
     }
 
     /// Packets `i + k .. i + k + CHUNK` all on the line (`k + CHUNK` at
-    /// most the columns' length).
+    /// most the columns' length). (OR-ing the differences a column width
+    /// at a time, to vectorise, cost 10 % more, callgrind.)
     #[inline(always)]
     fn chunk_on(&self, k: usize) -> bool {
         let mut all = true;
