@@ -12,7 +12,9 @@
 //! `tests` checks this pass against them. Percentiles still sort (the
 //! columns are collected here, with whether they came in order); the run
 //! statistics, clips and the offline bounds read the flags and columns
-//! as before.
+//! as before. Steady runs (`steady.rs`: packets on one line in every
+//! column, nearly all of a constant-rate call on an unloaded path) are
+//! folded at once, each float sum still added once a packet in order.
 
 use crate::metrics::rtpi::{MissingPredecessor, RtpiSilence};
 use crate::metrics::{GapJitterStream, LossCounts};
