@@ -161,6 +161,24 @@ impl GapJitterStream {
         self.last = [(sb, b), (talkspurt, t)];
     }
 
+    /// `k` packets of the talkspurt of the last two pushed, whose times
+    /// `t` (the last two of them given) continue the line through those
+    /// two, every time below 2^62 ns: what `k` calls of [`Self::push`]
+    /// do, in O(1). Every sample is |0| = +0.0, so the sum (≥ +0.0, never
+    /// −0.0) is unchanged by adding them (score::steady, issue 26).
+    pub fn push_on_line(&mut self, talkspurt: u32, k: usize, last2: [u64; 2], threshold_ns: f64) {
+        debug_assert!(self.last.iter().all(|&(s, t)| s == talkspurt && t < SAFE) && last2.iter().all(|&t| t < SAFE));
+        if k == 0 {
+            return;
+        }
+        self.samples += k;
+        if 0.0 > self.max {
+            self.max = 0.0;
+        }
+        self.over += k * (0.0 > threshold_ns) as usize;
+        self.last = if k == 1 { [self.last[1], (talkspurt, last2[1])] } else { [(talkspurt, last2[0]), (talkspurt, last2[1])] };
+    }
+
     pub fn jitter(&self) -> GapJitter {
         let n = self.samples;
         GapJitter { samples: n, mean_ns: (n > 0).then(|| self.sum / n as f64), max_ns: (n > 0).then_some(self.max) }

@@ -67,6 +67,17 @@ impl SpurtDelays {
     /// order; sorted here).
     pub fn push_spurt(&mut self, id: u32, delays: &mut [u64]) {
         self.open(id);
+        // One delay throughout (a steady path, score::steady): found with
+        // an OR of differences, which vectorises, in place of the order
+        // test and the scan below (~9 instructions a packet, callgrind).
+        if let Some(&d) = delays.first() {
+            if delays.iter().fold(0, |a, &x| a | (x ^ d)) == 0 {
+                self.delays.push(d);
+                self.counts.push(delays.len() as u32);
+                *self.ends.last_mut().expect("opened") = self.delays.len() as u32;
+                return;
+            }
+        }
         if !delays.is_sorted() {
             delays.sort_unstable();
         }

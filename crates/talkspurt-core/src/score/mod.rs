@@ -5,7 +5,8 @@
 //!
 //! Files: `config.rs` the `[analysis]` settings; `row.rs` what a call was
 //! and its row; `calls.rs` scores one call, `pass.rs` its one
-//! pass over the columns; `modes.rs` a
+//! pass over the columns, `steady.rs` the runs that pass folds at once;
+//! `modes.rs` a
 //! mode-switching call's shares per mode; `bounds.rs` its offline bounds;
 //! `summary.rs` the tables; `packets.rs` the packets table.
 
@@ -15,6 +16,7 @@ pub mod config;
 pub mod modes;
 pub mod packets;
 mod pass;
+mod steady;
 pub mod row;
 pub mod stream;
 pub mod summary;

@@ -31,6 +31,12 @@ impl Columns {
     }
 }
 
+/// Every value below `Wide::ESC` (see `columns`; may say no when all are).
+#[inline]
+fn below_esc(x: &[u32]) -> bool {
+    x.iter().fold(0, |a, &x| a | x) < Wide::ESC
+}
+
 impl CallRecord {
     /// Block `b`'s base time (`b` below the block count).
     #[inline]
@@ -219,14 +225,25 @@ impl CallRecord {
             let (i0, len) = (k * BLOCK, (n - k * BLOCK).min(BLOCK));
             let (base, c) = self.block_cols(k);
             let gen = &c[0][..len];
-            if base & REBASED == 0 && gen.iter().all(|&x| x < Wide::ESC) {
+            // Escapes tested with an OR over the block, which vectorises
+            // where `all` tests a value at a time (issue 26): below ESC,
+            // the OR is below it only if every value is; a false alarm
+            // (values below ESC whose OR is not) takes the general path.
+            if base & REBASED == 0 && below_esc(gen) {
                 t_gen.extend(gen.iter().map(|&x| base + x as u64));
             } else {
                 t_gen.extend((i0..i0 + len).map(|i| self.t_gen(i)));
             }
             let g = &t_gen[i0..];
             for (f, w, out) in [(1, W_SENT, &mut t_sent), (2, W_ARR, &mut t_arr)] {
-                out.extend(c[f][..len].iter().zip(g).enumerate().map(|(j, (&x, &g))| match x {
+                let x = &c[f][..len];
+                if below_esc(x) {
+                    // No escape in the block (the usual case): one add a
+                    // value, which vectorises (issue 26).
+                    out.extend(x.iter().zip(g).map(|(&x, &g)| g + x as u64));
+                    continue;
+                }
+                out.extend(x.iter().zip(g).enumerate().map(|(j, (&x, &g))| match x {
                     x if x < Wide::ESC => g + x as u64,
                     x => match self.wide_cold(i0 + j, x, w) {
                         NEVER => NEVER,
@@ -235,12 +252,18 @@ impl CallRecord {
                 }));
             }
             fate.extend(c[3][..len].iter().map(|&x| fate_of(x as u8)));
-            for (j, &s) in c[4][..len].iter().enumerate() {
-                spurt = match s {
-                    s if s == u8::MAX as u32 => self.cold.narrow[N_SPURT][&((i0 + j) as u32)],
-                    s => spurt + s,
-                };
-                talkspurt.push(spurt);
+            let steps = &c[4][..len];
+            if steps.iter().fold(0, |a, &s| a | s) == 0 {
+                // One talkspurt throughout the block.
+                talkspurt.resize(i0 + len, spurt);
+            } else {
+                for (j, &s) in steps.iter().enumerate() {
+                    spurt = match s {
+                        s if s == u8::MAX as u32 => self.cold.narrow[N_SPURT][&((i0 + j) as u32)],
+                        s => spurt + s,
+                    };
+                    talkspurt.push(spurt);
+                }
             }
             if escapes {
                 frames.extend((i0..i0 + len).map(|i| self.frames(i) as u16));
