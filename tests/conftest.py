@@ -68,6 +68,22 @@ packet = "500B"
 """
 
 
+def ctrl_c_group(p, timeout_s: float, hung: str) -> tuple[str, str]:
+    """Press Ctrl-C on `p`'s process group (as a terminal does for its
+    foreground group) and return its (stdout, stderr); if it has not ended
+    within `timeout_s`, kill the group and fail with `hung`."""
+    import signal
+    import subprocess
+
+    os.killpg(p.pid, signal.SIGINT)
+    try:
+        return p.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail(hung)
+
+
 def assert_group_gone(pgid: int, what: str, timeout_s: float = 10.0) -> None:
     """No process of group `pgid` (a pool's workers, its resource tracker)
     outlives its leader: the group empties once the tracker sees its pipe

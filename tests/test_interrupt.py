@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import talkspurt
-from conftest import assert_group_gone, small_scenario
+from conftest import assert_group_gone, ctrl_c_group, small_scenario
 
 # 50 on/off G.711 calls for 30 000 s: far longer than the test waits. (3000 s
 # was: on an idle machine the whole run, trace off, ended inside the 2 s wait,
@@ -170,13 +170,7 @@ def test_ctrl_c_on_a_busy_pool_never_hangs_and_leaves_no_worker(when):
         if when == "flowing":
             assert p.stdout.readline().strip() == "flowing", p.stderr.read()
         time.sleep(delay)
-        os.killpg(p.pid, signal.SIGINT)
-        try:
-            out, err = p.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.communicate()
-            pytest.fail(f"attempt {attempt} (Ctrl-C {delay} s after {when!r}): the pool hung")
+        out, err = ctrl_c_group(p, 60, f"attempt {attempt} (Ctrl-C {delay} s after {when!r}): the pool hung")
         assert p.returncode == 130 and "interrupted after" in out, (attempt, delay, p.returncode, out, err)
         assert_group_gone(p.pid, f"attempt {attempt}")
 

@@ -7,9 +7,7 @@ of an uncongested link)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -17,7 +15,7 @@ import time
 import pandas as pd
 import pytest
 
-from conftest import ROOT, assert_group_gone
+from conftest import ROOT, assert_group_gone, ctrl_c_group
 
 DATA = ROOT / "tests" / "data" / "reproduce"
 TOY, DELAY = DATA / "toy", DATA / "toy_delay"
@@ -151,13 +149,7 @@ def test_ctrl_c_stops_every_bundle_and_leaves_no_worker(tmp_path):
         assert p.poll() is None, p.communicate()
         assert time.time() < deadline, "no run written in 300 s"
         time.sleep(0.05)
-    os.killpg(p.pid, signal.SIGINT)
-    try:
-        _, err = p.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
-        pytest.fail("the shared pool hung after Ctrl-C")
+    _, err = ctrl_c_group(p, 120, "the shared pool hung after Ctrl-C")
     assert p.returncode == 130 and err.strip() == "talkspurt: interrupted", (p.returncode, err)
     assert not (out / "toy" / "comparison.csv").exists()
     s = json.loads((out / "toy" / "runs-quick" / "loss" / "sweep.json").read_text())["sessions"][-1]
