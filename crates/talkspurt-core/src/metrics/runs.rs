@@ -95,7 +95,15 @@ pub fn moments_of(n: usize, packets: usize, squares: u128, max: Option<usize>) -
 /// histogram without its zeros.
 pub fn histogram_bins(lengths: impl Iterator<Item = usize>, cap: usize) -> Vec<(u32, u64)> {
     let cap = cap.max(1);
-    let mut bins: Vec<u32> = lengths.map(|l| l.min(cap) as u32).collect();
+    let mut lengths = lengths.map(|l| l.min(cap) as u32).peekable();
+    // None or one run (a call without loss has one received run): its bin
+    // without the sort's buffer (issue 26).
+    let Some(&first) = lengths.peek() else { return Vec::new() };
+    lengths.next();
+    if lengths.peek().is_none() {
+        return vec![(first, 1)];
+    }
+    let mut bins: Vec<u32> = std::iter::once(first).chain(lengths).collect();
     bins.sort_unstable();
     let mut out: Vec<(u32, u64)> = Vec::new();
     for b in bins {

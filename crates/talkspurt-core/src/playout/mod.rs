@@ -231,6 +231,18 @@ impl PlayoutKind {
         }
     }
 
+    /// [`playout`](Self::playout), told the packets of `lines`: ranges in
+    /// which every packet arrived a fixed time after its generation
+    /// (`CallRecord::columns_lined`: blocks stored uniform), in order. A
+    /// fixed delay decides such a range at once (issue 26); the others
+    /// play packet by packet.
+    pub fn playout_lined(&self, trace: &CallTrace<'_>, lines: &[std::ops::Range<usize>]) -> Vec<u64> {
+        match self {
+            PlayoutKind::Fixed(c) => c.playout_lined(trace, lines),
+            _ => self.playout(trace),
+        }
+    }
+
     /// Playout time per packet, [`NOT_ARRIVED`] where not played (lost or late).
     /// The trace must satisfy [`CallTrace::validate`].
     pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {

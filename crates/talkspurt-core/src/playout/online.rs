@@ -8,6 +8,7 @@
 //! played at `t_gen + offset` if it arrived by then, otherwise it is late.
 
 use super::{CallTrace, NOT_ARRIVED};
+use std::ops::Range;
 
 /// How an online buffer picks a talkspurt's offset. `k` is the talkspurt's
 /// index among the trace's talkspurts (runs of equal id), delays are ns.
@@ -129,21 +130,46 @@ impl Default for FixedDelay {
 impl FixedDelay {
     /// Playout time per packet, [`NOT_ARRIVED`] where lost or late.
     pub fn playout(&self, trace: &CallTrace<'_>) -> Vec<u64> {
+        self.playout_lined(trace, &[])
+    }
+
+    /// [`playout`](Self::playout) with `lines`: ranges of packets each
+    /// arrived the same time after its generation, in order
+    /// (`PlayoutKind::playout_lined`).
+    pub fn playout_lined(&self, trace: &CallTrace<'_>, lines: &[Range<usize>]) -> Vec<u64> {
+        let (t_gen, t_arr, d) = (trace.t_gen, trace.t_arr, self.delay);
+        let mut out = Vec::with_capacity(t_gen.len());
         // `playout_from_offsets` with one offset for every talkspurt, so
-        // without finding the talkspurts (issue 14).
-        trace
-            .t_gen
-            .iter()
-            .zip(trace.t_arr)
-            .map(|(&g, &a)| {
-                let p = g.saturating_add(self.delay);
-                if a != NOT_ARRIVED && a <= p {
+        // without finding the talkspurts (issue 14). `a <= p` for a =
+        // NOT_ARRIVED (u64::MAX) only when p saturated to it too:
+        // NOT_ARRIVED either way, so one compare says played or not.
+        let each = |out: &mut Vec<u64>, r: Range<usize>| {
+            out.extend(t_gen[r.clone()].iter().zip(&t_arr[r]).map(|(&g, &a)| {
+                let p = g.saturating_add(d);
+                if a <= p {
                     p
                 } else {
                     NOT_ARRIVED
                 }
-            })
-            .collect()
+            }))
+        };
+        let mut at = 0;
+        for r in lines {
+            each(&mut out, at..r.start);
+            at = r.end;
+            // Arrived `a − g` after generation throughout, and no playout
+            // time saturates (the last is the latest): played iff that
+            // delay is at most the buffer's, for every packet alike, and
+            // the values are the ones above (issue 26).
+            let (g, a) = (&t_gen[r.clone()], t_arr[r.start].wrapping_sub(t_gen[r.start]));
+            match g.last() {
+                Some(&last) if last.checked_add(d).is_some() && a <= d => out.extend(g.iter().map(|&g| g + d)),
+                Some(&last) if last.checked_add(d).is_some() => out.resize(r.end, NOT_ARRIVED),
+                _ => each(&mut out, r.clone()),
+            }
+        }
+        each(&mut out, at..t_gen.len());
+        out
     }
 }
 

@@ -16,6 +16,7 @@
 //! with nothing better is reported as NaN.
 
 use super::row::{CallInfo, CallSummary};
+use std::cell::Cell;
 use crate::playout::{
     fixed_delay_bound_generic_prepared, fixed_delay_bound_prepared, optimal_playout_generic_prepared,
     optimal_playout_prepared, CallTrace, FixedDelayBound, OptimalPlayout, Prepared,
@@ -63,7 +64,25 @@ pub fn bounds_prepared(p: &Prepared<'_, '_>, info: &CallInfo, curve: &KeptCurve)
         None => (None, None),
     };
     let (g107, fixed_g107) = if quality::codec_impairment(info.codec.emodel_key).is_some() {
-        let r = |d: f64, e: f64| curve.at(d, e, 1.0).map_or(OUT_OF_MODEL, |x| x.r);
+        // The two G.107 bounds ask for the same (delay, loss) points (the
+        // optimum's candidates and the fixed delay's are the call's
+        // delays): each point's R is kept and read again, the same bits
+        // (`KeptCurve::at` is a pure function; issue 26: 12 evaluations a
+        // call of ~250 instructions each on the headline).
+        let seen: Cell<[(u64, u64, f64); SEEN]> = Cell::new([(u64::MAX, u64::MAX, 0.0); SEEN]);
+        let next = Cell::new(0);
+        let r = |d: f64, e: f64| {
+            let key = (d.to_bits(), e.to_bits());
+            let mut kept = seen.get();
+            if let Some(&(_, _, r)) = kept.iter().find(|x| (x.0, x.1) == key) {
+                return r;
+            }
+            let r = curve.at(d, e, 1.0).map_or(OUT_OF_MODEL, |x| x.r);
+            kept[next.get()] = (key.0, key.1, r);
+            seen.set(kept);
+            next.set((next.get() + 1) % SEEN);
+            r
+        };
         let o = optimal_playout_generic_prepared(p, off, r, false);
         (Some(o), Some(fixed_delay_bound_generic_prepared(p, off, r, false)))
     } else {
@@ -73,6 +92,9 @@ pub fn bounds_prepared(p: &Prepared<'_, '_>, info: &CallInfo, curve: &KeptCurve)
 }
 
 const NAN: f64 = f64::NAN;
+
+/// (delay, loss) points whose G.107 R `bounds_prepared` keeps.
+const SEEN: usize = 4;
 
 /// (R, MOS, played, loss, mean mouth-to-ear ms) of an optimum; NaN where
 /// undefined (nothing played has no delay; an out-of-model optimum no R).

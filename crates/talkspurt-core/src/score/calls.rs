@@ -93,13 +93,21 @@ pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored 
     // Expanded one call at a time: only the compact records stay for the
     // run; columns are dropped after their last use, so that a long call's
     // peak is not every column at once (issue 14).
-    let mut rec = rec.columns(false);
+    let mut lines = Vec::with_capacity(rec.len().div_ceil(64));
+    let rec = rec.columns_lined(false, &mut lines);
+    score_columns(rec, &lines, info, a)
+}
+
+/// [`score_call`] from the call's columns and the packets of its blocks
+/// stored uniform (`lines`, from `CallRecord::columns_lined`; empty: every
+/// packet read from the columns, the same bits, `lined_tests`).
+pub(super) fn score_columns(mut rec: Columns, lines: &[std::ops::Range<usize>], info: &CallInfo, a: &AnalysisCfg) -> Scored {
     let trace = CallTrace { talkspurt: &rec.talkspurt, t_gen: &rec.t_gen, t_arr: &rec.t_arr };
-    let played = info.playout.playout(&trace);
+    let played = info.playout.playout_lined(&trace, lines);
     let frame = info.frame.as_nanos();
     // Everything read packet by packet, in one pass (issue 26).
     let lambda = info.codec.lambda;
-    let mut p = pass(&rec, &played, a, frame, info.codec.lookahead.as_nanos(), info.offset_ms(), lambda.is_some(), quality::delay_impairment_simplified);
+    let mut p = pass(&rec, &played, lines, a, frame, info.codec.lookahead.as_nanos(), info.offset_ms(), lambda.is_some(), quality::delay_impairment_simplified);
     let mut s = CallSummary::default();
     losses_of(&mut s, &p.counts);
     delays(&mut s, &rec, &mut p, frame);
@@ -283,14 +291,18 @@ pub(super) fn quality_of(s: &mut CallSummary, buffer_sum: u64, measured: Option<
     };
     let capped = mixed(p.burst_r).map_or_else(|| quality::ie_eff(p.ie, p.bpl, p.ppl, p.burst_r).1, |m| m.1);
     s.emodel_extrapolated = !quality::in_g107_range(&p) || capped || measured.is_some_and(|b| b > 8.0);
-    match curve.at(s.mouth_to_ear_ms, s.loss_total, s.burst_r) {
-        Ok(res) => (s.ie_eff, s.r, s.mos) = swap(res, mixed(p.burst_r)),
+    let at = curve.at(s.mouth_to_ear_ms, s.loss_total, s.burst_r);
+    match &at {
+        Ok(res) => (s.ie_eff, s.r, s.mos) = swap(*res, mixed(p.burst_r)),
         Err(_) => (s.ie_eff, s.r, s.mos) = (NAN, NAN, NAN),
     }
     // The same buffer scored as the G.107 bound is (BurstR = 1), so
     // `bound_g107_r − r_random` is buffer inefficiency alone and
-    // `r_random − r` the burst penalty (score::bounds).
-    s.r_random = curve.at(s.mouth_to_ear_ms, s.loss_total, 1.0).map_or(NAN, |r| swap(r, mixed(1.0)).1);
+    // `r_random − r` the burst penalty (score::bounds). With BurstR
+    // already 1 (random loss, or none) that is the result above: the
+    // same arguments (issue 26).
+    let at = if s.burst_r.to_bits() == 1.0f64.to_bits() { at } else { curve.at(s.mouth_to_ear_ms, s.loss_total, 1.0) };
+    s.r_random = at.map_or(NAN, |r| swap(r, mixed(1.0)).1);
     match r_simple {
         Some(r) => (s.r_simple, s.mos_simple) = (r, quality::mos_from_r(r)),
         None => (s.r_simple, s.mos_simple) = (NAN, NAN),

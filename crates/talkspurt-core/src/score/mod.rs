@@ -17,6 +17,8 @@ pub mod modes;
 pub mod packets;
 mod pass;
 mod steady;
+#[cfg(test)]
+mod lined_tests;
 pub mod row;
 pub mod stream;
 pub mod summary;

@@ -23,6 +23,7 @@ use crate::quality::stats::transit_difference;
 use crate::score::AnalysisCfg;
 use crate::trace::record::{Columns, NetFate};
 use super::steady::{steady_run, Steady};
+use std::ops::Range;
 
 /// A steady run is folded at once from this many packets (`steady.rs`).
 /// After a try finds none the next waits `backoff` packets, from 3 (past
@@ -90,14 +91,27 @@ pub(super) struct Pass {
 /// `frame_ns`: a frame's speech; `offset_ms` and `id`: the reduced-form
 /// delay impairment of the playout delay (`id` is only called when
 /// `with_id`; it must be pure: equal consecutive delays share one call,
-/// as in `playout::score`).
-pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64, lookahead_ns: u64, offset_ms: f64, with_id: bool, id: impl Fn(f64) -> f64) -> Pass {
+/// as in `playout::score`). `lines`: the packets of the blocks stored
+/// uniform (`CallRecord::columns_lined`; may be empty), which the steady
+/// runs take without testing them again.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &AnalysisCfg, frame_ns: u64, lookahead_ns: u64, offset_ms: f64, with_id: bool, id: impl Fn(f64) -> f64) -> Pass {
     let n = rec.len();
     assert!(
         [rec.talkspurt.len(), rec.t_sent.len(), rec.t_arr.len(), rec.fate.len(), rec.frames.len(), rec.payload.len(), played.len()].iter().all(|&l| l == n),
         "a call's columns differ in length"
     );
-    let app_same = rec.t_sent == rec.t_gen;
+    // Within a uniform block the send offset is one value: its first
+    // packet decides it (issue 26: the whole columns compared were ~1.3
+    // instructions a packet).
+    let app_same = {
+        let (mut at, mut same) = (0, true);
+        for r in lines {
+            same &= rec.t_sent[at..r.start] == rec.t_gen[at..r.start] && rec.t_sent[r.start] == rec.t_gen[r.start];
+            at = r.end;
+        }
+        same && rec.t_sent[at..] == rec.t_gen[at..]
+    };
     let exclude = a.rtpi_silence == RtpiSilence::Exclude;
     let rtpi_missing = match a.rtpi_missing {
         MissingPredecessor::Timely => Some(false),
@@ -136,10 +150,14 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
     // Steady runs folded at once (`steady.rs`): (start, run), in order;
     let mut steady: Vec<(usize, Steady)> = Vec::new();
     let (mut next_try, mut backoff) = (2, 3);
+    let mut lines = lines;
     let mut i = 0;
     while i < n {
         if i >= next_try {
-            match steady_run(rec, played, i) {
+            while lines.first().is_some_and(|r| r.end <= i) {
+                lines = &lines[1..];
+            }
+            match steady_run(rec, played, i, lines) {
                 Some(s) if s.k >= MIN_RUN => {
                     let k = s.k;
                     let last = i + k - 1;
@@ -148,7 +166,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
                     // Arrived: delays, their sum, the budget, goodput.
                     delays_sorted &= s.delay >= last_delay;
                     last_delay = s.delay;
-                    delays.extend(std::iter::repeat_n(s.delay, k));
+                    delays.resize(delays.len() + k, s.delay);
                     let x_delay = super::calls::ms(to_f64(s.delay));
                     let x_budget = to_f64(3 * speech + lookahead_ns + s.delay);
                     delivered += k as u64 * payload;
@@ -163,7 +181,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
                     // Sent: waits and their sum.
                     waits_sorted &= s.wait >= last_wait;
                     last_wait = s.wait;
-                    waits.extend(std::iter::repeat_n(s.wait, k));
+                    waits.resize(waits.len() + k, s.wait);
                     let x_wait = super::calls::ms(to_f64(s.wait));
                     // Played.
                     delivered_played += k as u64 * payload;
@@ -178,16 +196,24 @@ pub(super) fn pass(rec: &Columns, played: &[u64], a: &AnalysisCfg, frame_ns: u64
                         0.0
                     };
                     // The float sums, each in its own order as above.
+                    // (Without λ, `id_sum` is not read: adding 0.0 there
+                    // costs nothing against a second loop.)
                     for _ in 0..k {
                         delay_sum += x_delay;
                         budget_sum += x_budget;
-                        rfc_jitter += (dd - rfc_jitter) / 16.0;
                         wait_sum += x_wait;
+                        id_sum += x_id;
                     }
-                    if with_id {
-                        for _ in 0..k {
-                            id_sum += x_id;
+                    // RFC 3550's estimator with one D is a function of J
+                    // alone: once a step leaves J's bits unchanged, so do
+                    // all the rest (on a steady path D = 0 and J is 0 from
+                    // the start; issue 26).
+                    for _ in 0..k {
+                        let next = rfc_jitter + (dd - rfc_jitter) / 16.0;
+                        if next.to_bits() == rfc_jitter.to_bits() {
+                            break;
                         }
+                        rfc_jitter = next;
                     }
                     steady.push((i, s));
                     i += k;
@@ -442,7 +468,7 @@ mod tests {
                 let (c, played) = call_of(seed * 7919, n, seed % 3 == 0, steady);
                 println!("seed {seed}, steady {steady}, {n} packets");
                 let a = AnalysisCfg { rtpi_missing: missing, rtpi_silence: silence, ..AnalysisCfg::default() };
-                let p = pass(&c, &played, &a, frame, 5_000_000, 25.0, true, delay_impairment_simplified);
+                let p = pass(&c, &played, &[], &a, frame, 5_000_000, 25.0, true, delay_impairment_simplified);
                 // Steady calls are mostly folded.
                 assert!(!steady || n < 100 || p.folded * 2 >= n, "seed {seed}: {} of {n} folded", p.folded);
                 assert_eq!(p.counts, loss_counts(&c.fate, &played));

@@ -24,6 +24,7 @@
 //! on f64).
 
 use crate::trace::record::{Columns, NetFate};
+use std::ops::Range;
 
 /// Times are below this in a steady run: no value is `NOT_ARRIVED`, and
 /// the i64 paths of the transit and second differences apply.
@@ -46,8 +47,11 @@ pub(super) struct Steady {
 /// The steady run starting at `i` (`i ≥ 2`), if packets `i − 2` and
 /// `i − 1` start one: both arrived and played, in one talkspurt, on the
 /// line. Scans to the first packet off it; `None` if there is none on it.
+/// `lines`: packets known uniform (`CallRecord::columns_lined`, in order,
+/// none ending before `i`), whose columns other than `played` are not
+/// tested again.
 #[inline]
-pub(super) fn steady_run(c: &Columns, played: &[u64], i: usize) -> Option<Steady> {
+pub(super) fn steady_run(c: &Columns, played: &[u64], i: usize, lines: &[Range<usize>]) -> Option<Steady> {
     let (p, q) = (i - 1, i - 2);
     let (g, gq) = (c.t_gen[p], c.t_gen[q]);
     if c.talkspurt[p] != c.talkspurt[q] || c.fate[p] != NetFate::Arrived || g < gq || (c.t_sent[p] | c.t_arr[p] | played[p]) >= SAFE {
@@ -81,14 +85,40 @@ pub(super) fn steady_run(c: &Columns, played: &[u64], i: usize) -> Option<Steady
         pay: c.payload[p],
     };
     // A chunk at a time without a branch per packet, then one at a time
-    // to the first packet off the line.
+    // to the first packet off the line, or to where a uniform block takes
+    // over: from its third packet on, the two before lie in it and on the
+    // line, so every column of the block but `played` is on the line
+    // (its step is theirs; its offsets, fate, frames and payload packet
+    // p − 1's; its talkspurt steps 0).
     let m = n - i;
-    let mut k = 0;
-    while k + CHUNK <= m && line.chunk_on(k) {
-        k += CHUNK;
-    }
-    while k < m && line.on(k) {
-        k += 1;
+    let (mut k, mut lines) = (0, lines);
+    loop {
+        let p = i + k;
+        while lines.first().is_some_and(|r| r.end <= p + 2) {
+            lines = &lines[1..];
+        }
+        // Scan to `stop`: the end of a block whose playout is off the
+        // line (to find where), or where the next block takes over.
+        let stop = match lines.first() {
+            Some(r) if r.start + 2 <= p => {
+                if line.played_on(k, r.end - i) {
+                    k = r.end - i;
+                    continue;
+                }
+                r.end - i
+            }
+            Some(r) => (r.start + 2 - i).min(m),
+            None => m,
+        };
+        while k + CHUNK <= stop && line.chunk_on(k) {
+            k += CHUNK;
+        }
+        while k < stop && line.on(k) {
+            k += 1;
+        }
+        if k < stop || k == m {
+            break;
+        }
     }
     // The line did not wrap and every time on it stays below SAFE: the
     // equalities above hold as integers, not modulo 2^64.
@@ -130,6 +160,14 @@ impl Line<'_> {
             & (self.fate[j] == NetFate::Arrived)
             & (self.frames[j] == self.fr)
             & (self.payload[j] == self.pay)
+    }
+
+    /// Packets `i + k .. i + e` played on the line (their other columns
+    /// known to be on it): an OR over the block, which vectorises.
+    #[inline(always)]
+    fn played_on(&self, k: usize, e: usize) -> bool {
+        let po = self.po;
+        self.played[k..e].iter().zip(&self.t_gen[k..e]).fold(0, |a, (&pl, &g)| a | (pl.wrapping_sub(g) ^ po)) == 0
     }
 
     /// Packets `i + k .. i + k + CHUNK` all on the line (`k + CHUNK` at

@@ -233,6 +233,23 @@ impl Packed {
         cols
     }
 
+    /// The block's description if it is uniform (`uniform`): column 0's
+    /// line `(g0, step)` and the one value of every other column. Read
+    /// from the header alone (every width byte 0, no mask), so a reader
+    /// can take the block as a steady run without decoding its columns
+    /// (score::steady, issue 26).
+    pub(super) fn line(&self) -> Option<(u32, u32, [u32; FIELDS - 1])> {
+        let b = &self.0;
+        let at = |f: usize| u16::from_le_bytes([b[8 + 2 * f], b[9 + 2 * f]]) as usize;
+        if (0..FIELDS).any(|f| b[at(f)] != 0) {
+            return None;
+        }
+        let a0 = at(0);
+        // Width 0: the residuals are all 0 (the first is), so `lo` is 0.
+        debug_assert_eq!(rd32(b, a0 + 9), 0);
+        Some((rd32(b, a0 + 1), rd32(b, a0 + 5), std::array::from_fn(|f| rd32(b, at(f + 1) + 1))))
+    }
+
     /// Heap bytes held.
     pub(super) fn heap_bytes(&self) -> usize {
         self.0.len()
@@ -274,6 +291,7 @@ mod tests {
         c[0][40] += 3_000_000_000; // a silence inside the block
         c[4][63] = 255;
         roundtrip(&c);
+        assert_eq!(Packed::pack(0, &c).line(), None);
         let all_none = [[NONE; N]; FIELDS];
         let mut a = all_none;
         a[0] = [0; N];
@@ -301,6 +319,7 @@ mod tests {
             let (a, b) = (Packed::pack(99, &c), Packed::uniform(99, g0, step, vals));
             assert_eq!(a.0, b.0);
             assert_eq!(b.unpack(), c);
+            assert_eq!(b.line(), Some((g0, step, vals)));
         }
     }
 }

@@ -31,6 +31,33 @@ impl Columns {
     }
 }
 
+/// `len` values `f(0)`, `f(1)`, ... onto `v`: written by an indexed loop
+/// into its spare capacity, which vectorises and is inlined (`extend` with
+/// an iterator went through an out-of-line `extend_trusted` writing a value
+/// at a time: ~120 instructions a block and column; issue 26).
+#[inline(always)]
+fn push_n<T: Copy>(v: &mut Vec<T>, len: usize, f: impl Fn(usize) -> T) {
+    v.reserve(len);
+    for (j, x) in v.spare_capacity_mut()[..len].iter_mut().enumerate() {
+        x.write(f(j));
+    }
+    // SAFETY: the first `len` slots past the length were written above.
+    unsafe { v.set_len(v.len() + len) };
+}
+
+/// Rows `..len` of `b` as `Packed::line` describes a uniform block:
+/// generation offsets on a line (`len` ≥ 2), every other field one value
+/// (compared as the bytes after `GEN`, two u64 loads a row).
+fn rows_line(b: &Block, len: usize) -> Option<(u32, u32, [u32; FIELDS - 1])> {
+    let rows = &b.rows[..len];
+    let (r0, r1) = (rows.first()?, rows.get(1)?);
+    let (g0, step) = (get32(r0, GEN), get32(r1, GEN).wrapping_sub(get32(r0, GEN)));
+    let rest = |r: &[u8; ROW]| (u64::from_le_bytes(r[SENT..SENT + 8].try_into().expect("8 bytes")), u64::from_le_bytes(r[ROW - 8..].try_into().expect("8 bytes")));
+    let first = rest(r0);
+    let on = rows.iter().enumerate().fold(true, |a, (j, r)| a & (get32(r, GEN) == g0.wrapping_add(step.wrapping_mul(j as u32))) & (rest(r) == first));
+    on.then(|| (g0, step, std::array::from_fn(|f| row_field(r0, f + 1))))
+}
+
 /// Every value below `Wide::ESC` (see `columns`; may say no when all are).
 #[inline]
 fn below_esc(x: &[u32]) -> bool {
@@ -208,6 +235,17 @@ impl CallRecord {
     /// The records as plain vectors; `trace` adds wire bytes and where
     /// lost (when recorded).
     pub fn columns(&self, trace: bool) -> Columns {
+        self.columns_lined(trace, &mut Vec::new())
+    }
+
+    /// `columns`, and onto `lines` the packets of each block stored
+    /// uniform (`Packed::line`: generation times on a line, every other
+    /// field one value), in order. Such a block is written from its
+    /// description without decoding it, and scoring takes it as a steady
+    /// run without testing its packets again (score::steady; issue 26:
+    /// decoding and finding the runs were ~75 instructions a packet of the
+    /// headline's scoring).
+    pub fn columns_lined(&self, trace: bool, lines: &mut Vec<std::ops::Range<usize>>) -> Columns {
         let n = self.len();
         let trace = trace && self.full;
         // Decoded a block at a time, as the accessors above decode one
@@ -221,8 +259,51 @@ impl CallRecord {
         let mut talkspurt = Vec::with_capacity(n);
         let escapes = self.cold.narrow.iter().any(|m| !m.is_empty());
         let mut spurt = 0u32;
+        // The multiples of a uniform block's step, for its generation times
+        // (a multiply a value did not vectorise: ~4 instructions a packet).
+        let (mut steps_of, mut multiples) = (None, [0u64; BLOCK]);
         for k in 0..n.div_ceil(BLOCK) {
             let (i0, len) = (k * BLOCK, (n - k * BLOCK).min(BLOCK));
+            // A packed block says whether it is uniform in its header; a
+            // block of rows (the current one, or one not yet packed) is
+            // tested, ~3 instructions a row.
+            let (base, line) = match self.cold.done.get(k) {
+                Some(Stored::Packed(p)) => (p.base(), p.line()),
+                Some(Stored::Rows(b)) => (b.base, rows_line(b, len)),
+                None => self.cur_ref().map_or((0, None), |b| (b.base, rows_line(b, len))),
+            };
+            // The fast path's conditions are the general path's with
+            // no escape anywhere in the block: the same values.
+            match line {
+                Some((g0, step, [sent, arr, f, 0, fr, pay]))
+                    if base & REBASED == 0
+                        && !escapes
+                        && g0 as u64 + step as u64 * (len as u64 - 1) < Wide::ESC as u64
+                        && sent.max(arr) < Wide::ESC =>
+                {
+                    // Written by loops that vectorise, into the
+                    // vectors' spare capacity (zeroing them first is a
+                    // `memset` per column; issue 26).
+                    if steps_of != Some(step) {
+                        for (j, x) in multiples.iter_mut().enumerate() {
+                            *x = step as u64 * j as u64;
+                        }
+                        steps_of = Some(step);
+                    }
+                    let g0 = base + g0 as u64;
+                    push_n(&mut t_gen, len, |j| g0 + multiples[j]);
+                    push_n(&mut t_sent, len, |j| g0 + multiples[j] + sent as u64);
+                    push_n(&mut t_arr, len, |j| g0 + multiples[j] + arr as u64);
+                    let f = fate_of(f as u8);
+                    push_n(&mut fate, len, |_| f);
+                    push_n(&mut talkspurt, len, |_| spurt);
+                    push_n(&mut frames, len, |_| fr as u16);
+                    push_n(&mut payload, len, |_| pay);
+                    lines.push(i0..i0 + len);
+                    continue;
+                }
+                _ => {}
+            }
             let (base, c) = self.block_cols(k);
             let gen = &c[0][..len];
             // Escapes tested with an OR over the block, which vectorises
