@@ -556,6 +556,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         call_series: s.run.series,
         capture: None,
         cut: Default::default(),
+        prefetch: false,
         in_flight: Default::default(),
         timer_late: SimTime::ZERO,
         trunks,

@@ -6,6 +6,7 @@
 //! in full. Asking for those lines some events early overlaps the misses
 //! with the work of the packets in between (bench/README.md, issue 14).
 //! A prefetch is only a hint: it reads nothing and changes no result.
+//! Below `FROM_CALLS` calls the state stays cached and nothing is fetched.
 
 use super::voice::NO_VOICE_ROUTE;
 use super::world::{Call, Event, World};
@@ -27,6 +28,20 @@ fn prefetch<T>(p: *const T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
+}
+
+/// Calls from which fetching ahead pays. Below, the calls' hot state
+/// stays in cache between two of a call's packets, and the peeks and hints
+/// are only work: ~53 instructions of a headline packet's ~570 (1000
+/// calls). On the scaled dumbbell (`bench/scale.sh`'s links, 2026-11-28,
+/// alternated runs, median event-loop time with / without): 1000 calls
+/// 0.155 / 0.142 s, 2000 0.024 / 0.022 s, 3000 0.034 / 0.029 s, 4000
+/// 0.030 / 0.031 s, 10 000 0.050 / 0.054 s (bench/README.md, Profiles).
+const FROM_CALLS: usize = 4000;
+
+/// Whether a run of `calls` calls fetches ahead (`World::prime`).
+pub(super) fn worth_it(calls: usize) -> bool {
+    calls >= FROM_CALLS
 }
 
 impl World {

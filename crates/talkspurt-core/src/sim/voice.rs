@@ -69,7 +69,9 @@ impl World {
     /// RTP header, schedule the next one and send it.
     pub(super) fn on_voice(&mut self, now: SimTime, ci: u32) {
         let lane = self.voice_lane(ci);
-        self.prefetch_voice(lane);
+        if self.prefetch {
+            self.prefetch_voice(lane);
+        }
         let call = &mut self.calls[ci as usize];
         let vp = call.source.emit();
         debug_assert_eq!(vp.t_gen, now);

@@ -235,6 +235,8 @@ pub struct World {
     pub timer_late: SimTime,
     /// IAX2 trunks (`sim/trunk.rs`), each one flow carrying its calls.
     pub trunks: Vec<super::trunk::TrunkApp>,
+    /// Fetch calls' state ahead of their packets (`prefetch.rs`), set by `prime`.
+    pub(crate) prefetch: bool,
 }
 
 impl World {
@@ -266,6 +268,7 @@ impl World {
         for c in &mut self.calls {
             c.gated = c.adapt.gates();
         }
+        self.prefetch = super::prefetch::worth_it(self.calls.len());
         for i in 0..self.calls.len() as u32 {
             let c = &mut self.calls[i as usize];
             // A connection open from the start (or none) lets the media
