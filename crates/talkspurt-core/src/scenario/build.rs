@@ -463,6 +463,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 source,
                 rec: CallRecord::new(s.run.trace, expect),
                 gated: false,
+                direct: false,
                 route: crate::sim::NO_VOICE_ROUTE,
                 trunk: trunk.map_or(crate::sim::NO_TRUNK, |(t, _)| t),
                 start,

@@ -90,7 +90,8 @@ impl Flow {
 /// A call. `repr(C)`, cache-line aligned, fields in the order a voice
 /// packet reads them: the source's clock, the record's head, the flow and
 /// route, the pending changes and the RTP sender's counters lie in the
-/// first three cache lines (`HOT_LINES`, checked by a test); the rest
+/// first three cache lines (`HOT_LINES`, checked by a test; a packet off
+/// the planned route, which writes its RTP header, reads one more); the rest
 /// (codec, adaptation, RTP receiver, log) is read per report or per
 /// talkspurt. At 10 000 calls each line of a call's state touched per
 /// packet is a cache miss (issue 14, bench/README.md);
@@ -112,6 +113,10 @@ pub struct Call {
     /// The adaptation can hold packets back (`Adapter::gates`), set by
     /// `World::prime`; otherwise `Adapter::gate` is not asked.
     pub gated: bool,
+    /// The packets take `voice_routed` straight away: a planned route, no
+    /// trunk, no adaptation (so no gate and no pending change), set by
+    /// `World::plan_voice_routes`.
+    pub direct: bool,
     /// Frames per packet and bytes per frame the adaptation chose, applied
     /// once the packet being filled is out (its completion event is
     /// already scheduled).
