@@ -34,6 +34,13 @@ pub const NO_VOICE_ROUTE: u32 = u32::MAX;
 pub struct VoiceRoute {
     pub hops: Vec<u32>,
     pub dst: NodeId,
+    /// Every hop is a plain channel (`Channel::is_plain`): the crossing
+    /// counts the packets that reached `dst` here, `through` of them with
+    /// `bytes` in all, and each hop's counters take them at the run's end
+    /// (`World::settle_routes`) instead of four additions a hop a packet.
+    pub plain: bool,
+    pub through: u64,
+    pub bytes: u64,
 }
 
 impl World {
@@ -54,7 +61,8 @@ impl World {
             let ok = !hops.is_empty() && !ch[hops[0] as usize].holds_packets() && hops[1..].iter().all(|&c| self.cut.closed[c as usize]);
             self.calls[ci].route = if ok {
                 *index.entry((f.src, f.dst)).or_insert_with(|| {
-                    routes.push(VoiceRoute { hops, dst: f.dst });
+                    let plain = hops.iter().all(|&c| ch[c as usize].is_plain());
+                    routes.push(VoiceRoute { hops, dst: f.dst, plain, through: 0, bytes: 0 });
                     routes.len() as u32 - 1
                 })
             } else {
@@ -221,7 +229,25 @@ impl World {
     fn cross(&mut self, now: SimTime, r: u32, size: u32) -> Crossed {
         let (mut t, mut ecn) = (now, Ecn::NotEct);
         let (CutThrough { routes, late, .. }, channels) = (&mut self.cut, &mut self.topo.channels[..]);
-        for &ch in &routes[r as usize].hops {
+        let route = &mut routes[r as usize];
+        if route.plain {
+            for (i, &ch) in route.hops.iter().enumerate() {
+                let Some(arrive) = channels[ch as usize].offer_uncounted(t, size) else {
+                    count_through(channels, &route.hops[..i], size);
+                    return Crossed::Lost(ch, NetFate::QueueDrop);
+                };
+                if arrive > self.end {
+                    count_through(channels, &route.hops[..=i], size);
+                    return Crossed::Later(ch, arrive, ecn);
+                }
+                *late = (*late).max(arrive);
+                t = arrive;
+            }
+            route.through += 1;
+            route.bytes += size as u64;
+            return Crossed::Arrived(t);
+        }
+        for &ch in &route.hops {
             let arrive = match channels[ch as usize].offer_parts(t, size, &mut ecn) {
                 Offer::Accepted { arrive, lost: false } => arrive,
                 // Lost on the wire: it used the link, and its fate is known now.
@@ -235,6 +261,26 @@ impl World {
             t = arrive;
         }
         Crossed::Arrived(t)
+    }
+
+    /// Give each plain route's hops the packets that crossed them
+    /// (`VoiceRoute::plain`); at the end of `run`, before anything reads
+    /// the channels' counters.
+    pub(super) fn settle_routes(&mut self) {
+        for route in &mut self.cut.routes {
+            for &ch in &route.hops {
+                self.topo.channels[ch as usize].count_through(route.through, route.bytes);
+            }
+            (route.through, route.bytes) = (0, 0);
+        }
+    }
+}
+
+/// A packet of `size` bytes crossed `hops` (plain) and stopped after them.
+#[cold]
+fn count_through(channels: &mut [crate::net::Channel], hops: &[u32], size: u32) {
+    for &ch in hops {
+        channels[ch as usize].count_through(1, size as u64);
     }
 }
 

@@ -313,6 +313,7 @@ impl World {
                 if last.elapsed() >= PROGRESS_EVERY {
                     last = std::time::Instant::now();
                     if !progress(now.0 as f64 / self.end.0.max(1) as f64) {
+                        self.settle_routes();
                         return false;
                     }
                 }
@@ -325,6 +326,7 @@ impl World {
         // drain period extend it as before. Arrivals handled without an
         // event (cut-through) count as processed.
         self.q.advance_to(self.cut.late.max(self.gen_end).max(self.timer_late));
+        self.settle_routes();
         progress(1.0);
         for (i, f) in self.flows.iter_mut().enumerate() {
             for s in f.sender.take_series() {
