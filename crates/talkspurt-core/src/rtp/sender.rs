@@ -10,22 +10,32 @@ use crate::rng::Rng;
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
+/// `RtpSender::owed` when no header is owed (no packet starts at the end
+/// of time).
+const NONE_OWED: (u64, u64) = (u64::MAX, 0);
+
 #[derive(Debug)]
 #[repr(C)]
 pub struct RtpSender {
-    // What every packet reads and writes first (`packetize`, `sent`),
-    // one cache line; `repr(C)` keeps it so (issue 14).
-    clock_rate: u32,
-    ts0: u32,
-    /// Timestamp just past the previous packet's samples (marker rule).
-    next_ts: Option<u32>,
+    // What a voice packet on a planned route writes (`skip`, `sent`)
+    // first, with the rest of `packetize`'s fields after them: the first
+    // `HOT_BYTES` lie in the call's third cache line, `repr(C)` keeps them
+    // so (issue 14).
+    /// The last packet's first sample time and span (ns) when its header
+    /// was not written (`skip`), `NONE_OWED` otherwise: `next_ts` follows
+    /// from them only if a later header needs it (issue 26 target 3).
+    owed: (u64, u64),
     packets: u32,
     octets: u32,
-    pub ssrc: u32,
     /// Next sequence number and the random offsets (§5.1).
     seq: u16,
     pt: u8,
     cname_len: u8,
+    clock_rate: u32,
+    ts0: u32,
+    /// Timestamp just past the previous packet's samples (marker rule).
+    next_ts: Option<u32>,
+    pub ssrc: u32,
     timing: Option<Timing>,
     out: VecDeque<Rtcp>,
     events: VecDeque<RtcpEvent>,
@@ -33,9 +43,10 @@ pub struct RtpSender {
 }
 
 impl RtpSender {
-    /// Bytes of the fields every packet touches, from the start (the
-    /// call's layout test, `sim::world`).
-    pub const HOT_BYTES: usize = std::mem::offset_of!(RtpSender, timing);
+    /// Bytes of the fields a voice packet on a planned route touches, from
+    /// the start (the call's layout test, `sim::world`); a packet that
+    /// writes its header reads on to `ssrc`.
+    pub const HOT_BYTES: usize = std::mem::offset_of!(RtpSender, ts0);
 
     /// `rtcp`: None sends RTP only. Initial sequence number, timestamp and
     /// SSRC are random (§5.1) from `rng`.
@@ -51,6 +62,7 @@ impl RtpSender {
             seq,
             ts0,
             next_ts: None,
+            owed: NONE_OWED,
             packets: 0,
             octets: 0,
             cname_len,
@@ -71,12 +83,35 @@ impl RtpSender {
     /// when the timestamps are not contiguous: the first packet after a
     /// silence (RFC 3551 §4.1).
     pub fn packetize(&mut self, first_sample: SimTime, samples: u32) -> RtpHeader {
+        if self.owed != NONE_OWED {
+            self.settle();
+        }
         let ts = self.ts0.wrapping_add(clock_units(first_sample, self.clock_rate) as u32);
         let marker = self.next_ts != Some(ts);
         self.next_ts = Some(ts.wrapping_add(samples));
         let h = RtpHeader { pt: self.pt, marker, seq: self.seq, ts, ssrc: self.ssrc, pad: 0 };
         self.seq = self.seq.wrapping_add(1);
         h
+    }
+
+    /// `packetize` for a packet whose header nobody reads (a voice packet
+    /// that crossed its planned route, `sim/voice.rs`): the sequence
+    /// number moves on, and the timestamp arithmetic (two divisions) waits
+    /// until a later header needs `next_ts`. `span_ns` is the packet's
+    /// length in time, whose clock units are its `samples`.
+    #[inline]
+    pub fn skip(&mut self, first_sample: SimTime, span_ns: u64) {
+        self.owed = (first_sample.0, span_ns);
+        self.seq = self.seq.wrapping_add(1);
+    }
+
+    /// The `next_ts` the skipped packet's `packetize` would have left.
+    #[cold]
+    fn settle(&mut self) {
+        let (first, span) = self.owed;
+        let ts = self.ts0.wrapping_add(clock_units(SimTime(first), self.clock_rate) as u32);
+        self.next_ts = Some(ts.wrapping_add(clock_units(SimTime(span), self.clock_rate) as u32));
+        self.owed = NONE_OWED;
     }
 
     /// Payload clock rate (Hz).

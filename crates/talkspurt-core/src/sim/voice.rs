@@ -19,11 +19,10 @@
 use super::path::CutThrough;
 use super::world::{Owner, Side, World};
 use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Offer, Packet, NO_APP};
-use crate::time::{SimDuration, SimTime};
+use crate::time::SimTime;
 use crate::trace::record::{NetFate, NO_WHERE};
 use crate::transport::{AppUnit, FlowAddr, Receiver, Sender, SenderEndpoint};
-use crate::voice::adapt::Gate;
-use crate::voice::VoicePacket;
+use crate::voice::adapt::{Adapter, Gate};
 use std::collections::HashMap;
 
 /// `Call::route` of a call whose packets take the general way.
@@ -35,6 +34,13 @@ pub const NO_VOICE_ROUTE: u32 = u32::MAX;
 pub struct VoiceRoute {
     pub hops: Vec<u32>,
     pub dst: NodeId,
+    /// Every hop is a plain channel (`Channel::is_plain`): the crossing
+    /// counts the packets that reached `dst` here, `through` of them with
+    /// `bytes` in all, and each hop's counters take them at the run's end
+    /// (`World::settle_routes`) instead of four additions a hop a packet.
+    pub plain: bool,
+    pub through: u64,
+    pub bytes: u64,
 }
 
 impl World {
@@ -55,7 +61,8 @@ impl World {
             let ok = !hops.is_empty() && !ch[hops[0] as usize].holds_packets() && hops[1..].iter().all(|&c| self.cut.closed[c as usize]);
             self.calls[ci].route = if ok {
                 *index.entry((f.src, f.dst)).or_insert_with(|| {
-                    routes.push(VoiceRoute { hops, dst: f.dst });
+                    let plain = hops.iter().all(|&c| ch[c as usize].is_plain());
+                    routes.push(VoiceRoute { hops, dst: f.dst, plain, through: 0, bytes: 0 });
                     routes.len() as u32 - 1
                 })
             } else {
@@ -63,14 +70,22 @@ impl World {
             };
         }
         self.cut.routes = routes;
+        for c in &mut self.calls {
+            c.direct = c.route != NO_VOICE_ROUTE && c.trunk == super::NO_TRUNK && matches!(*c.adapt, Adapter::None);
+        }
     }
 
     /// Call `ci`'s voice packet is complete at `now`: record it, write its
     /// RTP header, schedule the next one and send it.
     pub(super) fn on_voice(&mut self, now: SimTime, ci: u32) {
         let lane = self.voice_lane(ci);
-        self.prefetch_voice(lane);
+        if self.prefetch {
+            self.prefetch_voice(lane);
+        }
         let call = &mut self.calls[ci as usize];
+        if call.direct && self.capture.is_none() {
+            return self.voice_routed(now, ci, lane);
+        }
         let vp = call.source.emit();
         debug_assert_eq!(vp.t_gen, now);
         if let Some(k) = call.pending_fpp.take() {
@@ -111,9 +126,6 @@ impl World {
             let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(lane, t, super::world::Event::Voice { call: ci })).is_none();
             return self.trunk_push(now, ci, seq, vp.payload, last);
         }
-        if call.route != NO_VOICE_ROUTE && self.capture.is_none() {
-            return self.voice_routed(now, ci, lane, vp, pad, span);
-        }
         let wire = vp.payload + pad + call.overhead;
         let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
         let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.tx.clock_rate()) as u32;
@@ -153,23 +165,25 @@ impl World {
         self.service(now, flow, Side::Sender);
     }
 
-    /// `on_voice` for a call on its planned route with no capture
-    /// watching: what the general way does for the packet (`send_now`,
-    /// `forward`, `offer` and `onward` hop by hop, `deliver_passive`), in
-    /// the same order for the channels and the event queue. The record is
-    /// written after the crossing instead of before and between: nothing
-    /// on the way reads it, and a packet that arrived (the usual case) is
-    /// recorded in one write, sent at generation and arrived, instead of
-    /// three (`CallRecord::push_arrived`; issue 26 target 3).
+    /// `on_voice` for a call on its planned route (`Call::direct`) with no
+    /// capture watching: what the general way does for the packet
+    /// (`send_now`, `forward`, `offer` and `onward` hop by hop,
+    /// `deliver_passive`), in the same order for the channels and the
+    /// event queue. The record is written after the crossing instead of
+    /// before and between: nothing on the way reads it, and a packet that
+    /// arrived (the usual case) is recorded in one write, sent at
+    /// generation and arrived, instead of three (`CallRecord::push_arrived`);
+    /// its RTP header is written only if it is still on the way at the
+    /// run's end, the one case that reads it (`RtpSender::skip`; issue 26
+    /// target 3).
     #[inline(always)]
-    fn voice_routed(&mut self, now: SimTime, ci: u32, lane: u32, vp: VoicePacket, pad: u32, span: SimDuration) {
+    fn voice_routed(&mut self, now: SimTime, ci: u32, lane: u32) {
         let call = &mut self.calls[ci as usize];
-        let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.tx.clock_rate()) as u32;
-        let mut hdr = call.rtp.tx.packetize(SimTime(now.0 - span.as_nanos()), samples);
-        hdr.pad = pad as u8; // `gate` keeps it within RTP's 255 octets
+        let vp = call.source.emit();
+        debug_assert_eq!(vp.t_gen, now);
+        let span = call.source.frame().mul(vp.frames as u64).as_nanos();
         call.rtp.tx.sent(vp.payload);
-        // Padding (RFC 3550 §5.1's P bit) rides in the payload on the wire.
-        let (size, route, flow) = (vp.payload + pad + call.overhead, call.route, call.flow);
+        let (size, route, flow) = (vp.payload + call.overhead, call.route, call.flow);
         // The last packet does not end the flow here, as on this way
         // before: closing a UDP sender or receiver does nothing (the
         // `Endpoint::close` default).
@@ -177,18 +191,28 @@ impl World {
             self.q.schedule_in(lane, t, super::world::Event::Voice { call: ci });
         }
         let crossed = self.cross(now, route, size);
-        let rec = &mut self.calls[ci as usize].rec;
+        let call = &mut self.calls[ci as usize];
+        let first = SimTime(now.0 - span);
         let (ch, fate) = match crossed {
-            Crossed::Arrived(at) => return rec.push_arrived(now, vp.talkspurt, vp.frames, vp.payload, size, at),
-            Crossed::Lost(ch, fate) => (ch, fate),
+            Crossed::Arrived(at) => {
+                call.rtp.tx.skip(first, span);
+                return call.rec.push_arrived(now, vp.talkspurt, vp.frames, vp.payload, size, at);
+            }
+            Crossed::Lost(ch, fate) => {
+                call.rtp.tx.skip(first, span);
+                (ch, fate)
+            }
             Crossed::Later(ch, ..) => (ch, NetFate::InFlight),
         };
+        let rec = &mut call.rec;
         let seq = rec.push(now, vp.talkspurt, vp.frames, vp.payload, size);
         rec.sent(seq, now);
         match crossed {
             Crossed::Later(_, at, ecn) => {
                 // The `Packet` `UdpSender::send_now` would have built: forward
                 // on the call's flow to the route's end.
+                let samples = crate::rtp::clock_units(SimTime(span), call.rtp.tx.clock_rate()) as u32;
+                let hdr = call.rtp.tx.packetize(first, samples);
                 let dst = self.cut.routes[route as usize].dst;
                 let app = AppHeader::Rtp(hdr);
                 let pkt = Packet { flow, dir: Dir::Forward, ecn, dst, size, app_seq: seq, hdr: Header::Datagram, app };
@@ -205,7 +229,25 @@ impl World {
     fn cross(&mut self, now: SimTime, r: u32, size: u32) -> Crossed {
         let (mut t, mut ecn) = (now, Ecn::NotEct);
         let (CutThrough { routes, late, .. }, channels) = (&mut self.cut, &mut self.topo.channels[..]);
-        for &ch in &routes[r as usize].hops {
+        let route = &mut routes[r as usize];
+        if route.plain {
+            for (i, &ch) in route.hops.iter().enumerate() {
+                let Some(arrive) = channels[ch as usize].offer_uncounted(t, size) else {
+                    count_through(channels, &route.hops[..i], size);
+                    return Crossed::Lost(ch, NetFate::QueueDrop);
+                };
+                if arrive > self.end {
+                    count_through(channels, &route.hops[..=i], size);
+                    return Crossed::Later(ch, arrive, ecn);
+                }
+                *late = (*late).max(arrive);
+                t = arrive;
+            }
+            route.through += 1;
+            route.bytes += size as u64;
+            return Crossed::Arrived(t);
+        }
+        for &ch in &route.hops {
             let arrive = match channels[ch as usize].offer_parts(t, size, &mut ecn) {
                 Offer::Accepted { arrive, lost: false } => arrive,
                 // Lost on the wire: it used the link, and its fate is known now.
@@ -219,6 +261,26 @@ impl World {
             t = arrive;
         }
         Crossed::Arrived(t)
+    }
+
+    /// Give each plain route's hops the packets that crossed them
+    /// (`VoiceRoute::plain`); at the end of `run`, before anything reads
+    /// the channels' counters.
+    pub(super) fn settle_routes(&mut self) {
+        for route in &mut self.cut.routes {
+            for &ch in &route.hops {
+                self.topo.channels[ch as usize].count_through(route.through, route.bytes);
+            }
+            (route.through, route.bytes) = (0, 0);
+        }
+    }
+}
+
+/// A packet of `size` bytes crossed `hops` (plain) and stopped after them.
+#[cold]
+fn count_through(channels: &mut [crate::net::Channel], hops: &[u32], size: u32) {
+    for &ch in hops {
+        channels[ch as usize].count_through(1, size as u64);
     }
 }
 

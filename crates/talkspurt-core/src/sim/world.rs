@@ -90,7 +90,8 @@ impl Flow {
 /// A call. `repr(C)`, cache-line aligned, fields in the order a voice
 /// packet reads them: the source's clock, the record's head, the flow and
 /// route, the pending changes and the RTP sender's counters lie in the
-/// first three cache lines (`HOT_LINES`, checked by a test); the rest
+/// first three cache lines (`HOT_LINES`, checked by a test; a packet off
+/// the planned route, which writes its RTP header, reads one more); the rest
 /// (codec, adaptation, RTP receiver, log) is read per report or per
 /// talkspurt. At 10 000 calls each line of a call's state touched per
 /// packet is a cache miss (issue 14, bench/README.md);
@@ -112,6 +113,10 @@ pub struct Call {
     /// The adaptation can hold packets back (`Adapter::gates`), set by
     /// `World::prime`; otherwise `Adapter::gate` is not asked.
     pub gated: bool,
+    /// The packets take `voice_routed` straight away: a planned route, no
+    /// trunk, no adaptation (so no gate and no pending change), set by
+    /// `World::plan_voice_routes`.
+    pub direct: bool,
     /// Frames per packet and bytes per frame the adaptation chose, applied
     /// once the packet being filled is out (its completion event is
     /// already scheduled).
@@ -235,6 +240,8 @@ pub struct World {
     pub timer_late: SimTime,
     /// IAX2 trunks (`sim/trunk.rs`), each one flow carrying its calls.
     pub trunks: Vec<super::trunk::TrunkApp>,
+    /// Fetch calls' state ahead of their packets (`prefetch.rs`), set by `prime`.
+    pub(crate) prefetch: bool,
 }
 
 impl World {
@@ -266,6 +273,7 @@ impl World {
         for c in &mut self.calls {
             c.gated = c.adapt.gates();
         }
+        self.prefetch = super::prefetch::worth_it(self.calls.len());
         for i in 0..self.calls.len() as u32 {
             let c = &mut self.calls[i as usize];
             // A connection open from the start (or none) lets the media
@@ -305,6 +313,7 @@ impl World {
                 if last.elapsed() >= PROGRESS_EVERY {
                     last = std::time::Instant::now();
                     if !progress(now.0 as f64 / self.end.0.max(1) as f64) {
+                        self.settle_routes();
                         return false;
                     }
                 }
@@ -317,6 +326,7 @@ impl World {
         // drain period extend it as before. Arrivals handled without an
         // event (cut-through) count as processed.
         self.q.advance_to(self.cut.late.max(self.gen_end).max(self.timer_late));
+        self.settle_routes();
         progress(1.0);
         for (i, f) in self.flows.iter_mut().enumerate() {
             for s in f.sender.take_series() {
