@@ -32,7 +32,7 @@ pub mod spurt_delays;
 pub mod tao_guerin;
 
 #[cfg(test)]
-mod testutil;
+pub(crate) mod testutil;
 
 use std::fmt;
 

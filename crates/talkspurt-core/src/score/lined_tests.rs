@@ -12,18 +12,7 @@ use crate::playout::PlayoutKind;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::{CallRecord, NetFate};
 use crate::trace::Column;
-
-/// SplitMix64 (seeds in the messages).
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) % n
-    }
-}
+use crate::playout::testutil::SplitMix64 as Rng;
 
 /// A constant-rate call, mostly steady: a delay that holds for a while
 /// and sometimes changes (some changes beyond the fixed buffer's 150 ms:
@@ -31,7 +20,7 @@ impl Rng {
 /// frame counts, and occasional per-packet jitter; events in time order,
 /// as a run records them.
 fn record(seed: u64) -> CallRecord {
-    let mut r = Rng(seed);
+    let mut r = Rng::new(seed);
     let n = 64 + r.below(1500);
     let odd = 1 + r.below(400); // one odd packet in about `odd`
     let mut ev: Vec<(u64, u8, u32, Option<NetFate>)> = Vec::new();

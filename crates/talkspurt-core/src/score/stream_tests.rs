@@ -8,18 +8,7 @@ use crate::score::{score_call, AnalysisCfg};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::CallRecord;
 use crate::trace::Column;
-
-/// SplitMix64, for random calls (seeds in the messages).
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) % n
-    }
-}
+use crate::playout::testutil::SplitMix64 as Rng;
 
 enum Ev {
     Gen { talkspurt: u32, frames: u32, payload: u32 },
@@ -33,7 +22,7 @@ enum Ev {
 /// reordering, ties, sender drops, queue and link losses, packets left
 /// in flight and, when `reliable`, dropped copies that arrive later.
 fn events(seed: u64, reliable: bool) -> Vec<(u64, u8, u64, u32, Ev)> {
-    let mut r = Rng(seed);
+    let mut r = Rng::new(seed);
     let n = 1 + r.below(400) as u32;
     let (mut t, mut spurt) = (1_000_000_000u64, 0u32);
     let grid = r.below(2) == 0; // delays on a coarse grid: many equal arrival times
@@ -107,7 +96,7 @@ fn folded_exactly(_rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg, seed: u64
 fn a_long_call_folded_exactly_holds_bounded_state() {
     let a = AnalysisCfg { bounds: false, scoring: crate::score::Scoring::Exact, ..AnalysisCfg::default() };
     let mut st = CallStream::new(info(PlayoutKind::from_name("ramjee-1").unwrap(), false), &a);
-    let mut r = Rng(26);
+    let mut r = Rng::new(26);
     let (mut most_early, mut most) = (0usize, 0usize);
     let n = 2_000_000u32;
     for seq in 0..n {
@@ -144,7 +133,7 @@ fn a_long_call_folded_exactly_holds_bounded_state() {
 fn a_long_continuous_call_with_bounds_holds_bounded_state() {
     let a = AnalysisCfg { bounds: true, scoring: crate::score::Scoring::Exact, ..AnalysisCfg::default() };
     let mut st = CallStream::new(info(PlayoutKind::from_name("fixed").unwrap(), false), &a);
-    let mut r = Rng(27);
+    let mut r = Rng::new(27);
     let (mut most_early, mut most) = (0usize, 0usize);
     let (n, mut arrived) = (2_000_000u32, 0u64);
     for seq in 0..n {
