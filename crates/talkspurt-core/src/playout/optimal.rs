@@ -142,7 +142,14 @@ struct Options {
 
 impl Options {
     fn new() -> Self {
-        Options { all: Vec::new(), ends: Vec::new() }
+        Self::with_capacity(0, 0)
+    }
+
+    /// Room for `spurts` talkspurts of `groups` groups in all (the bound
+    /// knows both: issue 26, regrown push by push they were ~6 reallocations
+    /// a solve).
+    fn with_capacity(spurts: usize, groups: usize) -> Self {
+        Options { all: Vec::with_capacity(groups + spurts), ends: Vec::with_capacity(spurts) }
     }
 
     fn len(&self) -> usize {
@@ -342,7 +349,9 @@ impl Sweep {
         let mut contrib = vec![0.0f64; n_spurts];
         let (mut sum, mut sorted, mut prev) = (0.0f64, true, None::<(u64, f64)>);
         let mut first = None;
-        let mut states: Vec<(usize, f64)> = Vec::new();
+        // One state a distinct delay, at most one a group: reserved, not
+        // regrown push by push (issue 26).
+        let mut states: Vec<(usize, f64)> = Vec::with_capacity(all.size_hint().0);
         let mut i = 0usize;
         let mut all = all.peekable();
         while let Some((d, k, c)) = all.next() {
@@ -479,7 +488,7 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
     }
 
     let active: Vec<usize> = (0..sps.len()).filter(|&k| !sps.groups(k).0.is_empty()).collect();
-    let mut opts = Options::new();
+    let mut opts = Options::with_capacity(active.len(), sps.retained().1);
     for &k in &active {
         let (ds, cs) = sps.groups(k);
         opts.push_groups(ds, cs, obj);

@@ -117,7 +117,10 @@ impl<'t, 'a> Prepared<'t, 'a> {
         } else {
             (0..sp.len()).filter_map(|k| Some(Reverse((*sp.groups(k).0.first()?, k as u32, 0u32)))).collect()
         };
-        ByDelay { sp, in_order: self.in_order, k: 0, g: 0, heap }
+        // Every talkspurt's groups, none pending after `finish`: the
+        // exact count, so the solvers reserve their per-delay vectors.
+        let left = sp.retained().1;
+        ByDelay { sp, in_order: self.in_order, k: 0, g: 0, heap, left }
     }
 }
 
@@ -130,6 +133,8 @@ pub struct ByDelay<'p> {
     g: usize,
     /// Otherwise: each talkspurt's next group, `(delay, talkspurt, group)`.
     heap: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    /// Groups not yet given (`size_hint`).
+    left: usize,
 }
 
 impl Iterator for ByDelay<'_> {
@@ -141,6 +146,7 @@ impl Iterator for ByDelay<'_> {
                 let (ds, cs) = self.sp.groups(self.k);
                 if self.g < ds.len() {
                     self.g += 1;
+                    self.left -= 1;
                     return Some((ds[self.g - 1], self.k as u32, cs[self.g - 1]));
                 }
                 (self.k, self.g) = (self.k + 1, 0);
@@ -152,6 +158,11 @@ impl Iterator for ByDelay<'_> {
         if let Some(&next) = ds.get(g as usize + 1) {
             self.heap.push(Reverse((next, k, g + 1)));
         }
+        self.left -= 1;
         Some((d, k, cs[g as usize]))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
     }
 }

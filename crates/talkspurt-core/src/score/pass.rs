@@ -294,7 +294,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
         i += 1;
     }
     let spurts = a.bounds.then(|| {
-        let mut sps = SpurtDelays::default();
+        let mut sps = SpurtDelays::with_talkspurts(runs.len());
         for (k, &(id, start)) in runs.iter().enumerate() {
             let end = runs.get(k + 1).map_or(delays.len(), |r| r.1);
             sps.push_spurt(id, &mut delays[start..end]);
