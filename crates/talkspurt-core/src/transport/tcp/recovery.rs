@@ -117,6 +117,7 @@ impl TcpSender {
             self.on_recovery_ack(now, ack, acked);
         }
         self.dupacks = 0;
+        self.lt_sent = 0;
         // Vegas §3.1 (2): the first two new ACKs after a retransmission
         // check the next segment's fine-grained timeout too, so a second
         // loss in the window is repaired without a coarse timeout. The
@@ -251,7 +252,10 @@ impl TcpSender {
     /// Fast retransmit and recovery; `reduce` false for a loss in data
     /// sent before the window's last decrease (Vegas).
     fn enter_recovery_as(&mut self, now: SimTime, reduce: bool) {
-        let flight = self.flight();
+        // RFC 5681 §3.2 step 2: data sent by limited transmit is not part
+        // of the FlightSize that sets ssthresh (RFC 6675 §5 and RFC 9438
+        // §4.6 take their FlightSize from there).
+        let flight = self.flight().saturating_sub(self.lt_sent);
         self.recover_after_rto = false;
         // RFC 3168 §6.1.2: ssthresh is not lowered again for a loss in the
         // window an ECN-Echo already answered (data sent before that
@@ -390,6 +394,7 @@ impl TcpSender {
         self.rtt.back_off();
         self.in_recovery = false;
         self.dupacks = 0;
+        self.lt_sent = 0;
         // RFC 6582 §3.2 step 1's guard after a timeout.
         self.recover = self.snd_max;
         self.recover_after_rto = true;

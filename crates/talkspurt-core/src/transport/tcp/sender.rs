@@ -95,6 +95,10 @@ pub struct TcpSender {
     pub(super) rto_at: SimTime,
     // Loss recovery (recovery.rs).
     pub(super) dupacks: u32,
+    /// New data sent beyond cwnd by limited transmit (RFC 3042) since
+    /// snd_una last advanced: left out of FlightSize when ssthresh is set
+    /// (RFC 5681 §3.2 step 2).
+    pub(super) lt_sent: u64,
     pub(super) in_recovery: bool,
     /// RFC 6582 `recover`: highest sequence sent when recovery began.
     pub(super) recover: u64,
@@ -159,6 +163,7 @@ impl TcpSender {
             segs: VecDeque::new(),
             rto_at: SimTime::NEVER,
             dupacks: 0,
+            lt_sent: 0,
             in_recovery: false,
             recover: 0,
             recover_after_rto: false,
@@ -384,12 +389,20 @@ impl TcpSender {
     /// The usable window for new data (RFC 5681 §3.2 with the inflated
     /// window during Reno/NewReno recovery).
     fn can_send_new(&self, len: u64) -> bool {
-        let mut wnd = self.cc.cwnd();
+        self.fits(len, self.cc.cwnd() + self.limited_transmit_allowance())
+    }
+
+    /// RFC 3042 §2: up to cwnd + 2·SMSS outstanding on the first two
+    /// duplicate ACKs; cwnd itself is unchanged.
+    fn limited_transmit_allowance(&self) -> u64 {
         if self.cfg.limited_transmit && !self.in_recovery && (1..=2).contains(&self.dupacks) {
-            // RFC 3042 §2: up to cwnd + 2·SMSS outstanding on the first two
-            // duplicate ACKs; cwnd itself is unchanged.
-            wnd += self.dupacks as u64 * self.smss;
+            self.dupacks as u64 * self.smss
+        } else {
+            0
         }
+    }
+
+    fn fits(&self, len: u64, wnd: u64) -> bool {
         let wnd = wnd.min(self.rwnd);
         self.snd_nxt + len <= self.snd_una + wnd || (self.flight() == 0 && len > 0 && wnd >= 1)
     }
@@ -427,6 +440,9 @@ impl TcpSender {
         }
         if !self.can_send_new(len) {
             return None;
+        }
+        if self.limited_transmit_allowance() > 0 && !self.fits(len, self.cc.cwnd()) {
+            self.lt_sent += len;
         }
         let (s, e) = (self.snd_nxt, self.snd_nxt + len);
         self.snd_nxt = e;

@@ -198,6 +198,33 @@ fn fast_retransmit_on_third_dupack() {
     }
 }
 
+/// RFC 3042 §2 and RFC 5681 §3.2 step 2: limited transmit sends one new
+/// segment on each of the first two duplicate ACKs, and those two segments
+/// are not counted in the FlightSize that sets ssthresh — so ssthresh is the
+/// one the same loss gives without limited transmit (before 2026-11-28 it
+/// was one segment higher).
+#[test]
+fn limited_transmit_segments_stay_out_of_ssthresh() {
+    for cc in [CcAlgorithm::Reno, CcAlgorithm::NewReno, CcAlgorithm::Sack] {
+        let run = |lt: bool| {
+            let mut p = Path::new(TcpConfig { limited_transmit: lt, ..cfg(cc) }, 50);
+            p.drop_first = vec![20 * MSS];
+            p.snd.set_greedy(true);
+            p.run(ms(2000));
+            let rx = p.rexmits();
+            assert_eq!(rx.len(), 1, "{} lt {lt}: {rx:?}", cc.name());
+            let first_dup = p.acks.iter().filter(|a| a.1 == 20 * MSS).nth(1).unwrap().0;
+            let new_on_dups = p.txs.iter().filter(|t| !t.rexmit && t.at >= first_dup && t.at < rx[0].at).count();
+            (p.snd.ssthresh(), new_on_dups)
+        };
+        let (ss_off, new_off) = run(false);
+        let (ss_on, new_on) = run(true);
+        assert_eq!((new_off, new_on), (0, 2), "{}", cc.name());
+        assert!(ss_off < u64::MAX && ss_off > 2 * MSS, "{}: ssthresh {ss_off}", cc.name());
+        assert_eq!(ss_on, ss_off, "{}", cc.name());
+    }
+}
+
 /// RFC 6582 §3.2: two losses in one window are repaired by NewReno in one
 /// recovery (a partial ACK retransmits the second hole) — one window
 /// reduction, no timeout; Reno leaves recovery on the partial ACK and
