@@ -97,10 +97,12 @@ pub struct TcpConfig {
     pub nodelay: bool,
     /// Limited transmit (RFC 3042; RFC 5681 §3.2 says SHOULD): each of the
     /// first two duplicate ACKs releases one new segment beyond cwnd, so a
-    /// small window still gets its third duplicate ACK. Default off: with
-    /// it on, goodput under 1–3 % loss rose 9–22 % above ns-2's (whose
-    /// `singledup_ 1` is on) and RED's drop rate 19 % above, where without
-    /// it they agree within 0.1–7 % (docs/models/tcp.md).
+    /// small window still gets its third duplicate ACK. With it on,
+    /// talkspurt agrees with ns-2 (whose `singledup_ 1` is on) within
+    /// 0.4–6.6 % on single-flow goodput (docs/models/tcp.md). Default off,
+    /// so the shipped studies' results stay as published until their
+    /// reproductions are rerun with it (it was off while its segments
+    /// wrongly counted toward ssthresh, fixed 2026-11-28).
     pub limited_transmit: bool,
     /// Delayed ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2): ACK at least every
     /// second full-sized segment, else within `delack_timeout`. Default on.
