@@ -68,16 +68,15 @@ pub fn clips_by(talkspurt: &[u32], played: &[u64], speech_ns: impl Fn(usize) -> 
         // was ~7 instructions a packet): an OR of the times below 2^63
         // has no NOT_ARRIVED (u64::MAX) among them, and vectorises; a time
         // of 2^63 or more (never a run's) only sends the chunk below.
+        if i + 16 <= n && played[i..i + 16].iter().fold(0, |a, &p| a | p) < 1 << 63 {
+            i += 16;
+            continue;
+        }
+        // Else straight to the chunk's first packet not played (issue 26:
+        // a loss every ~16 packets made each packet before it test a chunk
+        // of its own).
         if i + 16 <= n {
-            let chunk = &played[i..i + 16];
-            if chunk.iter().fold(0, |a, &p| a | p) < 1 << 63 {
-                i += 16;
-                continue;
-            }
-            // Else straight to the chunk's first packet not played (issue
-            // 26: a loss every ~16 packets made each packet before it
-            // test a chunk of its own).
-            match chunk.iter().position(|&p| p == NOT_ARRIVED) {
+            match played[i..i + 16].iter().position(|&p| p == NOT_ARRIVED) {
                 Some(0) => {}
                 Some(k) => {
                     i += k;

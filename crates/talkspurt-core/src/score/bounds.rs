@@ -93,9 +93,10 @@ pub fn bounds_prepared(p: &Prepared<'_, '_>, info: &CallInfo, curve: &KeptCurve)
 
 const NAN: f64 = f64::NAN;
 
-/// (delay, loss) points whose G.107 R `bounds_prepared` keeps (issue 26:
-/// with 4, a call of the mixed preset evaluated ~8 of its 10 requests).
-const SEEN: usize = 16;
+/// (delay, loss) points whose G.107 R `bounds_prepared` keeps. (Issue 26:
+/// 16 took the mixed preset's evaluations from ~8 to ~5 a call, −0.5 M
+/// instructions on its 10 s, but the longer scans cost the headline more.)
+const SEEN: usize = 4;
 
 /// (R, MOS, played, loss, mean mouth-to-ear ms) of an optimum; NaN where
 /// undefined (nothing played has no delay; an out-of-model optimum no R).
