@@ -179,6 +179,49 @@ impl GapJitterStream {
         self.last = if k == 1 { [self.last[1], (talkspurt, last2[1])] } else { [(talkspurt, last2[0]), (talkspurt, last2[1])] };
     }
 
+    /// Packets of one talkspurt, `ts` their times (none absent): what a
+    /// call of [`Self::push`] for each does, the samples' sum still taken
+    /// in order; past the first two, without testing talkspurts and
+    /// presence a packet (score::pass's stretches, issue 26).
+    #[inline]
+    pub fn push_stretch(&mut self, talkspurt: u32, ts: &[u64], threshold_ns: f64) {
+        // Where the stretch's samples start and the two times before the
+        // first, from the last two pushed (as `push` decides): both of this
+        // talkspurt and present, every packet a sample; only the last, the
+        // second on; neither, the third on. Other cases (a time at or above
+        // SAFE, not absent) one `push` a packet.
+        let [(sa, a), (sb, b)] = self.last;
+        let safe = ts.len() >= 3 && ts.iter().fold(0, |x, &t| x | t) < SAFE;
+        let start = match () {
+            _ if !safe => None,
+            _ if sb != talkspurt || b == NOT_ARRIVED => Some((ts[0], ts[1], 2)),
+            _ if b >= SAFE => None,
+            _ if sa != talkspurt || a == NOT_ARRIVED => Some((b, ts[0], 1)),
+            _ if a < SAFE => Some((a, b, 0)),
+            _ => None,
+        };
+        let Some((mut a, mut b, from)) = start else {
+            for &t in ts {
+                self.push(talkspurt, t, threshold_ns);
+            }
+            return;
+        };
+        // The two before carried in registers, the sum in order.
+        let (mut sum, mut max, mut over) = (self.sum, self.max, self.over);
+        for &t in &ts[from..] {
+            let j = second_difference_below_safe(a, b, t);
+            sum += j;
+            if j > max {
+                max = j;
+            }
+            over += (j > threshold_ns) as usize;
+            (a, b) = (b, t);
+        }
+        (self.sum, self.max, self.over) = (sum, max, over);
+        self.samples += ts.len() - from;
+        self.last = [(talkspurt, a), (talkspurt, b)];
+    }
+
     pub fn jitter(&self) -> GapJitter {
         let n = self.samples;
         GapJitter { samples: n, mean_ns: (n > 0).then(|| self.sum / n as f64), max_ns: (n > 0).then_some(self.max) }
@@ -403,5 +446,47 @@ mod tests {
         close(jitter_exceedance(&s, 10e6).unwrap(), 0.0, 0.0);
         close(jitter_exceedance(&s, 0.0).unwrap(), 1.0, 0.0);
         assert_eq!(jitter_exceedance(&[], 1.0), None);
+    }
+
+    /// `push_stretch` against one `push` a packet on random streams:
+    /// talkspurt changes, absent packets, times at and above SAFE, stretches
+    /// of every length; every field the same bits (seed printed).
+    #[test]
+    fn push_stretch_equals_pushes() {
+        for seed in 1..400u64 {
+            let mut x = seed;
+            let mut r = |m: u64| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x % m
+            };
+            let (mut a, mut b) = (GapJitterStream::default(), GapJitterStream::default());
+            let (mut spurt, mut t) = (0u32, if r(8) == 0 { SAFE - 50_000_000 } else { 1_000_000 });
+            for _ in 0..60 {
+                if r(6) == 0 {
+                    spurt += 1;
+                }
+                let k = r(9) as usize;
+                let ts: Vec<u64> = (0..k)
+                    .map(|_| {
+                        t += 15_000_000 + r(10_000_000);
+                        t
+                    })
+                    .collect();
+                let thr = [f64::INFINITY, 3e6, 0.0][r(3) as usize];
+                if r(5) == 0 {
+                    // An absent packet between stretches.
+                    a.push(spurt, NOT_ARRIVED, thr);
+                    b.push(spurt, NOT_ARRIVED, thr);
+                }
+                for &t in &ts {
+                    a.push(spurt, t, thr);
+                }
+                b.push_stretch(spurt, &ts, thr);
+                let same = a.samples == b.samples && a.sum.to_bits() == b.sum.to_bits() && a.max.to_bits() == b.max.to_bits();
+                assert!(same && a.over == b.over && a.last == b.last, "seed {seed}: {a:?} vs {b:?}");
+            }
+        }
     }
 }

@@ -339,6 +339,10 @@ struct Sweep {
     sorted: bool,
     first: f64,
     states: Vec<(usize, f64)>,
+    /// `(cost, packets)` a group in delay order, for `first_passing`
+    /// (issue 26: walking the groups again and evaluating their costs was
+    /// ~66 instructions a group).
+    costs: Vec<(f64, usize)>,
 }
 
 impl Sweep {
@@ -352,6 +356,7 @@ impl Sweep {
         // One state a distinct delay, at most one a group: reserved, not
         // regrown push by push (issue 26).
         let mut states: Vec<(usize, f64)> = Vec::with_capacity(all.size_hint().0);
+        let mut costs: Vec<(f64, usize)> = Vec::with_capacity(all.size_hint().0);
         let mut i = 0usize;
         let mut all = all.peekable();
         while let Some((d, k, c)) = all.next() {
@@ -361,6 +366,7 @@ impl Sweep {
             first.get_or_insert(cost);
             let mut group = Some((k, c));
             while let Some((k, c)) = group {
+                costs.push((cost, c as usize));
                 let k = k as usize;
                 // Talkspurt k's share alone in the sum (one talkspurt so
                 // far: continuous speech), a finite cost ≥ +0: each step
@@ -385,7 +391,7 @@ impl Sweep {
             }
             states.push((i, sum));
         }
-        Sweep { sorted, first: first.unwrap_or(0.0), states }
+        Sweep { sorted, first: first.unwrap_or(0.0), states, costs }
     }
 }
 
@@ -412,19 +418,6 @@ fn first_passing(costs: impl Iterator<Item = (f64, usize)>, lo: usize, mut pass:
         }
     }
     None
-}
-
-/// `(cost, packets)` in delay order, each distinct delay's cost evaluated once.
-fn costs_by_delay<'p>(p: &'p Prepared<'_, '_>, obj: &'p impl Objective) -> impl Iterator<Item = (f64, usize)> + 'p {
-    let mut last = None::<(u64, f64)>;
-    p.by_delay().map(move |(d, _, c)| {
-        let cost = match last {
-            Some((ld, lc)) if ld == d => lc,
-            _ => obj.packet_cost(d),
-        };
-        last = Some((d, cost));
-        (cost, c as usize)
-    })
 }
 
 /// Best R over the common-cap sweep's `states` (`Sweep`): a feasible
@@ -456,15 +449,13 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
     // Taken in delay order the costs are already sorted when the cost is
     // monotone (as assumed); only if not are they sorted, which keeps the
     // result exact. The prefix sums and the cap sweep take one pass.
-    let Sweep { sorted, first, states } = Sweep::new(sps.len(), p.by_delay(), obj);
+    let Sweep { sorted, first, states, mut costs } = Sweep::new(sps.len(), p.by_delay(), obj);
     // Unsorted costs (a cost not monotone in delay, against the stated
     // assumption) are sorted once, which keeps the result exact.
-    let unsorted: Option<Vec<(f64, usize)>> = (!sorted).then(|| {
-        let mut costs: Vec<(f64, usize)> = costs_by_delay(p, obj).collect();
+    if !sorted {
         costs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        costs
-    });
-    let c_min = unsorted.as_ref().map_or(first, |c| c.first().map_or(0.0, |c| c.0));
+    }
+    let c_min = if sorted { first } else { costs.first().map_or(0.0, |c| c.0) };
     let floor = cap_best(&states, first, obj);
     let slack = slack(floor);
     // l_max = arrived − (smallest i with score(i, P(i)) >= floor). Every
@@ -479,10 +470,7 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
         }
     }
     let pass = |i: usize, s: f64| obj.score(i, s) >= floor - slack;
-    let i_min = match &unsorted {
-        Some(c) => first_passing(c.iter().copied(), lo, pass),
-        None => first_passing(costs_by_delay(p, obj), lo, pass),
-    };
+    let i_min = first_passing(costs.iter().copied(), lo, pass);
     if let Some(i) = i_min {
         l_max = l_max.max(arrived - i);
     }

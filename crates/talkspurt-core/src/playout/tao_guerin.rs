@@ -9,6 +9,7 @@
 //! packets' delays (or "play nothing"): an `O(N log N)` sweep is exact.
 
 use super::optimal::Prepared;
+use super::prepared::candidates;
 use super::{loss_fraction, CallTrace, NOT_ARRIVED, NS_PER_MS};
 
 /// The best fixed delay and its score.
@@ -37,7 +38,7 @@ pub fn fixed_delay_bound(
     id: impl Fn(f64) -> f64,
     il: impl Fn(f64) -> f64,
 ) -> FixedDelayBound {
-    sweep(trace.len(), Some(trace), sorted_delays(trace).into_iter(), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e))
+    sweep(trace.len(), Some(trace), &candidates(sorted_delays(trace).into_iter()), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e))
 }
 
 /// [`fixed_delay_bound`] on a trace already [`Prepared`]; without
@@ -50,7 +51,7 @@ pub fn fixed_delay_bound_prepared(
     il: impl Fn(f64) -> f64,
     with_playout: bool,
 ) -> FixedDelayBound {
-    sweep(p.total(), p.trace_opt().filter(|_| with_playout), p.by_delay(), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e))
+    sweep(p.total(), p.trace_opt().filter(|_| with_playout), p.candidates(), offset_ms, |d_ms, e| r0 - d_ms.map_or(0.0, &id) - il(e))
 }
 
 /// `argmax_d r(offset_ms + d, e(d))`, e.g. with the full G.107 E-model.
@@ -61,7 +62,7 @@ pub fn fixed_delay_bound_generic(
     offset_ms: f64,
     r: impl Fn(f64, f64) -> f64,
 ) -> FixedDelayBound {
-    sweep(trace.len(), Some(trace), sorted_delays(trace).into_iter(), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e))
+    sweep(trace.len(), Some(trace), &candidates(sorted_delays(trace).into_iter()), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e))
 }
 
 /// [`fixed_delay_bound_generic`] on a trace already [`Prepared`]; without
@@ -72,7 +73,7 @@ pub fn fixed_delay_bound_generic_prepared(
     r: impl Fn(f64, f64) -> f64,
     with_playout: bool,
 ) -> FixedDelayBound {
-    sweep(p.total(), p.trace_opt().filter(|_| with_playout), p.by_delay(), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e))
+    sweep(p.total(), p.trace_opt().filter(|_| with_playout), p.candidates(), offset_ms, |d_ms, e| r(d_ms.unwrap_or(offset_ms), e))
 }
 
 /// The arrived packets' network delays ascending, in the `(delay, _,
@@ -84,29 +85,17 @@ fn sorted_delays(trace: &CallTrace<'_>) -> Vec<(u64, u32, u32)> {
 }
 
 /// `score(mouth-to-ear delay ms or None when nothing plays, loss fraction)`.
-/// `delays`: the arrived packets' `(network delay, _, packets)` ascending
-/// by delay (equal delays may take several entries).
+/// `cands`: `(d, packets with delay ≤ d)` at each distinct delay ascending
+/// (`prepared::candidates`).
 /// `total`: packets generated; `trace`: given, the per-packet playout
 /// column is built from it.
 fn sweep(
     total: usize,
     trace: Option<&CallTrace<'_>>,
-    delays: impl Iterator<Item = (u64, u32, u32)>,
+    cands: &[(u64, usize)],
     offset_ms: f64,
     score: impl Fn(Option<f64>, f64) -> f64,
 ) -> FixedDelayBound {
-    // Candidates (d, packets with delay <= d) at each distinct delay.
-    // At most one a group (issue 26: pushed one at a time, ~6 regrowths a
-    // call on the mixed preset).
-    let mut cands: Vec<(u64, usize)> = Vec::with_capacity(delays.size_hint().0);
-    let mut n = 0;
-    for (d, _, c) in delays {
-        n += c as usize;
-        match cands.last_mut() {
-            Some(last) if last.0 == d => last.1 = n,
-            _ => cands.push((d, n)),
-        }
-    }
     // Scored from the largest d down: a smaller d has at least the smallest
     // delay and more loss, and R is non-increasing in both, so once that
     // bound is below the best nothing smaller can win. Ties go to the
