@@ -217,8 +217,7 @@ def run_talkspurt(scenario: Path) -> dict:
         return {"available": False, "reason": f"talkspurt exited {r.rc}: {r.stderr.strip()[-500:]}"}
     out = last_json_line(r.stdout)
     # The whole process, tables included (until 2026-11-28 the time spent
-    # reading the tables, with pandas' import, was subtracted; since then
-    # run() imports pandas while the core runs, talkspurt/api.py).
+    # reading the tables, with pandas' import, was subtracted).
     return summarize(r, out, events=out.get("events"))
 
 
