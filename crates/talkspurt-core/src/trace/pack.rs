@@ -76,6 +76,32 @@ fn gcd(mut a: u32, mut b: u32) -> u32 {
     a
 }
 
+/// A divisor g ≥ 2 with its 64-bit reciprocal ⌈2^64 / g⌉, for exact
+/// quotients and divisibility of u32 values by multiplication instead of
+/// a division each (Lemire, Kaser & Kurz, "Faster remainder by direct
+/// computation", Software: Practice and Experience 49(6), 2019, §3–4).
+#[derive(Clone, Copy)]
+struct Divisor(u32, u64);
+
+impl Divisor {
+    fn new(g: u32) -> Divisor {
+        debug_assert!(g >= 2);
+        Divisor(g, u64::MAX / g as u64 + 1)
+    }
+
+    /// n / g.
+    #[inline]
+    fn quotient(self, n: u32) -> u32 {
+        ((self.1 as u128 * n as u128) >> 64) as u32
+    }
+
+    /// Whether g divides n.
+    #[inline]
+    fn divides(self, n: u32) -> bool {
+        (n as u64).wrapping_mul(self.1) <= self.1 - 1
+    }
+}
+
 /// How a column is stored: which values are present (`mask`), their
 /// reference `lo`, divisor `g` (1: none) and width `w` in bits.
 struct Plan {
@@ -111,17 +137,19 @@ impl Plan {
             // A common divisor of the distances from `lo`, starting from
             // the largest: a division a value while it holds (predicted,
             // so the divisions overlap), Euclid's steps where it does not.
-            let mut g = hi - lo;
+            let mut g = Divisor::new(hi - lo);
             for &x in r {
                 // An absent value (`NONE`, above `hi`) has no distance.
                 let d = x.wrapping_sub(lo);
-                if d <= hi - lo && d % g != 0 {
-                    g = gcd(g, d % g);
-                    if g == 1 {
+                if d <= hi - lo && !g.divides(d) {
+                    let e = gcd(g.0, d % g.0);
+                    if e == 1 {
                         return p;
                     }
+                    g = Divisor::new(e);
                 }
             }
+            let g = g.0;
             let n = mask.count_ones();
             let ws = bits((hi - lo) / g);
             if 4 + span(ws, n) < span(w, n) {
@@ -197,8 +225,15 @@ impl Packed {
             let (lo, g, mask) = (p.lo, p.g, p.mask);
             match (mask == u64::MAX, g == 1) {
                 (true, true) => put_bits(&mut out, v.iter().map(|&x| x - lo), p.w),
-                (true, false) => put_bits(&mut out, v.iter().map(|&x| (x - lo) / g), p.w),
-                (false, _) => put_bits(&mut out, v.iter().filter(|&&x| x != NONE).map(|&x| (x - lo) / g), p.w),
+                (true, false) => {
+                    let g = Divisor::new(g);
+                    put_bits(&mut out, v.iter().map(|&x| g.quotient(x - lo)), p.w)
+                }
+                (false, true) => put_bits(&mut out, v.iter().filter(|&&x| x != NONE).map(|&x| x - lo), p.w),
+                (false, false) => {
+                    let g = Divisor::new(g);
+                    put_bits(&mut out, v.iter().filter(|&&x| x != NONE).map(|&x| g.quotient(x - lo)), p.w)
+                }
             }
         }
         out.resize(out.len() + SLACK, 0);
@@ -453,6 +488,25 @@ mod tests {
             assert_eq!(p.unpack(), c);
             let (f, j) = (next() as usize % FIELDS, next() as usize % N);
             assert_eq!(p.get(f, j), c[f][j]);
+        }
+    }
+
+    /// The reciprocal's quotients and divisibility equal `/` and `%`.
+    #[test]
+    fn divisor_is_exact() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for g in (2..2000).chain([160, 800, 65_537, u32::MAX / 3, u32::MAX - 1, u32::MAX]) {
+            let d = Divisor::new(g);
+            for n in [0, 1, g - 1, g, g + 1, u32::MAX, u32::MAX - 1, (u32::MAX / g) * g] {
+                assert_eq!((d.quotient(n), d.divides(n)), (n / g, n % g == 0), "{n} / {g}");
+            }
+            for _ in 0..50 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let n = x as u32 / if x >> 63 == 1 { g } else { 1 } * if x >> 62 & 1 == 1 { g } else { 1 };
+                assert_eq!((d.quotient(n), d.divides(n)), (n / g, n % g == 0), "{n} / {g}");
+            }
         }
     }
 
