@@ -249,8 +249,12 @@ _stdout_closed = False
 
 def _run(args: argparse.Namespace) -> int:
     from . import pcap as _pcap
+    from ._core import one_malloc_arena
     from .api import _run as run
     from .api import resolve, validate
+
+    # The scoring threads reuse the freed records' memory (bench/README.md, Profiles).
+    one_malloc_arena()
 
     if args.output is not None and not args.output.strip():
         return _fail("-o/--output: got an empty path; expected a directory")

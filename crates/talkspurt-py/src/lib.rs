@@ -212,6 +212,13 @@ fn parse(py: Python<'_>, scenario_json: &str) -> PyResult<scenario::Scenario> {
     scenario::from_json_str(scenario_json).map_err(|e| scenario_err(py, e))
 }
 
+/// One malloc arena for this process (glibc; `talkspurt_core::run::one_malloc_arena`):
+/// for the CLI's `run`, before the core starts its scoring threads.
+#[pyfunction]
+fn one_malloc_arena() {
+    talkspurt_core::run::one_malloc_arena();
+}
+
 /// Validate a scenario (JSON text of the scenario mapping); returns the
 /// normalized scenario, every default filled in, as JSON text.
 #[pyfunction]
@@ -545,6 +552,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PacketTable>()?;
     m.add_class::<Interrupt>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(one_malloc_arena, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(rescore, m)?)?;
     m.add_function(wrap_pyfunction!(emodel, m)?)?;

@@ -15,6 +15,22 @@ use crate::score::{CallInfo, Scoring};
 use crate::trace::CallRecord;
 use crate::sim::capture::Capture;
 
+/// One glibc malloc arena for the whole process (`mallopt(M_ARENA_MAX,
+/// 1)`), for a process that runs scenarios and little else (the CLI's
+/// `run`): the scoring threads then reuse the memory of the records they
+/// free as each call is scored, instead of growing arenas of their own
+/// (`talkspurt run bench/tcp_mix_big.toml --no-trace`: peak RSS 28.9 ->
+/// 27.1 MB; bench/README.md, Profiles). Call it before any thread
+/// allocates; elsewhere than glibc it does nothing. `run` does not call
+/// it: a library must not change its host's allocator.
+pub fn one_malloc_arena() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt takes two integers and only changes malloc's tuning.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
 pub struct RunOutput {
     pub report: Report,
     /// Events the scheduler processed.

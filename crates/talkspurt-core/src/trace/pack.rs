@@ -6,16 +6,23 @@
 //! generation offsets) is coded against a line through its first two
 //! values (a constant-rate source's offsets lie on it: no bits); the others
 //! against their minimum, with `u32::MAX` ("never": unsent, not arrived)
-//! kept as a presence mask instead of widening the column. Any value
-//! decodes exactly: a spread of 2^32 takes 32 bits, as the plain row did.
-//! Values are read one at a time (`get`, O(1)) or a block at a time
+//! kept as a presence mask instead of widening the column. Where every
+//! value's distance from the reference is a multiple of some g > 1, the
+//! distances are stored divided by it when that is shorter (the delays of
+//! a voice call behind a queue: departures are serialisation times apart,
+//! so on bench/tcp_mix_big.toml every arrival offset in a block is
+//! typically a multiple of 160 ns and 21 bits a value become 14). Any
+//! value decodes exactly: a spread of 2^32 takes 32 bits, as the plain row
+//! did. Values are read one at a time (`get`, O(1)) or a block at a time
 //! (`unpack`).
 //!
 //! Layout: base time (u64), the columns' byte offsets (u16 each), then
-//! per column a width byte (bit 7: mask follows), the mask (u64, if any),
-//! for column 0 its first value and step (u32 each), the reference (u32)
-//! and the values' bits, least significant first; 7 zero bytes at the end
-//! so any value is read with one unaligned u64 load.
+//! per column a head byte (bits 0–5 the width; bit 7: mask follows; bit
+//! 6: a divisor follows the reference), the mask (u64, if any), for
+//! column 0 its first value and step (u32 each), the reference (u32), the
+//! divisor (u32, if any) and the values' bits, least significant first;
+//! 7 zero bytes at the end so any value is read with one unaligned u64
+//! load. A block is allocated at its exact length (planned first).
 
 /// Values per column (the record's `BLOCK`).
 pub(super) const N: usize = 64;
@@ -23,6 +30,8 @@ pub(super) const N: usize = 64;
 pub(super) const FIELDS: usize = 7;
 const NONE: u32 = u32::MAX;
 const MASKED: u8 = 0x80;
+const SCALED: u8 = 0x40;
+const WIDTH: u8 = 0x3f;
 const HEAD: usize = 8 + 2 * FIELDS;
 const SLACK: usize = 7;
 
@@ -44,6 +53,11 @@ fn bits(spread: u32) -> u8 {
     (32 - spread.leading_zeros()) as u8
 }
 
+/// Bytes of `n` values of `w` bits.
+fn span(w: u8, n: u32) -> usize {
+    (w as usize * n as usize).div_ceil(8)
+}
+
 /// Column 0's line: first value and step.
 #[inline]
 fn line(v: &[u32; N]) -> (u32, u32) {
@@ -55,76 +69,175 @@ fn on_line(g0: u32, step: u32, j: usize) -> u32 {
     g0.wrapping_add(step.wrapping_mul(j as u32))
 }
 
-fn put_bits(out: &mut Vec<u8>, vals: impl Iterator<Item = u32>, width: u8) {
-    if width == 0 {
-        return;
+fn gcd(mut a: u32, mut b: u32) -> u32 {
+    while b != 0 {
+        (a, b) = (b, a % b);
     }
+    a
+}
+
+/// A divisor g ≥ 2 with its 64-bit reciprocal ⌈2^64 / g⌉, for exact
+/// quotients and divisibility of u32 values by multiplication instead of
+/// a division each (Lemire, Kaser & Kurz, "Faster remainder by direct
+/// computation", Software: Practice and Experience 49(6), 2019, §3–4).
+#[derive(Clone, Copy)]
+struct Divisor(u32, u64);
+
+impl Divisor {
+    fn new(g: u32) -> Divisor {
+        debug_assert!(g >= 2);
+        Divisor(g, u64::MAX / g as u64 + 1)
+    }
+
+    /// n / g.
+    #[inline]
+    fn quotient(self, n: u32) -> u32 {
+        ((self.1 as u128 * n as u128) >> 64) as u32
+    }
+
+    /// Whether g divides n.
+    #[inline]
+    fn divides(self, n: u32) -> bool {
+        (n as u64).wrapping_mul(self.1) <= self.1 - 1
+    }
+}
+
+/// How a column is stored: which values are present (`mask`), their
+/// reference `lo`, divisor `g` (1: none) and width `w` in bits.
+struct Plan {
+    mask: u64,
+    lo: u32,
+    g: u32,
+    w: u8,
+}
+
+impl Plan {
+    /// The plan for values `r` (`NONE` absent where `masked`).
+    #[inline]
+    fn of(r: &[u32; N], masked: bool) -> Plan {
+        let x0 = r[0];
+        if r.iter().all(|&x| x == x0) && !(masked && x0 == NONE) {
+            // One value throughout (the usual send offset, fate, frames,
+            // payload): no bits.
+            return Plan { mask: u64::MAX, lo: x0, g: 1, w: 0 };
+        }
+        // `NONE` is u32::MAX: it moves the minimum only if all are absent.
+        let lo = r.iter().fold(u32::MAX, |l, &x| l.min(x));
+        let (mask, lo, hi) = if masked && r.contains(&NONE) {
+            let mask = r.iter().enumerate().fold(0u64, |m, (j, &x)| m | ((x != NONE) as u64) << j);
+            let hi = r.iter().fold(0, |h, &x| h.max(if x == NONE { 0 } else { x }));
+            (mask, if mask == 0 { 0 } else { lo }, hi)
+        } else {
+            (u64::MAX, lo, r.iter().fold(0, |h, &x| h.max(x)))
+        };
+        let w = bits(hi - lo);
+        let mut p = Plan { mask, lo, g: 1, w };
+        // Narrow columns (fates) would save a few bytes for the search.
+        if w >= 8 {
+            // A common divisor of the distances from `lo`, starting from
+            // the largest: a division a value while it holds (predicted,
+            // so the divisions overlap), Euclid's steps where it does not.
+            let mut g = Divisor::new(hi - lo);
+            for &x in r {
+                // An absent value (`NONE`, above `hi`) has no distance.
+                let d = x.wrapping_sub(lo);
+                if d <= hi - lo && !g.divides(d) {
+                    let e = gcd(g.0, d % g.0);
+                    if e == 1 {
+                        return p;
+                    }
+                    g = Divisor::new(e);
+                }
+            }
+            let g = g.0;
+            let n = mask.count_ones();
+            let ws = bits((hi - lo) / g);
+            if 4 + span(ws, n) < span(w, n) {
+                (p.g, p.w) = (g, ws);
+            }
+        }
+        p
+    }
+
+    /// The head byte for column `f`.
+    fn head(&self, f: usize) -> u8 {
+        let mut h = self.w;
+        if f != 0 && self.mask != u64::MAX {
+            h |= MASKED;
+        }
+        if self.g != 1 {
+            h |= SCALED;
+        }
+        h
+    }
+
+    /// Bytes the column takes.
+    fn len(&self, f: usize) -> usize {
+        let h = self.head(f);
+        1 + if h & MASKED != 0 { 8 } else { 0 } + if f == 0 { 8 } else { 0 } + 4 + if h & SCALED != 0 { 4 } else { 0 } + span(self.w, self.mask.count_ones())
+    }
+}
+
+/// Append `vals` at `w` bits each (`w` > 0), least significant first.
+fn put_bits(out: &mut Vec<u8>, vals: impl Iterator<Item = u32>, w: u8) {
     let (mut acc, mut nb) = (0u64, 0u32);
     for v in vals {
         acc |= (v as u64) << nb;
-        nb += width as u32;
-        while nb >= 8 {
-            out.push(acc as u8);
-            acc >>= 8;
-            nb -= 8;
+        nb += w as u32;
+        if nb >= 32 {
+            out.extend_from_slice(&(acc as u32).to_le_bytes());
+            acc >>= 32;
+            nb -= 32;
         }
     }
-    if nb > 0 {
-        out.push(acc as u8);
-    }
+    out.extend_from_slice(&acc.to_le_bytes()[..nb.div_ceil(8) as usize]);
 }
 
 impl Packed {
     /// Pack `cols` (column 0 the generation offsets) with `base`.
     pub(super) fn pack(base: u64, cols: &[[u32; N]; FIELDS]) -> Packed {
-        let mut out = Vec::with_capacity(HEAD + FIELDS * 13 + SLACK);
+        let (g0, step) = line(&cols[0]);
+        let res: [u32; N] = std::array::from_fn(|j| cols[0][j].wrapping_sub(on_line(g0, step, j)));
+        let plans: [Plan; FIELDS] = std::array::from_fn(|f| if f == 0 { Plan::of(&res, false) } else { Plan::of(&cols[f], true) });
+        let len = HEAD + plans.iter().enumerate().map(|(f, p)| p.len(f)).sum::<usize>() + SLACK;
+        let mut out = Vec::with_capacity(len);
         out.extend_from_slice(&base.to_le_bytes());
         out.resize(HEAD, 0);
-        for (f, v) in cols.iter().enumerate() {
+        for (f, p) in plans.iter().enumerate() {
             let at = out.len() as u16;
             out[8 + 2 * f..10 + 2 * f].copy_from_slice(&at.to_le_bytes());
-            if f == 0 && (0..N).all(|j| v[j] == on_line(v[0], v[1].wrapping_sub(v[0]), j)) {
-                // On the line (a constant-rate source): no bits.
-                out.push(0);
-                for x in [v[0], v[1].wrapping_sub(v[0]), 0] {
-                    out.extend_from_slice(&x.to_le_bytes());
+            let (head, v) = (p.head(f), if f == 0 { &res } else { &cols[f] });
+            out.push(head);
+            if head & MASKED != 0 {
+                out.extend_from_slice(&p.mask.to_le_bytes());
+            }
+            if f == 0 {
+                out.extend_from_slice(&g0.to_le_bytes());
+                out.extend_from_slice(&step.to_le_bytes());
+            }
+            out.extend_from_slice(&p.lo.to_le_bytes());
+            if head & SCALED != 0 {
+                out.extend_from_slice(&p.g.to_le_bytes());
+            }
+            if p.w == 0 {
+                continue;
+            }
+            let (lo, g, mask) = (p.lo, p.g, p.mask);
+            match (mask == u64::MAX, g == 1) {
+                (true, true) => put_bits(&mut out, v.iter().map(|&x| x - lo), p.w),
+                (true, false) => {
+                    let g = Divisor::new(g);
+                    put_bits(&mut out, v.iter().map(|&x| g.quotient(x - lo)), p.w)
                 }
-            } else if f != 0 && v[0] != NONE && v.iter().all(|&x| x == v[0]) {
-                // One value throughout (the usual fate, frames, payload): no bits.
-                out.push(0);
-                out.extend_from_slice(&v[0].to_le_bytes());
-            } else if f == 0 {
-                let (g0, step) = line(v);
-                let res = |j: usize| v[j].wrapping_sub(on_line(g0, step, j));
-                let (lo, hi) = (0..N).map(res).fold((u32::MAX, 0), |(l, h), x| (l.min(x), h.max(x)));
-                let w = bits(hi - lo);
-                out.push(w);
-                for x in [g0, step, lo] {
-                    out.extend_from_slice(&x.to_le_bytes());
+                (false, true) => put_bits(&mut out, v.iter().filter(|&&x| x != NONE).map(|&x| x - lo), p.w),
+                (false, false) => {
+                    let g = Divisor::new(g);
+                    put_bits(&mut out, v.iter().filter(|&&x| x != NONE).map(|&x| g.quotient(x - lo)), p.w)
                 }
-                put_bits(&mut out, (0..N).map(|j| res(j) - lo), w);
-            } else {
-                let (mut mask, mut lo, mut hi) = (0u64, u32::MAX, 0u32);
-                for (j, &x) in v.iter().enumerate() {
-                    if x != NONE {
-                        mask |= 1 << j;
-                        lo = lo.min(x);
-                        hi = hi.max(x);
-                    }
-                }
-                let lo = if mask == 0 { 0 } else { lo };
-                let w = bits(hi.saturating_sub(lo));
-                if mask == u64::MAX {
-                    out.push(w);
-                } else {
-                    out.push(w | MASKED);
-                    out.extend_from_slice(&mask.to_le_bytes());
-                }
-                out.extend_from_slice(&lo.to_le_bytes());
-                put_bits(&mut out, v.iter().filter(|&&x| x != NONE).map(|&x| x - lo), w);
             }
         }
         out.resize(out.len() + SLACK, 0);
+        debug_assert_eq!(out.len(), len);
         Packed(out.into_boxed_slice())
     }
 
@@ -173,60 +286,76 @@ impl Packed {
         (x & ((1u64 << w) - 1)) as u32
     }
 
+    /// Column `f`'s header: width, presence mask (all set: none stored),
+    /// column 0's line (else zeros), reference, divisor (1: none) and
+    /// where its bits start.
+    #[inline(always)]
+    fn col(&self, f: usize) -> (u8, u64, u32, u32, u32, u32, usize) {
+        let b = &self.0;
+        let mut at = u16::from_le_bytes([b[8 + 2 * f], b[9 + 2 * f]]) as usize;
+        let head = b[at];
+        at += 1;
+        let mut mask = u64::MAX;
+        if head & MASKED != 0 {
+            mask = rd64(b, at);
+            at += 8;
+        }
+        let (mut g0, mut step) = (0, 0);
+        if f == 0 {
+            (g0, step) = (rd32(b, at), rd32(b, at + 4));
+            at += 8;
+        }
+        let lo = rd32(b, at);
+        at += 4;
+        let mut g = 1;
+        if head & SCALED != 0 {
+            g = rd32(b, at);
+            at += 4;
+        }
+        (head & WIDTH, mask, g0, step, lo, g, at)
+    }
+
     /// Value `j` of column `f`.
     #[inline]
     pub(super) fn get(&self, f: usize, j: usize) -> u32 {
-        let b = &self.0;
-        let at = u16::from_le_bytes([b[8 + 2 * f], b[9 + 2 * f]]) as usize;
-        let head = b[at];
-        let w = head & !MASKED;
+        let (w, mask, g0, step, lo, g, at) = self.col(f);
         if f == 0 {
-            let (g0, step, lo) = (rd32(b, at + 1), rd32(b, at + 5), rd32(b, at + 9));
-            return on_line(g0, step, j).wrapping_add(lo + self.nth(at + 13, w, j));
+            return on_line(g0, step, j).wrapping_add(lo + g * self.nth(at, w, j));
         }
-        if head & MASKED == 0 {
-            return rd32(b, at + 1) + self.nth(at + 5, w, j);
-        }
-        let mask = rd64(b, at + 1);
         if mask >> j & 1 == 0 {
             return NONE;
         }
         let rank = (mask & ((1u64 << j) - 1)).count_ones() as usize;
-        rd32(b, at + 9) + self.nth(at + 13, w, rank)
+        lo + g * self.nth(at, w, rank)
     }
 
     /// Every column back, a column at a time (the header read once).
     pub(super) fn unpack(&self) -> [[u32; N]; FIELDS] {
-        let b = &self.0;
         let mut cols = [[0u32; N]; FIELDS];
         for (f, col) in cols.iter_mut().enumerate() {
-            let at = u16::from_le_bytes([b[8 + 2 * f], b[9 + 2 * f]]) as usize;
-            let head = b[at];
-            let w = head & !MASKED;
-            if f == 0 {
-                let (g0, step, lo) = (rd32(b, at + 1), rd32(b, at + 5), rd32(b, at + 9));
-                for (j, x) in col.iter_mut().enumerate() {
-                    *x = on_line(g0, step, j).wrapping_add(lo + self.nth(at + 13, w, j));
-                }
-            } else if head & MASKED == 0 {
-                let lo = rd32(b, at + 1);
-                if w == 0 {
-                    col.fill(lo);
-                } else {
-                    for (j, x) in col.iter_mut().enumerate() {
-                        *x = lo + self.nth(at + 5, w, j);
-                    }
-                }
-            } else {
-                let (mask, lo) = (rd64(b, at + 1), rd32(b, at + 9));
+            let (w, mask, g0, step, lo, g, at) = self.col(f);
+            if mask != u64::MAX {
                 let mut k = 0;
                 for (j, x) in col.iter_mut().enumerate() {
                     *x = if mask >> j & 1 == 0 {
                         NONE
                     } else {
                         k += 1;
-                        lo + self.nth(at + 13, w, k - 1)
+                        lo + g * self.nth(at, w, k - 1)
                     };
+                }
+                continue;
+            }
+            if w == 0 {
+                col.fill(lo);
+            } else {
+                for (j, x) in col.iter_mut().enumerate() {
+                    *x = lo + g * self.nth(at, w, j);
+                }
+            }
+            if f == 0 {
+                for (j, x) in col.iter_mut().enumerate() {
+                    *x = on_line(g0, step, j).wrapping_add(*x);
                 }
             }
         }
@@ -303,6 +432,82 @@ mod tests {
             }
         }
         roundtrip(&wild);
+    }
+
+    /// Distances sharing a divisor are stored divided by it, and only
+    /// when that is shorter; `get` and `unpack` give every value back.
+    #[test]
+    fn common_divisors() {
+        let mut c = [[0u32; N]; FIELDS];
+        for j in 0..N {
+            // Talkspurts: generation offsets 20 ms apart, with gaps.
+            c[0][j] = j as u32 * 20_000_000 + if j >= 30 { 700_000_000 } else { 0 };
+            // Queueing delays a multiple of 160 ns, up to ~4 ms.
+            c[2][j] = 31_000_000 + 160 * ((j as u32 * 7919) % 26_000);
+            c[3][j] = 4;
+        }
+        c[2][7] = NONE;
+        c[3][7] = 2;
+        let p = Packed::pack(5, &c);
+        // Column 0: one bit a value (0 or 700 ms off the line) instead of
+        // 30; column 2: 15 bits (160 × 0..26 000) instead of 22; fates 2
+        // and 4 keep their two bits (a column under 8 bits is not
+        // searched). Head 22, column 0 1 + 8 + 4 + 4 + 8, column 2 1 + 8
+        // + 4 + 4 + ⌈63 × 15 / 8⌉, column 3 1 + 4 + 16, four columns of
+        // one value 5 each, slack 7.
+        assert_eq!((p.col(0).5, p.col(2).5, p.col(3).5, p.col(1).5), (700_000_000, 160, 1, 1));
+        assert_eq!(p.heap_bytes(), 22 + 25 + 136 + 21 + 20 + 7);
+        assert_eq!(p.unpack(), c);
+        for f in 0..FIELDS {
+            for j in 0..N {
+                assert_eq!(p.get(f, j), c[f][j], "column {f}, value {j}");
+            }
+        }
+        // Random columns with random divisors, mask holes and extremes.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..300 {
+            let mut c = [[0u32; N]; FIELDS];
+            for col in c.iter_mut() {
+                let g = [1, 2, 3, 80, 160, 1 << 20, u32::MAX / 3][next() as usize % 7];
+                let lo = next() as u32;
+                let k = 1 + next() % 4096;
+                for v in col.iter_mut() {
+                    *v = lo.wrapping_add(g.wrapping_mul((next() % k) as u32));
+                    if next() % 9 == 0 {
+                        *v = NONE;
+                    }
+                }
+            }
+            let p = Packed::pack(1, &c);
+            assert_eq!(p.unpack(), c);
+            let (f, j) = (next() as usize % FIELDS, next() as usize % N);
+            assert_eq!(p.get(f, j), c[f][j]);
+        }
+    }
+
+    /// The reciprocal's quotients and divisibility equal `/` and `%`.
+    #[test]
+    fn divisor_is_exact() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for g in (2..2000).chain([160, 800, 65_537, u32::MAX / 3, u32::MAX - 1, u32::MAX]) {
+            let d = Divisor::new(g);
+            for n in [0, 1, g - 1, g, g + 1, u32::MAX, u32::MAX - 1, (u32::MAX / g) * g] {
+                assert_eq!((d.quotient(n), d.divides(n)), (n / g, n % g == 0), "{n} / {g}");
+            }
+            for _ in 0..50 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let n = x as u32 / if x >> 63 == 1 { g } else { 1 } * if x >> 62 & 1 == 1 { g } else { 1 };
+                assert_eq!((d.quotient(n), d.divides(n)), (n / g, n % g == 0), "{n} / {g}");
+            }
+        }
     }
 
     /// `uniform` writes what `pack` writes for such a block, byte for byte.
