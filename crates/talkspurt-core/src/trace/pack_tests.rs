@@ -110,14 +110,16 @@ fn divisor_is_exact() {
     let mut x = 0x2545_f491_4f6c_dd1du64;
     for g in (2..2000).chain([160, 800, 65_537, u32::MAX / 3, u32::MAX - 1, u32::MAX]) {
         let d = Divisor::new(g);
-        for n in [0, 1, g - 1, g, g + 1, u32::MAX, u32::MAX - 1, (u32::MAX / g) * g] {
+        for n in [0, 1, g - 1, g, g.saturating_add(1), u32::MAX, u32::MAX - 1, (u32::MAX / g) * g] {
             assert_eq!((d.quotient(n), d.divides(n)), (n / g, n % g == 0), "{n} / {g}");
         }
         for _ in 0..50 {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let n = x as u32 / if x >> 63 == 1 { g } else { 1 } * if x >> 62 & 1 == 1 { g } else { 1 };
+            // Half of them multiples of g (no overflow: (r / g) * g <= r).
+            let r = x as u32;
+            let n = if x >> 63 == 1 { r / g * g } else { r };
             assert_eq!((d.quotient(n), d.divides(n)), (n / g, n % g == 0), "{n} / {g}");
         }
     }
