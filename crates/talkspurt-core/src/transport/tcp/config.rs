@@ -95,14 +95,13 @@ pub struct TcpConfig {
     /// Disable Nagle's algorithm (RFC 896, RFC 1122 §4.2.3.4); seed 000
     /// sets TCP_NODELAY. Default false (Nagle on).
     pub nodelay: bool,
-    /// Limited transmit (RFC 3042; RFC 5681 §3.2 says SHOULD): each of the
-    /// first two duplicate ACKs releases one new segment beyond cwnd, so a
-    /// small window still gets its third duplicate ACK. With it on,
-    /// talkspurt agrees with ns-2 (whose `singledup_ 1` is on) within
-    /// 0.4–6.6 % on single-flow goodput (docs/models/tcp.md). Default off,
-    /// so the shipped studies' results stay as published until their
-    /// reproductions are rerun with it (it was off while its segments
-    /// wrongly counted toward ssthresh, fixed 2026-11-28).
+    /// Limited transmit (RFC 3042; RFC 5681 §3.2: a sender SHOULD use
+    /// it): each of the first two duplicate ACKs releases one new segment
+    /// beyond cwnd, and those segments stay out of the FlightSize that
+    /// sets ssthresh, so a small window still gets its third duplicate ACK.
+    /// Default on, as RFC 5681 asks and as the stacks the seeds used run
+    /// (ns-2's `singledup_ 1`, Linux); with it talkspurt agrees with ns-2
+    /// within 0.4–6.6 % on single-flow goodput (docs/models/tcp.md).
     pub limited_transmit: bool,
     /// Delayed ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2): ACK at least every
     /// second full-sized segment, else within `delack_timeout`. Default on.
@@ -153,7 +152,7 @@ impl Default for TcpConfig {
             mss: 1460,
             initial_window: InitialWindow::Rfc3390,
             nodelay: false,
-            limited_transmit: false,
+            limited_transmit: true,
             delayed_ack: true,
             delack_timeout: SimDuration::from_millis(200),
             initial_rto: SimDuration::from_secs(1),
