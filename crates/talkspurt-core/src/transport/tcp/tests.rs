@@ -306,7 +306,7 @@ fn sack_repairs_several_holes_in_one_round_trip() {
 /// (docs/models/tcp-cc.md, "CUBIC against ns-2's Agent/TCP/Linux").
 #[test]
 fn lost_retransmission_waits_for_the_timer() {
-    let mut p = Path::new(cfg(CcAlgorithm::Sack), 50);
+    let mut p = Path::new(cfg_no_lt(CcAlgorithm::Sack), 50);
     p.drop_first = vec![20 * MSS, 30 * MSS];
     p.drop_rexmit = vec![20 * MSS, 30 * MSS];
     p.snd.set_greedy(true);
@@ -354,8 +354,8 @@ fn rto_backs_off_exponentially() {
 /// serialization.
 #[test]
 fn no_rtt_sample_from_segments_sent_before_a_timeout() {
-    let c = TcpConfig { initial_window: InitialWindow::Segments(2), ..cfg(CcAlgorithm::NewReno) };
-    let mut p = Path::new(c, 50);
+    let c = TcpConfig { initial_window: InitialWindow::Segments(2), ..cfg_no_lt(CcAlgorithm::NewReno) };
+    let mut p = Path::new(c.clone(), 50);
     p.drop_first = vec![0];
     assert!(p.snd.write(3 * MSS, crate::net::NO_APP));
     p.run(ms(1300));
@@ -364,6 +364,15 @@ fn no_rtt_sample_from_segments_sent_before_a_timeout() {
     assert_eq!(p.delivered, 3 * MSS);
     assert_eq!(p.snd.stats.total.rtt_samples, 1);
     assert_eq!(p.snd.srtt(), Some(SimDuration::from_millis(101)));
+    // With limited transmit (RFC 3042) the duplicate ACK releases the
+    // third segment at once, so all three precede the timeout: no sample.
+    let mut p = Path::new(TcpConfig { limited_transmit: true, ..c }, 50);
+    p.drop_first = vec![0];
+    assert!(p.snd.write(3 * MSS, crate::net::NO_APP));
+    p.run(ms(1300));
+    assert_eq!((p.snd.stats.total.timeouts, p.rexmits().len(), p.delivered), (1, 1, 3 * MSS));
+    assert_eq!(p.snd.stats.total.rtt_samples, 0);
+    assert_eq!(p.snd.srtt(), None);
 }
 
 /// Karn's algorithm (RFC 6298 §3) as Linux and ns-2 apply it: an ACK that
@@ -381,7 +390,7 @@ fn no_rtt_sample_from_segments_sent_before_a_timeout() {
 fn no_rtt_sample_from_an_ack_of_a_retransmission() {
     for cc in [CcAlgorithm::NewReno, CcAlgorithm::Sack] {
         let run = |until| {
-            let mut p = Path::new(cfg(cc), 50);
+            let mut p = Path::new(cfg_no_lt(cc), 50);
             p.drop_first = vec![20 * MSS, 24 * MSS];
             p.snd.set_greedy(true);
             p.run(until);
@@ -434,6 +443,14 @@ fn delayed_ack_every_second_segment_or_timer() {
     let delivered = q.delivered / MSS;
     let ratio = q.acks.len() as f64 / delivered as f64;
     assert!((ratio - 0.5).abs() < 0.05, "{} ACKs for {delivered} segments", q.acks.len());
+}
+
+/// `cfg` without limited transmit (RFC 3042, on by default): for the
+/// scripted losses below whose segment-by-segment story is told with the
+/// window of RFC 5681 alone (limited transmit would add segments to it;
+/// its own tests are `limited_transmit_*`).
+fn cfg_no_lt(cc: CcAlgorithm) -> TcpConfig {
+    TcpConfig { limited_transmit: false, ..cfg(cc) }
 }
 
 fn cfg_delack() -> TcpConfig {
