@@ -541,7 +541,7 @@ def test_cli_validate_prints_the_tcp_table_with_every_default(tmp_path):
     t = s["calls"][0]["transport"]
     assert t == {
         "kind": "tcp", "cc": "vegas", "recovery": "reno", "sack": False, "mss": "1460B",
-        "initial_window": "rfc3390", "nodelay": False, "limited_transmit": False, "delayed_ack": True, "delack_timeout": "200ms",
+        "initial_window": "rfc3390", "nodelay": False, "limited_transmit": True, "delayed_ack": True, "delack_timeout": "200ms",
         "initial_rto": "1s", "min_rto": "1s", "max_rto": "60s", "granularity": "1ms", "rcv_window": "1048576B",
         "send_buffer": "1048576B", "idle_restart": "rfc5681", "ecn": False, "timestamps": False,
         "handshake": True, "framing": "2B", "vegas": {"alpha": 1.0, "beta": 3.0, "gamma": 1.0},
