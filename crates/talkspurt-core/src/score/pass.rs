@@ -25,7 +25,7 @@ use crate::playout::{SpurtDelays, NOT_ARRIVED};
 use crate::quality::stats::transit_difference;
 use crate::score::AnalysisCfg;
 use crate::trace::record::{Columns, NetFate};
-use super::steady::{steady_run, Steady};
+use super::steady::steady_run;
 use std::ops::Range;
 
 /// A steady run is folded at once from this many packets (`steady.rs`).
@@ -155,9 +155,13 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
     // Each talkspurt (run of equal ids, as `CallTrace::runs`): its id and
     // where its arrived packets' delays start in `delays`.
     let mut runs: Vec<(u32, usize)> = Vec::new();
-    // Steady runs folded at once (`steady.rs`): (start, k, run), in order,
-    // and the stretches of arrived packets (below), `(start, k, None)`.
-    let mut folds: Vec<(usize, usize, Option<Steady>)> = Vec::new();
+    // Steady runs folded at once (`steady.rs`): (start, k, true), in
+    // order, and the stretches of arrived packets (below), `(start, k,
+    // false)`. Room for one every 16 packets: on a loaded path a stretch
+    // ends at each loss or overtaking (the mixed preset: ~28 a 500-packet
+    // call), and pushed one at a time they were regrown ~6 times a call
+    // (issue 26).
+    let mut folds: Vec<(usize, usize, bool)> = Vec::with_capacity(n / 16 + 8);
     let mut scan_from = 0;
     let (mut next_try, mut backoff) = (2, 3);
     let mut lines = lines;
@@ -225,7 +229,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
                         }
                         rfc_jitter = next;
                     }
-                    folds.push((i, k, Some(s)));
+                    folds.push((i, k, true));
                     i += k;
                     backoff = 3;
                     continue;
@@ -305,7 +309,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
                 counts.played += k as u64;
                 (rtpi_received, n_played) = (rtpi_received + k as u64, n_played + k);
                 (delivered, delivered_played, buffer_sum) = (delivered + payload, delivered_played + payload, buffer_sum + buffer);
-                folds.push((i, k, None));
+                folds.push((i, k, false));
                 i = e;
                 continue;
             }
@@ -396,7 +400,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
     // time column: its samples are 0 (`push_on_line`).
     let mut lost = vec![false; n];
     let mut i = 0;
-    for (start, s, steady) in folds.iter().copied().chain([(n, 0, None)]) {
+    for (start, s, steady) in folds.iter().copied().chain([(n, 0, false)]) {
         for i in i..start {
             let spurt = ids[i];
             sender.push(spurt, t_sent[i], f64::INFINITY);
@@ -406,7 +410,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
             receiver.push(spurt, t_arr[i], jitter_threshold);
             lost[i] = played[i] == NOT_ARRIVED;
         }
-        if s > 0 && steady.is_none() {
+        if s > 0 && !steady {
             // A stretch: arrived, sent and played (`lost` stays false), of
             // one talkspurt.
             let (r, spurt) = (start..start + s, ids[start]);
@@ -449,8 +453,8 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
         lost,
         onset,
         spurts,
-        folded: folds.iter().filter(|f| f.2.is_some()).map(|f| f.1).sum(),
-        stretched: folds.iter().filter(|f| f.2.is_none()).map(|f| f.1).sum(),
+        folded: folds.iter().filter(|f| f.2).map(|f| f.1).sum(),
+        stretched: folds.iter().filter(|f| !f.2).map(|f| f.1).sum(),
     }
 }
 
