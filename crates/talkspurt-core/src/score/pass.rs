@@ -21,6 +21,7 @@
 
 use crate::metrics::rtpi::{MissingPredecessor, RtpiSilence};
 use crate::metrics::{GapJitterStream, LossCounts};
+use super::gaps::{gaps, Gaps};
 use crate::playout::{SpurtDelays, NOT_ARRIVED};
 use crate::quality::stats::transit_difference;
 use crate::score::AnalysisCfg;
@@ -140,7 +141,6 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
     let (mut delays, mut waits) = (Vec::with_capacity(n), Vec::with_capacity(n));
     let (mut delays_sorted, mut waits_sorted, mut arrivals_sorted) = (true, true, true);
     let (mut delay_sum, mut wait_sum, mut budget_sum, mut rfc_jitter) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-    let (mut sender, mut app, mut receiver) = (GapJitterStream::default(), GapJitterStream::default(), GapJitterStream::default());
     let (mut delivered, mut delivered_played, mut buffer_sum) = (0u64, 0u64, 0u64);
     let (mut n_played, mut id_sum) = (0usize, 0.0f64);
     let mut onset: Option<u64> = None;
@@ -394,41 +394,10 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
         delays_sorted |= runs.len() <= 1;
         sps
     });
-    // Seed 003's gap jitters and the not-played flags in a second loop:
-    // with them in the first, its ~25 accumulators spill from registers.
-    // A steady run's packets are all played, and on a line in every
-    // time column: its samples are 0 (`push_on_line`).
-    let mut lost = vec![false; n];
-    let mut i = 0;
-    for (start, s, steady) in folds.iter().copied().chain([(n, 0, false)]) {
-        for i in i..start {
-            let spurt = ids[i];
-            sender.push(spurt, t_sent[i], f64::INFINITY);
-            if !app_same {
-                app.push(spurt, t_gen[i], f64::INFINITY);
-            }
-            receiver.push(spurt, t_arr[i], jitter_threshold);
-            lost[i] = played[i] == NOT_ARRIVED;
-        }
-        if s > 0 && !steady {
-            // A stretch: arrived, sent and played (`lost` stays false), of
-            // one talkspurt.
-            let (r, spurt) = (start..start + s, ids[start]);
-            sender.push_stretch(spurt, &t_sent[r.clone()], f64::INFINITY);
-            if !app_same {
-                app.push_stretch(spurt, &t_gen[r.clone()], f64::INFINITY);
-            }
-            receiver.push_stretch(spurt, &t_arr[r], jitter_threshold);
-        } else if s > 0 {
-            let (e, spurt) = (start + s, ids[start]);
-            sender.push_on_line(spurt, s, [t_sent[e - 2], t_sent[e - 1]], f64::INFINITY);
-            if !app_same {
-                app.push_on_line(spurt, s, [t_gen[e - 2], t_gen[e - 1]], f64::INFINITY);
-            }
-            receiver.push_on_line(spurt, s, [t_arr[e - 2], t_arr[e - 1]], jitter_threshold);
-        }
-        i = start + s;
-    }
+    // Seed 003's gap jitters and the not-played flags in a second loop
+    // (`gaps.rs`): with them in the first, its ~25 accumulators spill
+    // from registers.
+    let Gaps { sender, app, receiver, lost } = gaps(rec, played, &folds, app_same, jitter_threshold);
     Pass {
         counts,
         arrived: delays.len(),
@@ -442,7 +411,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
         rfc_jitter,
         arrivals_sorted,
         sender,
-        app: (!app_same).then_some(app),
+        app,
         receiver,
         rtpi: rtpi_missing.map(|_| (rtpi_received, rtpi_delayed)),
         delivered,
