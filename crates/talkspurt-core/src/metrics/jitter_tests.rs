@@ -175,7 +175,8 @@ fn exceedance() {
 
 /// `push_stretch` against one `push` a packet on random streams:
 /// talkspurt changes, absent packets, times at and above SAFE, stretches
-/// of every length; every field the same bits (seed printed).
+/// of every length, some on a line (a constant step, which a later
+/// stretch may continue); every field the same bits (seed printed).
 #[test]
 fn push_stretch_equals_pushes() {
     for seed in 1..400u64 {
@@ -193,9 +194,10 @@ fn push_stretch_equals_pushes() {
                 spurt += 1;
             }
             let k = r(9) as usize;
+            let line = r(3) == 0;
             let ts: Vec<u64> = (0..k)
                 .map(|_| {
-                    t += 15_000_000 + r(10_000_000);
+                    t += if line { 20_000_000 } else { 15_000_000 + r(10_000_000) };
                     t
                 })
                 .collect();

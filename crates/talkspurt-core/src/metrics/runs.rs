@@ -105,7 +105,9 @@ pub fn histogram_bins(lengths: impl Iterator<Item = usize>, cap: usize) -> Vec<(
     }
     let mut bins: Vec<u32> = std::iter::once(first).chain(lengths).collect();
     bins.sort_unstable();
-    let mut out: Vec<(u32, u64)> = Vec::new();
+    // One bin a distinct length, counted first (issue 26: regrown push by
+    // push otherwise).
+    let mut out: Vec<(u32, u64)> = Vec::with_capacity(1 + bins.windows(2).filter(|w| w[0] != w[1]).count());
     for b in bins {
         match out.last_mut() {
             Some((k, n)) if *k == b => *n += 1,

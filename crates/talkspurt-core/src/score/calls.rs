@@ -132,6 +132,7 @@ pub(super) fn score_columns(mut rec: Columns, lines: &[std::ops::Range<usize>], 
     let b2b = BackToBack { lost: run_moments(&runs.lost), received: run_moments(&runs.received) };
     let (lost_bins, received_bins) = (histogram_bins(runs.lost.iter().copied(), cap), histogram_bins(runs.received.iter().copied(), cap));
     let measured = burst_stats_of_runs(&runs, lost.first().copied()).burst_r;
+    let not_played_runs = runs.lost.len();
     drop(runs);
     (s.lost_runs, s.lost_run_mean, s.lost_run_var) = (b2b.lost.runs as u64, or_nan(b2b.lost.mean), or_nan(b2b.lost.variance));
     s.lost_run_max = b2b.lost.max.map_or(NAN, |m| m as f64);
@@ -140,7 +141,7 @@ pub(super) fn score_columns(mut rec: Columns, lines: &[std::ops::Range<usize>], 
     s.received_run_max = b2b.received.max.map_or(NAN, |m| m as f64);
     // Speech per packet, frames × frame duration, computed where read.
     let speech = |i: usize| rec.frames[i] as u64 * frame;
-    let c = clips_by(&rec.talkspurt, &played, speech);
+    let c = clips_by(&rec.talkspurt, &played, speech, not_played_runs);
     let bins = bins([lost_bins, received_bins, histogram_bins(c.clip_packets.iter().copied(), cap)]);
     (s.clips, s.lost_speech_s) = (c.clips as u64, c.lost_speech_s());
     s.clip_mean_ms = c.mean_clip_ns.map_or(NAN, ms);

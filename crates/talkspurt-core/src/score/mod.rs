@@ -15,6 +15,7 @@ pub mod calls;
 pub mod config;
 pub mod modes;
 pub mod packets;
+mod gaps;
 mod pass;
 mod steady;
 #[cfg(test)]

@@ -21,11 +21,12 @@
 
 use crate::metrics::rtpi::{MissingPredecessor, RtpiSilence};
 use crate::metrics::{GapJitterStream, LossCounts};
+use super::gaps::{gaps, Gaps};
 use crate::playout::{SpurtDelays, NOT_ARRIVED};
 use crate::quality::stats::transit_difference;
 use crate::score::AnalysisCfg;
 use crate::trace::record::{Columns, NetFate};
-use super::steady::{steady_run, Steady};
+use super::steady::steady_run;
 use std::ops::Range;
 
 /// A steady run is folded at once from this many packets (`steady.rs`).
@@ -140,7 +141,6 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
     let (mut delays, mut waits) = (Vec::with_capacity(n), Vec::with_capacity(n));
     let (mut delays_sorted, mut waits_sorted, mut arrivals_sorted) = (true, true, true);
     let (mut delay_sum, mut wait_sum, mut budget_sum, mut rfc_jitter) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-    let (mut sender, mut app, mut receiver) = (GapJitterStream::default(), GapJitterStream::default(), GapJitterStream::default());
     let (mut delivered, mut delivered_played, mut buffer_sum) = (0u64, 0u64, 0u64);
     let (mut n_played, mut id_sum) = (0usize, 0.0f64);
     let mut onset: Option<u64> = None;
@@ -155,9 +155,13 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
     // Each talkspurt (run of equal ids, as `CallTrace::runs`): its id and
     // where its arrived packets' delays start in `delays`.
     let mut runs: Vec<(u32, usize)> = Vec::new();
-    // Steady runs folded at once (`steady.rs`): (start, k, run), in order,
-    // and the stretches of arrived packets (below), `(start, k, None)`.
-    let mut folds: Vec<(usize, usize, Option<Steady>)> = Vec::new();
+    // Steady runs folded at once (`steady.rs`): (start, k, true), in
+    // order, and the stretches of arrived packets (below), `(start, k,
+    // false)`. Room for one every 16 packets: on a loaded path a stretch
+    // ends at each loss or overtaking (the mixed preset: ~28 a 500-packet
+    // call), and pushed one at a time they were regrown ~6 times a call
+    // (issue 26).
+    let mut folds: Vec<(usize, usize, bool)> = Vec::with_capacity(n / 16 + 8);
     let mut scan_from = 0;
     let (mut next_try, mut backoff) = (2, 3);
     let mut lines = lines;
@@ -225,7 +229,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
                         }
                         rfc_jitter = next;
                     }
-                    folds.push((i, k, Some(s)));
+                    folds.push((i, k, true));
                     i += k;
                     backoff = 3;
                     continue;
@@ -305,7 +309,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
                 counts.played += k as u64;
                 (rtpi_received, n_played) = (rtpi_received + k as u64, n_played + k);
                 (delivered, delivered_played, buffer_sum) = (delivered + payload, delivered_played + payload, buffer_sum + buffer);
-                folds.push((i, k, None));
+                folds.push((i, k, false));
                 i = e;
                 continue;
             }
@@ -390,41 +394,10 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
         delays_sorted |= runs.len() <= 1;
         sps
     });
-    // Seed 003's gap jitters and the not-played flags in a second loop:
-    // with them in the first, its ~25 accumulators spill from registers.
-    // A steady run's packets are all played, and on a line in every
-    // time column: its samples are 0 (`push_on_line`).
-    let mut lost = vec![false; n];
-    let mut i = 0;
-    for (start, s, steady) in folds.iter().copied().chain([(n, 0, None)]) {
-        for i in i..start {
-            let spurt = ids[i];
-            sender.push(spurt, t_sent[i], f64::INFINITY);
-            if !app_same {
-                app.push(spurt, t_gen[i], f64::INFINITY);
-            }
-            receiver.push(spurt, t_arr[i], jitter_threshold);
-            lost[i] = played[i] == NOT_ARRIVED;
-        }
-        if s > 0 && steady.is_none() {
-            // A stretch: arrived, sent and played (`lost` stays false), of
-            // one talkspurt.
-            let (r, spurt) = (start..start + s, ids[start]);
-            sender.push_stretch(spurt, &t_sent[r.clone()], f64::INFINITY);
-            if !app_same {
-                app.push_stretch(spurt, &t_gen[r.clone()], f64::INFINITY);
-            }
-            receiver.push_stretch(spurt, &t_arr[r], jitter_threshold);
-        } else if s > 0 {
-            let (e, spurt) = (start + s, ids[start]);
-            sender.push_on_line(spurt, s, [t_sent[e - 2], t_sent[e - 1]], f64::INFINITY);
-            if !app_same {
-                app.push_on_line(spurt, s, [t_gen[e - 2], t_gen[e - 1]], f64::INFINITY);
-            }
-            receiver.push_on_line(spurt, s, [t_arr[e - 2], t_arr[e - 1]], jitter_threshold);
-        }
-        i = start + s;
-    }
+    // Seed 003's gap jitters and the not-played flags in a second loop
+    // (`gaps.rs`): with them in the first, its ~25 accumulators spill
+    // from registers.
+    let Gaps { sender, app, receiver, lost } = gaps(rec, played, &folds, app_same, jitter_threshold);
     Pass {
         counts,
         arrived: delays.len(),
@@ -438,7 +411,7 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
         rfc_jitter,
         arrivals_sorted,
         sender,
-        app: (!app_same).then_some(app),
+        app,
         receiver,
         rtpi: rtpi_missing.map(|_| (rtpi_received, rtpi_delayed)),
         delivered,
@@ -449,8 +422,8 @@ pub(super) fn pass(rec: &Columns, played: &[u64], lines: &[Range<usize>], a: &An
         lost,
         onset,
         spurts,
-        folded: folds.iter().filter(|f| f.2.is_some()).map(|f| f.1).sum(),
-        stretched: folds.iter().filter(|f| f.2.is_none()).map(|f| f.1).sum(),
+        folded: folds.iter().filter(|f| f.2).map(|f| f.1).sum(),
+        stretched: folds.iter().filter(|f| !f.2).map(|f| f.1).sum(),
     }
 }
 
