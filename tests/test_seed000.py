@@ -47,6 +47,10 @@ STUDY = ROOT / "scenarios" / "seeds" / "000"
 # joined as 'not reproduced' at both scales: the two curves are identical
 # there (84.2 and 84.2), since RFC 3390's 4380 B per 400 ms RTT exceeds
 # G.711's 8700 B/s and no frame waits for the window.
+# With TCP's limited transmit on by default (RFC 3042, 2026-11-28; the
+# thesis's FreeBSD has it on, reading "tcp-stack"): 30 of the 348 quick
+# rows move (TCP points with loss, Fig. 5.9 beside greedy TCP), no quick
+# verdict moves (50 / 9, as with it off), full scale 55 / 4 unchanged.
 QUICK_VERDICTS: dict[tuple[str, str, str], str] = {
     ('Fig. 5.1', 'TFRC', 'G.729, 25 ms vs 100 ms'): 'trend reproduced',
     ('Fig. 5.1', 'TFRC SP', 'G.729, 25 ms vs 100 ms'): 'trend reproduced',
