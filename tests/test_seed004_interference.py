@@ -76,7 +76,9 @@ def test_ftp_avoip_receives_longer_runs_than_cbr(ftp):
     # Figs 7–8: longer uninterrupted streams of received packets, "AVoIP
     # sources appear to have the edge": AVoIP's mean received run at least
     # twice every CBR rate's (measured 119 vs 45, 40, 14 at 8–24 kb/s, 3.4
-    # at 32).
+    # at 32). It holds for ftp.toml's TCP without limited transmit, as the
+    # paper's ns-2 of 2000 ran (reading ftp-tcp); with it on, 80 vs 43 at
+    # 8 kb/s, under twice.
     calls, _ = ftp
     mean = calls.groupby("label").received_run_mean.mean()
     for cbr in CBR:
