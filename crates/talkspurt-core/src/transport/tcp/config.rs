@@ -99,9 +99,10 @@ pub struct TcpConfig {
     /// it): each of the first two duplicate ACKs releases one new segment
     /// beyond cwnd, and those segments stay out of the FlightSize that
     /// sets ssthresh, so a small window still gets its third duplicate ACK.
-    /// Default on, as RFC 5681 asks and as the stacks the seeds used run
-    /// (ns-2's `singledup_ 1`, Linux); with it talkspurt agrees with ns-2
-    /// within 0.4–6.6 % on single-flow goodput (docs/models/tcp.md).
+    /// Default on, as RFC 5681 asks and as the stacks most seeds used run
+    /// (ns-2's `singledup_ 1` since 2001, FreeBSD, Linux); with it
+    /// talkspurt agrees with ns-2 within 0.4–6.6 % on single-flow goodput
+    /// (docs/models/tcp.md).
     pub limited_transmit: bool,
     /// Delayed ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2): ACK at least every
     /// second full-sized segment, else within `delack_timeout`. Default on.
