@@ -162,6 +162,30 @@ def test_refuses_a_folder_holding_something_else(tmp_path):
     assert (out / "mine.txt").read_text() == "keep" and len(list(out.iterdir())) == 1
 
 
+def test_an_edited_bundle_keeps_its_old_runs_until_force(quick, tmp_path):
+    # Editing a bundle's sweep (here 4 -> 5 calls) makes the finished runs in
+    # the output another sweep's: refused with exit status 2 and nothing
+    # removed; --force (which the error names) then removes only those runs
+    # and reproduces the edited bundle.
+    bundle = tmp_path / "toy"
+    shutil.copytree(TOY, bundle)
+    out = tmp_path / "o"
+    shutil.copytree(quick[0], out)
+    sweep = bundle / "loss.toml"
+    assert "count = 4" in sweep.read_text()
+    sweep.write_text(sweep.read_text().replace("count = 4", "count = 5"))
+    runs = out / "runs-quick" / "loss" / "runs"
+    before = sorted(p.name for p in runs.iterdir())
+    p = cli("reproduce", bundle, "-o", out, "--quick", "-j", "2")
+    assert p.returncode == 2 and "holds another sweep" in p.stderr and "--force" in p.stderr, p.stderr
+    assert sorted(p.name for p in runs.iterdir()) == before
+    p = cli("reproduce", bundle, "-o", out, "--quick", "-j", "2", "--force")
+    assert p.returncode == 0, p.stderr
+    after = sorted(p.name for p in runs.iterdir())
+    assert len(after) == len(before) and not set(after) & set(before)
+    assert "reproduced" in (out / "comparison.csv").read_text()
+
+
 def test_doc_is_full_scale_only_and_never_overwrites_a_hand_written_file(tmp_path):
     p = cli("reproduce", TOY, "-o", tmp_path / "o", "--quick", "--doc", tmp_path / "d.md")
     assert p.returncode == 2 and "--doc" in p.stderr and "full-scale" in p.stderr

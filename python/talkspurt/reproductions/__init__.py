@@ -183,8 +183,11 @@ class Repro:
 
     def __init__(self, b: Bundle, entries: list[Entry], out: Path, quick: bool, sessions: dict[str, Any],
                  twins: list[Entry], ns2_note: Optional[str], doc: Optional[Path], report: bool,
-                 progress: Optional[Callable[[str, int, int], None]]):
+                 progress: Optional[Callable[[str, int, int], None]], force: bool = False):
         self.b, self.entries, self.out, self.quick = b, entries, out, quick
+        # --force also lets each experiment's store drop the runs of an
+        # older version of its sweep (store.prepare), as its error says.
+        self.force = force
         self.scale = "quick" if quick else "full"
         self.sessions, self.twins, self.ns2_note, self.doc, self.report = sessions, twins, ns2_note, doc, report
         self.ns2_dir = out / ("ns2-quick" if quick else "ns2")
@@ -224,7 +227,7 @@ def prepare(bundle: Union[str, os.PathLike, Bundle], output: Union[str, os.PathL
         ns2_note = "ns-2 twins not run: `ns` is not installed (Debian package ns2); the ns2 column is empty."
         twins = []
     return Repro(b, entries, out, quick, {}, twins, ns2_note, Path(doc) if doc is not None else None, report,
-                 progress)
+                 progress, force)
 
 
 def plan_runs(r: Repro, executor: Any = "local", workers: Optional[int] = None) -> None:
@@ -309,7 +312,7 @@ def run_all(repros: list[Repro], *, executor: Any = "local", workers: Optional[i
     for r in repros:
         start(r)
         stores = {name: _sweeps.sweep(sess.sweep, sess.out, executor=executor, workers=workers,
-                                      trace=sess.trace, progress=sess.progress)
+                                      trace=sess.trace, progress=sess.progress, force=r.force)
                   for name, sess in r.sessions.items()}
         ns2_vals: dict[str, float] = {}
         if r.twins:

@@ -86,7 +86,7 @@ def run_on_pool(pool: LocalPool, repros: list[Any]) -> None:
                 first += [Job(ns2_run_job, t, twin_done, ns2_describe(t), wrap=False) for t in todo]
                 left[0] += len(todo)
             for sess in r.sessions.values():
-                sess.open()
+                sess.open(r.force)
                 open_.append(sess)
                 stats = Stats()
                 by_out[str(sess.out)] = (sess, stats)
