@@ -110,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     rp2.add_argument("--executor", default="local", metavar="WHERE",
                      help="local (process pool, default), dask (a LocalCluster) or dask://host:port")
     rp2.add_argument("--doc", metavar="FILE", help="also write the Markdown reproduction to FILE (full scale only); "
-                     "with several bundles, a folder receiving NNN.md for each")
+                     "a folder (always so with several bundles) receives NNN.md for each")
     rp2.add_argument("--timings", metavar="FILE", help="write how the invocation spent its time as JSON: each phase, "
                      "the seconds of the workers' jobs by kind, how busy the workers were")
     rp2.add_argument("--force", action="store_true", help="write into a non-empty DIR / replace FILE")
@@ -449,7 +449,7 @@ def _reproduce(args: argparse.Namespace) -> int:
     if not args.quiet:
         _print(df.attrs["terminal"])
         _print(f"comparison.csv, reproduction.md and report.html written to {out}/"
-               + (f"; {args.doc} updated" if args.doc else ""))
+               + (f"; {df.attrs.get('doc', args.doc)} updated" if args.doc else ""))
     return 0
 
 

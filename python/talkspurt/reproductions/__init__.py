@@ -217,6 +217,8 @@ def prepare(bundle: Union[str, os.PathLike, Bundle], output: Union[str, os.PathL
     if doc is not None:
         if quick:
             raise _error("--doc", str(doc), "a full-scale run: the committed reproduction is generated without --quick")
+        if Path(doc).is_dir():  # a folder, as with several bundles: FOLDER/NNN.md
+            doc = Path(doc) / f"{b.id}.md"
         problem = doc_problem(Path(doc), force)
         if problem:
             raise FileExistsError(problem)
@@ -279,7 +281,8 @@ def finish(r: Repro, pngs: Optional[list[str]] = None) -> None:
     if r.doc is not None:
         _write(r.doc, r.md)
     r.df.attrs.update({"bundle": r.b.id, "scale": r.scale, "ns2_note": r.ns2_note, "counts": counts(r.df),
-                       "terminal": terminal(r.df, r.b, r.scale, r.ns2_note)})
+                       "terminal": terminal(r.df, r.b, r.scale, r.ns2_note),
+                       **({"doc": str(r.doc)} if r.doc is not None else {})})
     r.timings["html_s"] = time.perf_counter() - t
 
 
