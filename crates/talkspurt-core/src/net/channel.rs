@@ -380,7 +380,6 @@ impl Channel {
 
     /// Whether offers take `offer_plain` (drop-tail at a constant rate and
     /// delay, no loss, jitter or series): fixed once built.
-    #[inline]
     pub fn is_plain(&self) -> bool {
         self.plain
     }
