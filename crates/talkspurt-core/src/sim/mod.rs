@@ -3,6 +3,7 @@
 
 mod arena;
 pub mod capture;
+mod flow_path;
 mod path;
 mod prefetch;
 mod timer;

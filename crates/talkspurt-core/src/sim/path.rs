@@ -44,6 +44,7 @@
 //! arrival handled this way, so that the clock ends where the popped
 //! events would have left it.
 
+use super::flow_path::FlowPaths;
 use super::voice::VoiceRoute;
 use super::world::{Event, Owner, World};
 use crate::net::topology::NO_ROUTE;
@@ -64,6 +65,8 @@ pub struct CutThrough {
     pub late: SimTime,
     /// Voice routes planned for the direct way (`voice.rs`).
     pub routes: Vec<VoiceRoute>,
+    /// Endpoints' planned paths (`flow_path.rs`).
+    pub paths: FlowPaths,
 }
 
 /// Where a packet goes from the far end of a channel.
@@ -77,7 +80,8 @@ enum Next {
 }
 
 impl World {
-    /// Find the passive receivers and the closed channels.
+    /// Find the passive receivers and the closed channels, then plan the
+    /// endpoints' paths (`flow_path.rs`).
     pub(super) fn plan_cut_through(&mut self) {
         const MANY: u32 = u32::MAX - 1;
         let passive: Vec<bool> = self
@@ -120,7 +124,8 @@ impl World {
             }
         }
         let closed: Vec<bool> = (0..n).map(|c| ok[c] && feeder[c] < MANY && ch[feeder[c] as usize].keeps_order()).collect();
-        self.cut = CutThrough { closed, passive, late: SimTime::ZERO, routes: Vec::new() };
+        self.cut = CutThrough { closed, passive, late: SimTime::ZERO, routes: Vec::new(), paths: FlowPaths::default() };
+        self.plan_flow_paths();
     }
 
     /// Put a packet on the next channel from `node` towards its destination.

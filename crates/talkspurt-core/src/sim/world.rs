@@ -472,7 +472,7 @@ impl World {
                 }
                 _ => {}
             }
-            self.forward(now, node, pkt);
+            self.send(now, flow, side, node, pkt);
         }
         let f = &mut self.flows[flow as usize];
         if side == Side::Sender {

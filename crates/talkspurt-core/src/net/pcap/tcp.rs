@@ -39,7 +39,7 @@ pub(super) fn header(out: &mut Vec<u8>, h: &TcpHeader, ep: &Endpoints) {
         // keeps no clock values: zero).
         out.extend_from_slice(&[1, 1, 8, 10, 0, 0, 0, 0, 0, 0, 0, 0]);
     }
-    if let Some(s) = h.sack.as_ref().filter(|s| !s.is_empty()) {
+    if let Some(s) = h.sack().filter(|s| !s.is_empty()) {
         // RFC 2018 §3: kind 5, length 2 + 8n, left and right edges.
         out.extend_from_slice(&[5, 2 + 8 * s.len() as u8]);
         for &(a, b) in s.blocks() {
@@ -47,7 +47,7 @@ pub(super) fn header(out: &mut Vec<u8>, h: &TcpHeader, ep: &Endpoints) {
             out.extend_from_slice(&(b as u32).to_be_bytes());
         }
     }
-    if let Some(r) = &h.cc_report {
+    if let Some(r) = &h.cc_report() {
         // Experimental option kind 254 (RFC 4727, RFC 6994), 8 bytes:
         // 16-bit report number, code, 24-bit value (the f32 truncated).
         out.extend_from_slice(&[254, 8]);

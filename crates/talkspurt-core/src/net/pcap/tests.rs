@@ -96,9 +96,9 @@ fn rtcp_compound_lengths_chain() {
 #[test]
 fn tcp_header_with_options() {
     let mut h = TcpHeader { seq: (1 << 32) + 5, ack: 77, len: 100, wnd: 1 << 20, flags: TcpFlags(TcpFlags::ACK | TcpFlags::ECE), timestamps: true, ..Default::default() };
-    h.sack = Some(SackBlocks::from_slice(&[(200, 300), (400, 500)]));
+    h.set_sack(Some(SackBlocks::from_slice(&[(200, 300), (400, 500)])));
     let hl = h.wire_len();
-    let p = pkt(20 + hl + 100, Header::Tcp(Box::new(h)), AppHeader::None);
+    let p = pkt(20 + hl + 100, Header::Tcp(h), AppHeader::None);
     let ip = datagram(&p, 5);
     check_sums(&ip, PROTO_TCP);
     let t = &ip[20..];

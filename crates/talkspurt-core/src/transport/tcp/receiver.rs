@@ -5,7 +5,7 @@
 use super::config::TcpConfig;
 use crate::cc::real::RealReceiver;
 use crate::cc::CcAlgorithm;
-use crate::net::wire::{CcReport, Header, SackBlocks, TcpFlags, TcpHeader, IPV4_HEADER, MAX_SACK_BLOCKS};
+use crate::net::wire::{CcReport, Header, SackBlocks, TcpFlags, TcpHeader, TcpOptions, IPV4_HEADER, MAX_SACK_BLOCKS};
 use crate::net::{Ecn, Packet, NO_APP};
 use crate::time::SimTime;
 use crate::transport::seq::RangeSet;
@@ -90,11 +90,13 @@ impl TcpReceiver {
             wnd: self.window(),
             flags: TcpFlags(f),
             timestamps: self.cfg.timestamps,
-            sack: self.sack_blocks(),
-            cc_report: self.real.as_ref().and_then(|r| r.feedback()).map(|fb| {
-                let (code, value) = fb.encode();
-                CcReport { seq: fb.seq, code, value }
-            }),
+            opts: TcpOptions::boxed(
+                self.sack_blocks(),
+                self.real.as_ref().and_then(|r| r.feedback()).map(|fb| {
+                    let (code, value) = fb.encode();
+                    CcReport { seq: fb.seq, code, value }
+                }),
+            ),
             ..Default::default()
         };
         let size = IPV4_HEADER + hdr.wire_len();
@@ -105,7 +107,7 @@ impl TcpReceiver {
             dst: self.addr.peer,
             size,
             app_seq: NO_APP,
-            hdr: Header::Tcp(Box::new(hdr)),
+            hdr: Header::Tcp(hdr),
             app: Default::default(),
         });
         self.unacked_segs = 0;

@@ -29,12 +29,12 @@ impl TcpSender {
         self.last_activity = now;
         // A receiver-side controller's report comes first: the duplicate
         // ACK that triggers a fast retransmit carries the loss verdict.
-        if let Some(r) = h.cc_report {
+        if let Some(r) = h.cc_report() {
             if let Some(fb) = RealFeedback::decode(r.seq, r.code, r.value) {
                 self.cc.on_receiver_verdict(now, &fb);
             }
         }
-        if let Some(s) = &h.sack {
+        if let Some(s) = h.sack() {
             let mut new = std::mem::take(&mut self.sack_new);
             for &(a, b) in s.blocks() {
                 if b > self.snd_una {

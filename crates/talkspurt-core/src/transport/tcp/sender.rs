@@ -258,7 +258,7 @@ impl TcpSender {
             dst: self.addr.peer,
             size: self.wire_size(&hdr),
             app_seq: NO_APP,
-            hdr: Header::Tcp(Box::new(hdr)),
+            hdr: Header::Tcp(hdr),
             app: Default::default(),
         }
     }
