@@ -1,11 +1,13 @@
 //! The simulation engine: the world (topology, flows, applications) and its
 //! event loop. Each call writes its per-packet records (`trace::record`).
 
+mod apps;
 mod arena;
 pub mod capture;
 mod flow_path;
 mod path;
 mod prefetch;
+mod rtcp;
 mod timer;
 mod trunk;
 mod voice;

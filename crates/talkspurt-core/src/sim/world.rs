@@ -1,20 +1,22 @@
 //! The world: topology, flows (sender/receiver endpoint pairs), the
 //! applications driving them, and the event loop. Only `run` moves time.
+//! By concern: voice packets `voice.rs`, RTCP `rtcp.rs`, traffic
+//! applications `apps.rs`, trunks `trunk.rs`, paths `path.rs` and
+//! `flow_path.rs`, endpoint timers `timer.rs`.
 
 use super::capture::Capture;
 use super::arena::PacketArena;
 use super::path::CutThrough;
 use super::timer::{Popped, TimerSlot};
-use crate::net::wire::{IPV4_HEADER, UDP_HEADER};
-use crate::net::{AppHeader, Dir, Ecn, Header, NodeId, Packet, Topology, NO_APP};
+use crate::net::{Dir, NodeId, Packet, Topology, NO_APP};
 use crate::rtp::{RtpReceiver, RtpSender};
 use crate::voice::adapt::{AdaptPoint, Adapter, Change};
 use crate::sched::EventQueue;
 use crate::time::SimTime;
-use crate::traffic::{StreamAction, StreamApp, TrafficSource};
 use crate::transport::framing::StreamFramer;
-use crate::transport::{AppEvent, AppUnit, Endpoint, Receiver, ReceiverEndpoint, Sample, Sender, SenderEndpoint};
+use crate::transport::{AppEvent, Endpoint, Receiver, ReceiverEndpoint, Sample, Sender, SenderEndpoint};
 use crate::trace::record::CallRecord;
+pub use super::apps::{TrafficApp, TrafficCounters, TrafficFeed};
 use crate::voice::{Codec, VoiceSource};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,7 +80,7 @@ pub struct Flow {
     pub receiver: Receiver,
     pub owner: Owner,
     /// The timer of each side (`timer.rs`).
-    timers: [TimerSlot; 2],
+    pub(super) timers: [TimerSlot; 2],
 }
 
 impl Flow {
@@ -171,47 +173,6 @@ impl Call {
     }
 }
 
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct TrafficCounters {
-    /// Application units handed to the transport (packets of a packet
-    /// source; bytes written by a stream application count in sent_bytes).
-    pub sent_pkts: u64,
-    pub sent_bytes: u64,
-    pub recv_pkts: u64,
-    pub recv_bytes: u64,
-    /// Within the measurement interval: payload bytes delivered in order
-    /// to the receiving application, and IP bytes the sender transmitted
-    /// (retransmissions included).
-    pub recv_bytes_interval: u64,
-    pub wire_bytes_interval: u64,
-}
-
-/// What drives a traffic flow.
-#[derive(Debug)]
-pub enum TrafficFeed {
-    /// Packets at times of their own (CBR, Poisson, on/off).
-    Packets(TrafficSource),
-    /// A byte-stream application (bulk or finite transfer).
-    Stream(StreamApp),
-}
-
-impl TrafficFeed {
-    fn next_time(&self) -> Option<SimTime> {
-        match self {
-            TrafficFeed::Packets(s) => s.next_time(),
-            TrafficFeed::Stream(a) => a.next_time(),
-        }
-    }
-}
-
-#[derive(Debug)]
-pub struct TrafficApp {
-    pub flow: u32,
-    pub group: u32,
-    pub source: TrafficFeed,
-    pub counters: TrafficCounters,
-}
-
 pub struct World {
     pub q: EventQueue<Event>,
     pub topo: Topology,
@@ -254,7 +215,7 @@ impl World {
     }
 
     #[inline]
-    fn traffic_lane(&self, src: u32) -> u32 {
+    pub(super) fn traffic_lane(&self, src: u32) -> u32 {
         self.topo.channels.len() as u32 + 2 * self.traffic[src as usize].group + 1
     }
 
@@ -411,36 +372,6 @@ impl World {
         }
     }
 
-    fn on_traffic(&mut self, now: SimTime, si: u32) {
-        let app = &mut self.traffic[si as usize];
-        let flow = app.flow;
-        let sender = &mut self.flows[flow as usize].sender;
-        match &mut app.source {
-            TrafficFeed::Packets(src) => {
-                let bytes = src.emit();
-                app.counters.sent_pkts += 1;
-                app.counters.sent_bytes += bytes as u64;
-                // A stream transport carries the packet's bytes as payload.
-                let unit = AppUnit { app_seq: NO_APP, payload: bytes, overhead: 0, rtp: None };
-                let _ = sender.send(now, unit);
-            }
-            TrafficFeed::Stream(a) => match a.fire(now) {
-                StreamAction::Greedy(on) => sender.set_greedy(on),
-                StreamAction::Write(bytes) => {
-                    if sender.write_bytes(bytes) {
-                        app.counters.sent_bytes += bytes;
-                    }
-                }
-            },
-        }
-        match app.source.next_time() {
-            Some(t) => self.q.schedule_in(self.traffic_lane(si), t, Event::Traffic { src: si }),
-            // The flow stopped: its connection tears down (DCCP Close).
-            None => self.end_flow(now, flow),
-        }
-        self.service(now, flow, Side::Sender);
-    }
-
     /// The flow's application stopped: each endpoint ends the connection
     /// if it is the closer (DCCP Close from the sender or CloseReq from
     /// the receiver, RFC 4340 §8.3). The caller services the sender.
@@ -555,65 +486,6 @@ impl World {
                 let flow = call.flow;
                 self.end_flow(now, flow);
                 self.service(now, flow, Side::Sender);
-            }
-        }
-    }
-
-    /// Send what a call's RTP session queued on its RTCP flow (UDP) and
-    /// re-arm the session's timer.
-    fn rtcp_service(&mut self, now: SimTime, c: u32, side: Side) {
-        let call = &mut self.calls[c as usize];
-        let Some(flow) = call.rtp.rtcp_flow else { return };
-        let f = &self.flows[flow as usize];
-        let (src, dst) = (f.src, f.dst);
-        let mut out = Vec::new();
-        let want = match side {
-            Side::Sender => {
-                while let Some(r) = call.rtp.tx.poll_transmit() {
-                    out.push((r, Dir::Forward, dst, src));
-                }
-                // The adaptation's own timer (a report that did not come)
-                // shares the sender side's slot.
-                let adapt = if now > call.stop { None } else { call.adapt.poll_timeout() };
-                match (call.rtp.tx.poll_timeout(), adapt) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                }
-            }
-            Side::Receiver => {
-                while let Some(r) = call.rtp.rx.poll_transmit() {
-                    out.push((r, Dir::Reverse, src, dst));
-                }
-                call.rtp.rx.poll_timeout()
-            }
-        }
-        .unwrap_or(SimTime::NEVER);
-        for (r, dir, to, from) in out {
-            let size = IPV4_HEADER + UDP_HEADER + r.wire_len();
-            let pkt = Packet { flow, dir, ecn: Ecn::NotEct, dst: to, size, app_seq: NO_APP, hdr: Header::Datagram, app: AppHeader::Rtcp(Box::new(r)) };
-            self.forward(now, from, pkt);
-        }
-        let make = |gen| Event::Timer { flow, side, gen };
-        let slot = &mut self.flows[flow as usize].timers[side as usize];
-        slot.arm(&mut self.q, now, want, self.end, &mut self.timer_late, make);
-    }
-
-    fn deliver_rtcp(&mut self, now: SimTime, c: u32, pkt: &Packet) {
-        let AppHeader::Rtcp(r) = &pkt.app else { return };
-        let call = &mut self.calls[c as usize];
-        match pkt.dir {
-            Dir::Forward => {
-                call.rtp.rx.handle_rtcp(now, r);
-                self.rtcp_service(now, c, Side::Receiver);
-            }
-            Dir::Reverse => {
-                call.rtp.tx.handle_rtcp(now, r);
-                while let Some(ev) = call.rtp.tx.poll_event() {
-                    if let Some(ch) = call.adapt.on_event(now, &ev) {
-                        call.change(now, ch);
-                    }
-                }
-                self.rtcp_service(now, c, Side::Sender);
             }
         }
     }
