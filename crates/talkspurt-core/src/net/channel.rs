@@ -11,18 +11,21 @@
 //! Serialization time is exact to the nanosecond, rounded up. RED decides
 //! on arrival too, so it uses the same lazy FIFO.
 //!
-//! CoDel, FQ-CoDel and PIE hold their packets (`enqueue`/`dequeue`): the
-//! world calls `dequeue` when the transmitter frees (the `wake` times these
-//! methods return), and the discipline picks, drops or marks there.
+//! CoDel, FQ-CoDel and PIE hold their packets (`enqueue`/`dequeue`, in
+//! `held.rs`): the world calls `dequeue` when the transmitter frees (the
+//! `wake` times these methods return), and the discipline picks, drops or
+//! marks there.
 
 use super::background::OnOff;
 use super::capacity::{Capacity, Propagation};
-use super::codel::{CoDel, CoDelOut, CoDelQueue, TimedFifo};
+use super::codel::{CoDel, CoDelQueue, TimedFifo};
 use super::fq_codel::FqCoDel;
+use super::held::Held;
+pub use super::held::{Dequeued, Enqueued};
 use super::jitter::Jitter;
 use super::loss::{LossAt, LossModel};
 use super::packet::{Ecn, NodeId, Packet};
-use super::pie::{PieQueue, PieVerdict};
+use super::pie::PieQueue;
 use super::queue::{Discipline, QueueLimit, Verdict};
 use super::red::Red;
 use crate::rng::Rng;
@@ -62,45 +65,6 @@ pub struct ChannelStats {
     pub background_drops: u64,
 }
 
-/// A queue that holds its packets (CoDel, FQ-CoDel, PIE).
-#[derive(Debug)]
-enum Held {
-    CoDel(CoDelQueue),
-    FqCoDel(FqCoDel),
-    Pie(PieQueue),
-}
-
-impl Held {
-    fn len(&self) -> usize {
-        match self {
-            Held::CoDel(q) => q.fifo.len(),
-            Held::FqCoDel(q) => q.len(),
-            Held::Pie(q) => q.fifo.len(),
-        }
-    }
-}
-
-/// The outcome of `enqueue` on a holding queue.
-#[derive(Debug, PartialEq)]
-pub struct Enqueued {
-    /// The arrival, lost before the queue (`LossAt::Enqueue`).
-    pub lost: Option<Packet>,
-    /// A packet dropped (the arrival, or another one on FQ-CoDel overflow).
-    pub dropped: Option<Packet>,
-    /// Schedule a `dequeue` at this time (the transmitter had no pending one).
-    pub wake: Option<SimTime>,
-}
-
-/// The outcome of `dequeue`.
-#[derive(Debug, PartialEq)]
-pub struct Dequeued {
-    /// The packet put on the wire, when it reaches the far end, and
-    /// whether it is lost on the wire.
-    pub sent: Option<(Packet, SimTime, bool)>,
-    /// Call `dequeue` again at this time.
-    pub wake: Option<SimTime>,
-}
-
 #[derive(Debug)]
 pub struct Channel {
     pub name: String,
@@ -108,7 +72,7 @@ pub struct Channel {
     pub to: NodeId,
     pub rate_bps: u64,
     pub delay: SimDuration,
-    limit: QueueLimit,
+    pub(super) limit: QueueLimit,
     loss: LossModel,
     loss_at: LossAt,
     /// Serialization and propagation; constant unless the link has a
@@ -119,7 +83,7 @@ pub struct Channel {
     /// Latest arrival so far: a link whose delay changes stays FIFO.
     last_arrive: SimTime,
     /// End of the last accepted packet's serialization.
-    busy_until: SimTime,
+    pub(super) busy_until: SimTime,
     /// (start of serialization, bytes) of accepted packets, oldest first;
     /// entries whose start has passed are purged lazily.
     pending: VecDeque<(SimTime, u32)>,
@@ -127,9 +91,9 @@ pub struct Channel {
     pending_bytes: u64,
     pub stats: ChannelStats,
     red: Option<Box<Red>>,
-    held: Option<Box<Held>>,
+    pub(super) held: Option<Box<Held>>,
     /// A `dequeue` is scheduled (holding queues).
-    wake_pending: bool,
+    pub(super) wake_pending: bool,
     /// Queue series (time, name, value), when asked for.
     pub series: Option<Vec<(SimTime, &'static str, f64)>>,
     /// Drop-tail at a constant rate and delay with no loss, jitter or
@@ -269,7 +233,7 @@ impl Channel {
     /// Whether an arrival is lost before the queue (`LossAt::Enqueue`,
     /// ns-2's `lossmodel`): counted as a link loss, it takes no link time.
     #[inline]
-    fn lost_on_arrival(&mut self, now: SimTime, size: u32) -> bool {
+    pub(super) fn lost_on_arrival(&mut self, now: SimTime, size: u32) -> bool {
         let lost = self.loss_at == LossAt::Enqueue && self.loss.lose(now, size);
         self.stats.link_losses += lost as u64;
         lost
@@ -297,7 +261,7 @@ impl Channel {
     }
 
     #[inline]
-    fn record(&mut self, t: SimTime, name: &'static str, v: f64) {
+    pub(super) fn record(&mut self, t: SimTime, name: &'static str, v: f64) {
         if let Some(s) = &mut self.series {
             s.push((t, name, v));
         }
@@ -499,7 +463,7 @@ impl Channel {
 
     /// Put a packet of `size` bytes on the wire at `start` after waiting
     /// `wait` ns: serialization, statistics, wire loss.
-    fn transmit(&mut self, start: SimTime, wait: u64, size: u32) -> Offer {
+    pub(super) fn transmit(&mut self, start: SimTime, wait: u64, size: u32) -> Offer {
         let done = self.capacity.finish(start, size);
         let tx = done - start;
         self.busy_until = done;
@@ -521,85 +485,6 @@ impl Channel {
             self.last_arrive = arrive;
         }
         Offer::Accepted { arrive: self.jitter.apply(arrive), lost }
-    }
-
-    /// Hand a packet to a holding queue (CoDel, FQ-CoDel, PIE).
-    pub fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Enqueued {
-        self.stats.offered += 1;
-        if self.lost_on_arrival(now, pkt.size) {
-            return Enqueued { lost: Some(pkt), dropped: None, wake: None };
-        }
-        let limit = self.limit;
-        let held = self.held.as_mut().expect("enqueue on a holding queue");
-        let before = held.len();
-        let dropped = match held.as_mut() {
-            Held::CoDel(q) => {
-                if limit.full(q.fifo.len(), q.fifo.bytes, pkt.size) {
-                    self.stats.queue_drops += 1;
-                    Some(pkt)
-                } else {
-                    q.fifo.push(pkt, now);
-                    None
-                }
-            }
-            Held::FqCoDel(q) => q.enqueue(now, pkt).map(|(p, enq)| {
-                self.stats.queue_drops += 1;
-                self.stats.queue_integral_ns += now.saturating_since(enq).as_nanos() as u128;
-                p
-            }),
-            Held::Pie(q) => match q.enqueue(now, pkt) {
-                (PieVerdict::Overflow, p) => {
-                    self.stats.queue_drops += 1;
-                    p
-                }
-                (PieVerdict::Drop, p) => {
-                    self.stats.aqm_drops += 1;
-                    p
-                }
-                (PieVerdict::Mark, _) => {
-                    self.stats.ecn_marks += 1;
-                    None
-                }
-                (PieVerdict::Enqueue, _) => None,
-            },
-        };
-        let len = held.len();
-        self.stats.max_queue_len = self.stats.max_queue_len.max(len as u64);
-        self.record(now, "queue", before as f64);
-        let wake = (len > 0 && !self.wake_pending).then(|| {
-            self.wake_pending = true;
-            self.busy_until.max(now)
-        });
-        Enqueued { lost: None, dropped, wake }
-    }
-
-    /// The transmitter is free at `now`: the discipline picks the next
-    /// packet; packets it drops on the way are appended to `dropped`.
-    pub fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Dequeued {
-        debug_assert!(now >= self.busy_until);
-        let held = self.held.as_mut().expect("dequeue on a holding queue");
-        let mut out = CoDelOut::default();
-        let got = match held.as_mut() {
-            Held::CoDel(q) => q.codel.dequeue(now, &mut q.fifo, &mut out),
-            Held::FqCoDel(q) => q.dequeue(now, &mut out),
-            Held::Pie(q) => q.dequeue(now),
-        };
-        let more = held.len() > 0;
-        self.stats.ecn_marks += out.marks;
-        self.stats.aqm_drops += out.dropped.len() as u64;
-        for (p, enq) in out.dropped {
-            self.stats.queue_integral_ns += now.saturating_since(enq).as_nanos() as u128;
-            dropped.push(p);
-        }
-        let sent = got.map(|(p, enq)| {
-            let wait = now.saturating_since(enq).as_nanos();
-            self.stats.queue_integral_ns += wait as u128;
-            self.record(now, "sojourn_ms", wait as f64 * 1e-6);
-            let Offer::Accepted { arrive, lost } = self.transmit(now, wait, p.size) else { unreachable!() };
-            (p, arrive, lost)
-        });
-        self.wake_pending = more;
-        Dequeued { sent, wake: more.then_some(self.busy_until) }
     }
 }
 

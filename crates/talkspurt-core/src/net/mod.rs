@@ -7,6 +7,7 @@ pub mod capacity;
 pub mod channel;
 pub mod codel;
 pub mod fq_codel;
+mod held;
 pub mod jitter;
 pub mod loss;
 pub mod packet;
