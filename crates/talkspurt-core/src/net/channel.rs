@@ -330,9 +330,11 @@ impl Channel {
     /// `offer_general` with every model switched off (`plain`): the same
     /// arithmetic in the same order, so the same results. Always inlined:
     /// a voice packet makes one offer a hop, and as a call its register
-    /// saves cost ~10 instructions of its ~35 (callgrind).
+    /// saves cost ~10 instructions of its ~35 (callgrind); the endpoints'
+    /// planned paths (sim/flow_path.rs) call it directly for the same
+    /// reason. Only on a plain channel (`is_plain`).
     #[inline(always)]
-    fn offer_plain(&mut self, now: SimTime, size: u32) -> Offer {
+    pub fn offer_plain(&mut self, now: SimTime, size: u32) -> Offer {
         match self.offer_uncounted(now, size) {
             Some(arrive) => {
                 self.count_through(1, size as u64);

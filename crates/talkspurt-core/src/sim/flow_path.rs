@@ -98,17 +98,7 @@ impl World {
             // `Channel::offer` on a plain channel, inlined (as a call, its
             // register saves and the branch to the general model cost ~20
             // instructions a hop).
-            let offer = if chan.is_plain() {
-                match chan.offer_uncounted(t, pkt.size) {
-                    Some(arrive) => {
-                        chan.count_through(1, pkt.size as u64);
-                        Offer::Accepted { arrive, lost: false }
-                    }
-                    None => Offer::Dropped,
-                }
-            } else {
-                chan.offer(t, &mut pkt)
-            };
+            let offer = if chan.is_plain() { chan.offer_plain(t, pkt.size) } else { chan.offer(t, &mut pkt) };
             let arrive = match offer {
                 Offer::Accepted { arrive, lost: false } => arrive,
                 // Lost on the wire: it used the link, and its fate is known now.
