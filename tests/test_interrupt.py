@@ -85,6 +85,39 @@ def test_ctrl_c_with_keep_partial_writes_results_marked_partial(tmp_path):
     assert len(res.calls) == 50
 
 
+# A Ctrl-C delivered just as the thread that runs the core has started (the
+# handler runs at the first bytecode after `Thread.start`'s C call returns).
+# Once it raised before the wait that stops the core, so the thread stayed in
+# Rust while the process exited; the exit unwound it through PyO3 and glibc
+# aborted with "FATAL: exception not rethrown" (CI, a pool worker of
+# test_reproduce_many's Ctrl-C test, 1 run in a few dozen).
+PRESS_AT_START = """
+import os, signal, sys, threading, time
+import talkspurt
+real = threading.Thread.start
+def start(self):
+    real(self)
+    if self.name == "talkspurt-run":
+        os.kill(os.getpid(), signal.SIGINT)
+threading.Thread.start = start
+t0 = time.monotonic()
+try:
+    talkspurt.run(sys.argv[1])
+except KeyboardInterrupt:
+    left = [t.name for t in threading.enumerate() if t.name == "talkspurt-run"]
+    print("interrupted", left, round(time.monotonic() - t0, 2))
+"""
+
+
+def test_ctrl_c_as_the_core_thread_starts_stops_the_core_before_exit(tmp_path):
+    f = tmp_path / "long.toml"
+    f.write_text(LONG)
+    r = subprocess.run([sys.executable, "-c", PRESS_AT_START, str(f)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stderr == "", (r.returncode, r.stderr)
+    assert r.stdout.startswith("interrupted []"), r.stdout  # no thread left in the core
+    assert float(r.stdout.split()[-1]) < 5.0, r.stdout  # stopped, not run to its end (30 000 s)
+
+
 def test_a_run_that_cannot_fit_is_refused_with_the_figure_and_how_to_proceed(tmp_path):
     # The issue's case: 20 calls × 43 200 min (30 days): > 20 GB.
     f = tmp_path / "huge.toml"

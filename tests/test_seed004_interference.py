@@ -63,13 +63,18 @@ def pareto(tmp_path_factory):
 
 
 def test_ftp_avoip_rate(ftp):
-    # §5.2: "AVoIP sources (whose measured average rate was 11.6 kb/s)";
-    # within 30 % (measured 15.1 kb/s with the one-way delay signal, runs
-    # 13.8–15.8; 13.75 with the RTT; the bundle's own 15 % tolerance calls
-    # this a miss, docs/reproductions/004.md).
+    # §5.2: "AVoIP sources (whose measured average rate was 11.6 kb/s)". Not
+    # reproduced (docs/reproductions/004.md): the model gives 14.78 kb/s over
+    # 40 seeds of ftp.toml's AVoIP point (per-run SD 0.99 kb/s; runs
+    # 12.6-16.4; measured 2026-11-29). This pins that figure: the fixture's
+    # 3-seed mean lies within 3 standard errors of it, 3 x 0.99 / sqrt(3) =
+    # 1.71 kb/s, so a change to the model that moves the rate shows here,
+    # while the seeds' own spread does not. (Until 2026-11-29 it asserted
+    # 11.6 kb/s + 30 %, at most 15.08, which the shipped 3-seed mean, 15.076,
+    # met by the luck of its seeds.)
     calls, _ = ftp
     rate = calls[calls.label == "AVoIP"].bitrate_mean_bps.mean()
-    assert abs(rate - 11_600) <= 0.3 * 11_600, rate
+    assert abs(rate - 14_780) <= 3 * 990 / 3**0.5, rate
 
 
 def test_ftp_avoip_receives_longer_runs_than_cbr(ftp):

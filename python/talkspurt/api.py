@@ -90,22 +90,25 @@ def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool) 
 
     # An Event, not Thread.join: a join interrupted by Ctrl-C marks the thread
     # finished while it still runs (CPython gh-90882), and an interpreter that
-    # exits under a thread inside the core aborts.
-    threading.Thread(target=work, name="talkspurt-run", daemon=True).start()
-    try:
-        while not done.wait(0.05):  # short waits: signal handlers run between them
-            pass
-    except BaseException:
-        flag.set()
-        while True:  # prompt (the core checks the flag); a second Ctrl-C does not abandon it
-            try:
-                done.wait()
-                break
-            except KeyboardInterrupt:
-                continue
-        if partial and "raw" in box:
-            return box["raw"]
-        raise
+    # exits under a thread inside the core aborts ("FATAL: exception not
+    # rethrown": the exit unwinds the thread through PyO3's catch_unwind). So
+    # Ctrl-C is held back from before the thread starts (a press just after
+    # `start()` once left it running: CI, a pool worker) and raised only in
+    # `check()`, where the handler below stops the core and waits for it.
+    from .interrupts import deferred_interrupts
+
+    with deferred_interrupts() as check:
+        threading.Thread(target=work, name="talkspurt-run", daemon=True).start()
+        try:
+            while not done.wait(0.05):  # short waits: signals are checked between them
+                check()
+        except BaseException:
+            flag.set()  # prompt: the core checks the flag every 50 ms
+            done.wait()  # presses meanwhile are only noted; none abandons the core
+            check.forget()
+            if partial and "raw" in box:
+                return box["raw"]
+            raise
     if "error" in box:
         raise box["error"]
     return box["raw"]

@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Optional
 
+from .interrupts import deferred_interrupts
+
 RETRIES = 2
 
 # Fault injection for the executor tests (docs/sweeps.md): when this names
@@ -355,42 +357,6 @@ class LocalPool:
                     on_retry(jobs[i])
                 pending.append(i)
         return resubmitted
-
-
-@contextmanager
-def deferred_interrupts() -> Iterator[Callable[[], None]]:
-    """Hold Ctrl-C (and SIGTERM, which the CLI raises as `Terminated`) back
-    while a pool's futures are awaited, and give a `check()` that raises it
-    where that is safe. An exception raised inside `concurrent.futures.wait`
-    can leave some futures' locks held (it acquires them all, one by one),
-    and the pool's shutdown then waits for ever on the first it cancels
-    (seen: Python 3.11.7, a pool of 20 000 short jobs, 1 Ctrl-C in 3). On
-    the main thread the handlers only note the signal; `check()` then calls
-    the handler that was installed for it (Python's SIGINT handler raises
-    KeyboardInterrupt), as does leaving the block when nothing did before.
-    Elsewhere (a thread cannot set handlers), and for a signal ignored or
-    left to the system, nothing changes."""
-    import threading
-
-    prev = {}
-    if threading.current_thread() is threading.main_thread():
-        prev = {s: h for s in (signal.SIGINT, signal.SIGTERM) if callable(h := signal.getsignal(s))}
-    pressed: list[int] = []
-    for s in prev:
-        signal.signal(s, lambda signum, _frame: pressed.append(signum))
-
-    def check() -> None:
-        if pressed:
-            s = pressed[0]
-            pressed.clear()
-            prev[s](s, None)
-
-    try:
-        yield check
-    finally:
-        for s, h in prev.items():
-            signal.signal(s, h)
-    check()
 
 
 def as_done(futs: Iterable[Any], check: Callable[[], None], poll_s: float = 0.05) -> Iterator[Any]:
