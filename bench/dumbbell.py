@@ -215,6 +215,18 @@ def talkspurt_env() -> dict:
     return env
 
 
+def talkspurt_cli() -> list[str]:
+    """The `talkspurt` command as a user runs it: the console script pip
+    installed beside this interpreter (run the benchmarks from the README's
+    venv, and that is the README's `talkspurt`), else `python -m talkspurt`.
+    The script also skips runpy's module lookup. A base interpreter's
+    site-packages may hold other .pth files that every process of it runs
+    at start-up (this sandbox's certifi hook: 29 ms, bench/README.md); a
+    venv's does not."""
+    script = Path(sys.executable).parent / "talkspurt"
+    return [str(script)] if script.is_file() and os.access(script, os.X_OK) else [sys.executable, "-m", "talkspurt"]
+
+
 def talkspurt_unavailable_reason() -> str | None:
     r = run_child([sys.executable, "-c", _TS_PROBE], REPO, talkspurt_env())
     if r.rc == 0:
@@ -229,7 +241,7 @@ def talkspurt_command(scenario: Path, trace: bool, outdir: Path, via: str) -> li
     # "table": the CLI printing its per-call table and writing no files,
     # as the peers' scripts print a summary line.
     out = [] if via == "table" else ["-o", str(outdir)]
-    cmd = [sys.executable, "-m", "talkspurt", "run", str(scenario), *out]
+    cmd = [*talkspurt_cli(), "run", str(scenario), *out]
     if not trace:
         cmd.append("--no-trace")
     return cmd

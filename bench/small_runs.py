@@ -27,6 +27,9 @@ import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+from dumbbell import talkspurt_cli  # noqa: E402  -- the CLI as the README installs it
+
 ROOT = BENCH.parent
 SCENARIO = BENCH / "sweep.toml"
 QUICKSTART = ROOT / "scenarios" / "quickstart.toml"
@@ -64,7 +67,7 @@ def main() -> int:
     if shutil.which("ns") is None:
         print("ns-2 missing: sh bench/setup.sh", file=sys.stderr)
         return 2
-    ts = [sys.executable, "-m", "talkspurt", "run"]
+    ts = [*talkspurt_cli(), "run"]
     rows: dict[str, list[float]] = {"quickstart": [], "talkspurt": [], "talkspurt -o": [], "ns-2": []}
     for i in range(a.repeat):  # alternated, so load changes hit every row alike
         rows["quickstart"].append(timed(ts + [str(QUICKSTART)]))

@@ -36,6 +36,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+from dumbbell import talkspurt_cli  # noqa: E402  -- the CLI as the README installs it
+
 SCENARIO = BENCH / "sweep.toml"
 NS2 = BENCH / "ns2" / "voice_onoff.tcl"
 RESULTS = BENCH / "results" / "sweep.json"
@@ -47,7 +50,7 @@ TARGET_S, TARGET_OVERHEAD_MS = 10.0, 20.0
 def talkspurt_sweep(workers: int, trace: bool) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="talkspurt-bench-"))
     try:
-        cmd = [sys.executable, "-m", "talkspurt", "sweep", str(SCENARIO), "-o", str(tmp / "out"), "-j", str(workers), "-q"]
+        cmd = [*talkspurt_cli(), "sweep", str(SCENARIO), "-o", str(tmp / "out"), "-j", str(workers), "-q"]
         if not trace:
             cmd.append("--no-trace")
         t0 = time.perf_counter()

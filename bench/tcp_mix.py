@@ -56,7 +56,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 from dumbbell import (  # noqa: E402  -- shared child-process and output helpers
-    ChildRun, cli_summary_line, last_json_line, machine, run_child, talkspurt_env, write_json_atomic)
+    ChildRun, cli_summary_line, last_json_line, machine, run_child, talkspurt_cli, talkspurt_env, write_json_atomic)
 
 NS2_SCRIPT = BENCH / "ns2" / "tcp_mix.tcl"
 NS3_BUILD = BENCH / "ns3" / "build.sh"
@@ -183,7 +183,7 @@ def write_scenario(a, workdir: Path) -> Path:
 
 def talkspurt_unavailable_reason(scenario: Path) -> str | None:
     """None if talkspurt accepts the scenario, else a one-line reason."""
-    r = run_child([sys.executable, "-m", "talkspurt", "validate", str(scenario)], REPO, talkspurt_env())
+    r = run_child([*talkspurt_cli(), "validate", str(scenario)], REPO, talkspurt_env())
     if r.rc == 0:
         return None
     lines = (r.stderr or r.stdout).strip().splitlines()
@@ -200,7 +200,7 @@ def run_talkspurt_other(scenario: Path, via: str, native: Path = NATIVE) -> dict
             return {"available": False, "reason": f"{native} not built"}
         cmd = [str(native), str(scenario), "--no-trace"]
     else:
-        cmd = [sys.executable, "-m", "talkspurt", "run", str(scenario), "--no-trace"]
+        cmd = [*talkspurt_cli(), "run", str(scenario), "--no-trace"]
     r = run_child(cmd, REPO, talkspurt_env())
     if r.rc != 0:
         return {"available": False, "reason": f"{via} exited {r.rc}: {r.stderr.strip()[-500:]}"}

@@ -49,7 +49,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 from dumbbell import (  # noqa: E402
-    ChildRun, cli_summary_line, last_json_line, machine, run_child, talkspurt_env, write_json_atomic)
+    ChildRun, cli_summary_line, last_json_line, machine, run_child, talkspurt_cli, talkspurt_env, write_json_atomic)
 
 NS2 = BENCH / "ns2" / "tcp_recovery.tcl"
 SCENARIO = BENCH / "tcp_recovery.toml"
@@ -126,7 +126,7 @@ def run_ts(a, scenario: Path, run=None) -> dict:
         return {"wall_s": r.wall_s, "cpu_s": r.cpu_s, "run_s": out["loop_s"], "maxrss_mb": r.maxrss_mb,
                 "goodput_bps": None}
     if a.talkspurt_via == "table":
-        r = run([sys.executable, "-m", "talkspurt", "run", str(scenario), "--no-trace"], REPO,
+        r = run([*talkspurt_cli(), "run", str(scenario), "--no-trace"], REPO,
                       talkspurt_env())
         if r.rc != 0:
             raise RuntimeError(f"talkspurt exited {r.rc}: {r.stderr.strip()[-300:]}")

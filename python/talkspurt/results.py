@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 from pathlib import Path
 from collections.abc import Mapping
 from typing import Any, Optional
@@ -213,6 +211,9 @@ class Results:
         place, so a reader never sees a partial result. An existing
         non-empty `directory` is an error unless `overwrite=True`.
         """
+        import shutil  # here, not at the top: `talkspurt run` without -o never needs them
+        import tempfile
+
         target = Path(directory)
         if target.exists() and not target.is_dir():
             raise FileExistsError(f"{target} exists and is not a directory")

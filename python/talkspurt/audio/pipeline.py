@@ -204,7 +204,7 @@ def score_audio(results: "Results", config: Optional[AudioConfig | dict] = None,
             from ..executors import as_done, deferred_interrupts, guarded, spawning, worker_signals
 
             # Ctrl-C stops the calls being rendered and drops the rest (see
-            # executors.deferred_interrupts: never raised inside the pool's locks).
+            # interrupts.deferred_interrupts: never raised inside the pool's locks).
             ex = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=worker_signals)
             try:
                 with deferred_interrupts() as check:
