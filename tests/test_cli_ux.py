@@ -7,6 +7,8 @@ import subprocess
 import sys
 import tomllib
 
+import pytest
+
 import talkspurt
 from conftest import ROOT
 
@@ -43,6 +45,21 @@ def test_a_warning_when_most_packets_are_late():
     ok = subprocess.run([sys.executable, "-m", "talkspurt", "run", str(qs), "--no-trace"],
                         capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0 and ok.stderr == "", ok.stderr
+
+
+def test_the_api_warns_when_most_packets_are_late():
+    # The same case through talkspurt.run: before 2026-11-29 the API returned
+    # R = NaN for every call with no word (a held-out check on seed 003's
+    # 470 ms satellite path with a fixed 400 ms delay).
+    import warnings
+
+    qs = ROOT / "scenarios" / "quickstart.toml"
+    with pytest.warns(talkspurt.LatePlayoutWarning, match=r"calls 0, 1, 2, 3: more than 50% .* fixed 150ms"):
+        res = talkspurt.run(qs, trace=False, overrides={"links[1].delay": "200ms"})
+    assert (res.calls.loss_late > 0.5).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", talkspurt.LatePlayoutWarning)
+        talkspurt.run(qs, trace=False)  # nothing late: no warning
 
 
 def test_the_study_sweep_shows_the_delay_it_sweeps():

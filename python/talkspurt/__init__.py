@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from ._core import ScenarioError, __version__, codecs, emodel, emodel_simplified, mos_from_r
 from .api import run, validate
 from .fairness import fairness, jain_index
+from .late import LatePlayoutWarning
 from .rescore import rescore
 from .results import Results
 from .scenario import load_scenario
@@ -74,6 +75,7 @@ def score_audio(results, config=None, *, calls=None, wav_dir=None):
 
 
 __all__ = [
+    "LatePlayoutWarning",
     "Results",
     "ScenarioError",
     "__version__",

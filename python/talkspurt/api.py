@@ -142,10 +142,21 @@ def run(
     `partial`: when Ctrl-C stops the run, return what ran, scored, with
     `manifest["partial"]` true (and the interruption's simulated time),
     instead of raising KeyboardInterrupt without scoring.
-    Same scenario and seed give identical results.
+    Same scenario and seed give identical results. A `LatePlayoutWarning`
+    is issued when most packets of some call arrived after their playout
+    time (the buffer, not the network, then decides R).
     """
-    return _run(scenario, seed, overrides=overrides, trace=trace, progress=progress, pcap=pcap,
-                capture=capture, force=force, check_memory=check_memory, partial=partial)
+    res = _run(scenario, seed, overrides=overrides, trace=trace, progress=progress, pcap=pcap,
+               capture=capture, force=force, check_memory=check_memory, partial=partial)
+    from . import late
+
+    cols = res.summary_columns()
+    bad = late.late(cols.get("call", []), cols.get("loss_late", []))
+    if bad:
+        import warnings
+
+        warnings.warn(late.message(bad, res.manifest["scenario"]), late.LatePlayoutWarning, stacklevel=2)
+    return res
 
 
 def _run(

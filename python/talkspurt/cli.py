@@ -346,24 +346,14 @@ def _sweep(args: argparse.Namespace) -> int:
     return 0
 
 
-LATE_WARNING = 0.5  # share of a call's packets arriving after their playout time
-
-
 def _warn_late(calls: Sequence[Any], late: Sequence[Any], scenario: dict, noun: str = "call", how: str = "") -> None:
     """Warn (stderr) when most packets of some call arrived too late to be
-    played: the buffer, not the network, decides the result, and a swept
-    delay shows nothing (issue 25). No effect on the exit status."""
-    bad = [c for c, x in zip(calls, late) if x is not None and x == x and x > LATE_WARNING]
-    if not bad:
-        return
-    kinds = sorted({str((g.get("playout") or {}).get("kind", "fixed")) + (
-        f" {(g.get('playout') or {}).get('delay')}" if (g.get("playout") or {}).get("delay") else "")
-        for g in scenario.get("calls", [])})
-    shown = ", ".join(str(c) for c in bad[:8]) + (" …" if len(bad) > 8 else "")
-    print(f"talkspurt: warning: {noun}{'s' if len(bad) > 1 else ''} {shown}: {how}more than "
-          f"{LATE_WARNING:.0%} of the packets arrived after their playout time (playout: {', '.join(kinds)}); "
-          "R reflects the buffer, not the network: use an adaptive buffer (playout = { kind = \"ramjee-4\" }) "
-          "or a fixed delay above the path's", file=sys.stderr)
+    played (`late.py`). No effect on the exit status."""
+    from . import late as _late
+
+    bad = _late.late(calls, late)
+    if bad:
+        print(f"talkspurt: warning: {_late.message(bad, scenario, noun, how)}", file=sys.stderr)
 
 
 def _sweep_dry_run(sw, output: str) -> int:

@@ -71,7 +71,7 @@ def execute(task: dict[str, Any]) -> tuple[str, float, float, bool]:
         else:
             os._exit(70)
     from . import store
-    from .api import run
+    from .api import _run as run  # no LatePlayoutWarning in a worker: the sweep reports lateness itself
 
     out = Path(task["out"])
     if (out / "runs" / task["run"]).exists():
