@@ -121,7 +121,8 @@ def test_g711_quality(calls):
 @pytest.mark.xfail(strict=True, reason="CCID4's G.711 PLR is 1.3 % here against the paper's 2.01 % "
                    "(the same slow-start loss as every 50 packet/s codec; the paper's fits a longer RTT), "
                    "so R is 50.1 over 10 runs (51.3 over the 4 here), not below 50. It passed before issue 23 only "
-                   "because the media started before the handshake, adding ~1 s to every packet's delay (R 47.8 then; 44.7 with today's satellite profile, reading media-start of docs/reproductions/003.md)")
+                   "because the media started before the handshake, adding ~1 s to every packet's delay "
+                   "(R 47.8 then; 44.7 with today's satellite profile, reading media-start of 003.md)")
 def test_g711_ccid4_below_50(calls):
     assert g711_r(calls)["CCID4"] < 50
 
