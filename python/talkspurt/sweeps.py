@@ -110,11 +110,13 @@ class Sweep:
         from .scenario import to_json
 
         base_seed = _validated_seed(self.base)
+        checked: set[bool] = set()
         out: list[RunSpec] = []
         for p, params in enumerate(self.points()):
             doc = json.loads(json.dumps(self.base))
             _ov.apply(doc, {k: v for k, v in params.items() if k != LABEL})
             _ov.drop_empty_groups(doc)
+            _require_audio(doc, checked)
             for r in range(self.replications):
                 seed = derive_seed(base_seed, r)
                 doc.setdefault("run", {})["seed"] = seed
@@ -122,6 +124,21 @@ class Sweep:
                 run_id = run_key(normalized)
                 out.append(RunSpec(len(out), p, r, seed, params, normalized, run_id, json.dumps(doc, default=str)))
         return out
+
+
+def _require_audio(doc: Mapping[str, Any], checked: set[bool]) -> None:
+    """The audio extra, when the point asks for `[analysis] audio`: missing,
+    the sweep stops here, before its store is written, rather than failing
+    every run after it (`checked` holds the stoi flags already checked)."""
+    analysis = doc.get("analysis")
+    if not isinstance(analysis, Mapping) or "audio" not in analysis:
+        return
+    from .audio.config import parse, require_extra
+
+    stoi = parse(analysis["audio"]).stoi
+    if stoi not in checked:
+        require_extra(stoi)
+        checked.add(stoi)
 
 
 # A list point may name itself: `label` is not a key path (no scenario has
