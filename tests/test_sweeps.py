@@ -300,7 +300,9 @@ def test_list_points_name_themselves_with_label(tmp_path):
     ([{"label": "a", "run.seed": 1}, {"run.seed": 2}], "sweep.list[1].label"),
     ([{"label": "", "run.seed": 1}], "sweep.list[0].label"),
     ([{"label": 3, "run.seed": 1}], "sweep.list[0].label"),
-    ([{"label": "a", "run.seed": 1}, {"label": "a", "run.seed": 2}], "sweep.list[].label"),
+    # QA 000: the duplicate's message named sweep.list[].label, no index.
+    ([{"label": "a", "run.seed": 1}, {"label": "b", "run.seed": 2}, {"label": "a", "run.seed": 3}],
+     "sweep.list[2].label"),
 ])
 def test_bad_labels_name_the_point(listed, path):
     doc = talkspurt.load_scenario(small_scenario())
@@ -308,6 +310,9 @@ def test_bad_labels_name_the_point(listed, path):
     with pytest.raises(talkspurt.ScenarioError) as e:
         parse(doc).runs()
     assert e.value.path == path, str(e.value)
+    if path == "sweep.list[2].label":
+        assert str(e.value) == ('sweep.list[2].label: got "a"; expected a label used by one list point only '
+                                '(sweep.list[0] has it already)')
 
 
 def test_distinct_axes_folds_axes_that_pair_one_to_one():

@@ -155,9 +155,11 @@ def _check_labels(listed: list) -> None:
         if not isinstance(v, str) or not v.strip():
             raise _error(f"sweep.list[{i}].{LABEL}", json.dumps(v),
                          "a non-empty string in every list point once one point has a label")
-    dup = sorted({v for v in labels if labels.count(v) > 1})
-    if dup:
-        raise _error(f"sweep.list[].{LABEL}", json.dumps(dup[0]), "a label used by one list point only")
+    for i, v in enumerate(labels):
+        first = labels.index(v)
+        if first < i:  # the second point to use it is the one named
+            raise _error(f"sweep.list[{i}].{LABEL}", json.dumps(v),
+                         f"a label used by one list point only (sweep.list[{first}] has it already)")
 
 
 def run_key(normalized_json: str) -> str:
