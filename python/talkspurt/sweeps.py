@@ -284,6 +284,8 @@ def _set_sweep_key(table: Any, key: str, value: Any) -> Any:
         raise _error(key, json.dumps(value, default=str), "a key of [sweep]: sweep.replications, sweep.grid.<key path>, "
                                                           "sweep.zip.<key path>, sweep.list, sweep.scenario")
     head, _, axis = rest.partition(".")
+    if head.startswith("list["):
+        return _set_list_point(t, key, head, axis, value)
     if head in ("grid", "zip") and axis:
         axes = dict(t.get(head) or {})
         if value is None:
@@ -294,11 +296,41 @@ def _set_sweep_key(table: Any, key: str, value: Any) -> Any:
         return t
     if head not in SWEEP_KEYS or axis:
         raise _error(key, json.dumps(value, default=str), f"a key of [sweep]: one of {', '.join(SWEEP_KEYS)} "
-                                                          "(axes as sweep.grid.<key path> or sweep.zip.<key path>)")
+                                                          "(axes as sweep.grid.<key path> or sweep.zip.<key path>, "
+                                                          "a list point's key as sweep.list[N].<key path or label>)")
     if value is None:
         t.pop(head, None)
     else:
         t[head] = value
+    return t
+
+
+def _set_list_point(t: dict, key: str, head: str, axis: str, value: Any) -> dict:
+    """`--set sweep.list[N].<key path>=VALUE` (or `.label`): one key of list
+    point N (from 0); `null` removes it. `sweep.list[N]=VALUE` replaces the
+    point (a table)."""
+    listed = t.get("list")
+    n = len(listed) if isinstance(listed, list) else 0
+    idx = head[len("list["):-1] if head.endswith("]") else ""
+    if not idx.isdigit():
+        raise _error(key, json.dumps(value, default=str), "sweep.list[N].<key path or label> with N an index "
+                                                          "from 0 (e.g. sweep.list[1].label)")
+    i = int(idx)
+    if i >= n:
+        raise _error(f"sweep.list[{i}]", "no such point", f"an index from 0 to {n - 1} (the file's [sweep] list "
+                     f"has {n} point{'s' if n != 1 else ''}; --set sweep.list=[…] replaces the list)" if n else
+                     "a point of the file's [sweep] list, which has none (--set sweep.list=[…] gives one)")
+    points = list(listed)
+    if not axis:
+        points[i] = value
+    else:
+        point = dict(points[i]) if isinstance(points[i], Mapping) else {}
+        if value is None:
+            point.pop(axis, None)
+        else:
+            point[axis] = value
+        points[i] = point
+    t["list"] = points
     return t
 
 
