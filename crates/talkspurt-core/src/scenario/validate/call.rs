@@ -90,11 +90,34 @@ pub(super) fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net, run: SimD
     rtp(cx, p, c, k, ptime)?;
     match &mut c.transport {
         TransportCfg::Tcp(t) => tcp(cx, &format!("{p}.transport"), t)?,
-        TransportCfg::Dccp(d) => rate(cx, &format!("{p}.transport"), d, true)?,
-        TransportCfg::Tfrc(d) => rate(cx, &format!("{p}.transport"), d, false)?,
+        TransportCfg::Dccp(d) => call_rate(cx, &format!("{p}.transport"), d, true)?,
+        TransportCfg::Tfrc(d) => call_rate(cx, &format!("{p}.transport"), d, false)?,
         _ => {}
     }
     trunk(cx, p, c, ptime)
+}
+
+/// A call's DCCP or TFRC table. `packet` is the segment size of a bulk
+/// sender (`RateConfig::packet`, for `[[traffic]] kind = "bulk"`): a
+/// call's segments are its voice packets, whose size TFRC takes as s from
+/// the first one (RFC 5348 §4.1, build.rs `hint_segment`), and TFRC-SP
+/// computes with the nominal 1460 B segment (RFC 4828 §4.1), so on a call
+/// it would do nothing and is refused. CCID 2 (RFC 4341 §5) sizes its
+/// initial window from it, so there it stays. Written back without it.
+fn call_rate(cx: &Ctx, p: &str, d: &mut RateDoc, dccp: bool) -> R<()> {
+    let ccid2 = dccp && d.ccid == Some(2);
+    if !ccid2 && cx.given(&format!("{p}.packet")) {
+        let sp = if dccp { "ccid = 4" } else { "small_packets = true" };
+        return Err(cx.err(
+            &format!("{p}.packet"),
+            format!("no packet key on a call's transport: it sets a bulk sender's segment size ([[traffic]] kind = \"bulk\"); a call sends its voice packets, TFRC's s is their size (RFC 5348 §4.1), and TFRC-SP ({sp}) computes its rate with the nominal 1460 B segment fixed by RFC 4828 §4.1"),
+        ));
+    }
+    rate(cx, p, d, dccp)?;
+    if !ccid2 {
+        d.packet = None;
+    }
+    Ok(())
 }
 
 /// `trunk`: a timer within Asterisk's range, one host pair, no RTP
