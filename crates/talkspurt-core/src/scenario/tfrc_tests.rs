@@ -80,7 +80,9 @@ fn bad_input_names_the_key() {
         (c("kind = \"dccp\", variant = \"n200\""), at("variant"), "\"standard\", \"fr-md\", \"n\", \"n100\""),
         (c("kind = \"dccp\", ccid = 3, variant = \"n100\""), at("variant"), "which needs ccid = 4"),
         (c("kind = \"tfrc\", variant = \"n\""), at("variant"), "which needs small_packets = true"),
-        (c("kind = \"dccp\", variant = \"fr-md\""), at("variant"), "faster_restart = \"emulated\""),
+        (c("kind = \"dccp\", variant = \"fr-md\""), at("variant"), "faster_restart = \"emulated\" (seed 000 §2.2.4's emulation"),
+        // QA 000: the message offered `true`, which is "draft", not seed 000's emulation.
+        (c("kind = \"dccp\", variant = \"fr-md\""), at("variant"), "or \"draft\" (the Faster Restart draft's X_fast_max rule, which behaves differently; true means \"draft\")"),
         (c("kind = \"dccp\", send_buffer = \"0p\""), at("send_buffer"), "between 1p"),
         (c("kind = \"dccp\", send_buffer = 5"), at("send_buffer"), "a packet count"),
         (c("kind = \"dccp\", tfrc = \"rfc9999\""), at("tfrc"), "\"rfc3448\", \"rfc5348\""),

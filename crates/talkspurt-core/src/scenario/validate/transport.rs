@@ -50,7 +50,7 @@ pub(super) fn rate(cx: &Ctx, p: &str, d: &mut RateDoc, dccp: bool) -> R<()> {
     if c.tfrc.variant == Variant::FrMd && c.tfrc.faster_restart == FasterRestart::Off {
         return Err(cx.err(
             &format!("{p}.variant"),
-            "\"fr-md\" only with Faster Restart: seed 000's FR-MD is Faster Restart with an 8-packet floor; set faster_restart = \"emulated\" (as seed 000) or true, or choose another variant",
+            "\"fr-md\" only with Faster Restart: seed 000's FR-MD is Faster Restart with an 8-packet floor; set faster_restart = \"emulated\" (seed 000 §2.2.4's emulation, the rate quadrupling per feedback in congestion avoidance) or \"draft\" (the Faster Restart draft's X_fast_max rule, which behaves differently; true means \"draft\"), or choose another variant",
         ));
     }
     if c.tfrc.spec != TfrcSpec::Rfc3448 && cx.given(&format!("{p}.erratum_1458")) {
