@@ -461,3 +461,11 @@ def test_run_missing_scenario_argument():
     r = talkspurt_cli("run")
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "scenario" in r.stderr
+
+
+def test_spread_count_above_the_topologys_hosts_names_the_count(tmp_path):
+    # QA 002: --set calls[0].count=80 with pairs = 40 blamed calls[0].from.
+    r = talkspurt_cli("validate", str(ROOT / "scenarios" / "seeds" / "002" / "voip.toml"), "--set", "calls[0].count=81")
+    assert_one_line_error(r, "calls[0].count")
+    assert r.stderr.rstrip().endswith("and the links have a1…a80; lower the count, or raise topology.pairs"), r.stderr
+
