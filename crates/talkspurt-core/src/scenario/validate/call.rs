@@ -44,6 +44,16 @@ pub(super) fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net, run: SimD
         return Err(cx.err(&format!("{p}.codec"), format!("{codecs}{hint}")));
     };
     c.codec = k.name.to_string();
+    if matches!(c.adapt, crate::scenario::rtp::AdaptCfg::Avoip { .. }) {
+        // Before the codec's ptime rules: an avoip call has no ptime at all,
+        // whatever its value (`125ms` would otherwise be blamed on G.711's frame).
+        if cx.given(&format!("{p}.ptime")) {
+            return Err(cx.err(&format!("{p}.ptime"), "no ptime with adapt = { kind = \"avoip\" }: it sends a packet every adapt.interval (default 125ms)"));
+        }
+        if c.bitrate.is_some() {
+            return Err(cx.err(&format!("{p}.bitrate"), "no bitrate with adapt = { kind = \"avoip\" }: the adaptation sets the rate (adapt.start_rate, adapt.interval)"));
+        }
+    }
     let ptime = match c.ptime {
         _ if c.bitrate.is_some() => bitrate(cx, p, c, c.bitrate.as_ref().unwrap())?,
         Some(pt) => {
@@ -208,7 +218,7 @@ pub(super) fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: 
                 return Err(cx.err(&format!("{p}.ptime"), format!("a ptime within adapt's range {} to {}", dur(lo), dur(hi))));
             }
         }
-        AdaptCfg::Avoip { min_rate, max_rate, start_rate, max_loss, min_loss, no_report, .. } => {
+        AdaptCfg::Avoip { min_rate, max_rate, step, start_rate, max_loss, min_loss, no_report, .. } => {
             // §2.2: the source steps down when no report came for
             // no_report (5 s). A schedule whose reports are never closer
             // than that always loses the race (the report also queues on
@@ -234,17 +244,23 @@ pub(super) fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: 
                     ));
                 }
             }
-            if cx.given(&format!("{p}.ptime")) {
-                return Err(cx.err(&format!("{p}.ptime"), "no ptime with adapt = { kind = \"avoip\" }: it sends a packet every adapt.interval (default 125ms)"));
-            }
-            if c.bitrate.is_some() {
-                return Err(cx.err(&format!("{p}.bitrate"), "no bitrate with adapt = { kind = \"avoip\" }: the adaptation sets the rate (adapt.start_rate, adapt.interval)"));
-            }
             let kbps = |x: u64| format!("{}kbps", x as f64 / 1e3);
             cx.order(&format!("{p}.adapt"), ("min_rate", *min_rate), ("max_rate", *max_rate), true, ("a rate", kbps))?;
             if let Some(r) = start_rate {
                 if r < min_rate || r > max_rate {
                     return Err(cx.err(&format!("{p}.adapt.start_rate"), format!("a rate from min_rate to max_rate ({} to {})", kbps(*min_rate), kbps(*max_rate))));
+                }
+                // Seed 004 §2.2: rates move on a ladder, min_rate + k·step;
+                // a start between rungs would keep the source off it (12 kb/s
+                // steps to 20, 28, …, never to the table's rates).
+                if (r - min_rate) % step.max(&1) != 0 {
+                    let rungs: Vec<u64> = (0..).map(|k| min_rate + k * step).take_while(|x| x <= max_rate).collect();
+                    let shown = if rungs.len() <= 12 {
+                        rungs.iter().map(|x| kbps(*x)).collect::<Vec<_>>().join(", ")
+                    } else {
+                        format!("{}, {}, …, {}", kbps(rungs[0]), kbps(rungs[1]), kbps(*rungs.last().unwrap()))
+                    };
+                    return Err(cx.err(&format!("{p}.adapt.start_rate"), format!("a rate on the adaptation's ladder, min_rate + k·step: {shown}")));
                 }
             }
             for (key, x) in [("max_loss", max_loss), ("min_loss", min_loss)] {
