@@ -49,6 +49,23 @@ def test_a_missing_audio_extra_fails_every_command_up_front(tmp_path, command):
     assert not (tmp_path / "out").exists()  # no sweep.json, no results
 
 
+def test_vad_speech_not_found_names_the_vad_key_and_where_it_looked(tmp_path):
+    # QA 003: outside the repository the message pointed at
+    # analysis.audio.speech / --speech, keys of another table.
+    f = tmp_path / "s.toml"
+    f.write_text(small_scenario(duration="3s"))
+    env = {k: v for k, v in os.environ.items() if k != "TALKSPURT_SPEECH"}
+    r = subprocess.run([sys.executable, "-m", "talkspurt", "validate", str(f), "--set",
+                        'calls[0].speech={ model = "vad" }'], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == (
+        "talkspurt: error: calls[0].speech.speech: got none; expected calls[0].speech.speech naming WAV files or a "
+        "folder of 8 kHz+ speech, or $TALKSPURT_SPEECH naming a folder; no default was found: $TALKSPURT_SPEECH is "
+        f"unset, and no folder at or above {tmp_path.resolve()} is a project root (with pyproject.toml) that has "
+        "../shared/speech (docs/models/audio.md, \"Speech\")\n")
+
+
 def test_speech_errors_quote_like_the_core(tmp_path):
     res = talkspurt.run(small_scenario(duration="3s"))
     with pytest.raises(AudioError) as e:
