@@ -175,6 +175,15 @@ pub(super) fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: 
             return Err(cx.err(&format!("{p}.adapt"), "kind = \"none\" without RTCP: an adaptive sender needs rtcp = { … } to hear reports"));
         }
     }
+    if let Some(r) = c.rtcp.as_ref().filter(|r| r.interval == crate::scenario::rtp::IntervalKind::Fixed) {
+        // These shape RFC 3550's randomised interval (§6.2–6.3, rtp/timing.rs
+        // reads them only there); a fixed schedule sends every min_interval.
+        for key in crate::scenario::rtp::RFC3550_ONLY {
+            if cx.given(&format!("{p}.rtcp.{key}")) {
+                return Err(cx.err(&format!("{p}.rtcp.{key}"), format!("no {key} key with interval = \"fixed\": it shapes RFC 3550's randomised interval (§6.2–6.3), and a fixed schedule sends a report every min_interval ({}); drop it, or set interval = \"rfc3550\"", dur(r.min_interval))));
+            }
+        }
+    }
     let check = |key: &str, d: SimDuration| {
         codec::check_ptime_within(k, d, codec::PTIME_MAX).map(|_| ()).map_err(|a| cx.err(&format!("{p}.adapt.{key}"), a))
     };
