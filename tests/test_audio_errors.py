@@ -24,6 +24,48 @@ def test_a_missing_audio_extra_is_one_line_naming_the_install():
     require_extra(stoi=False, find=lambda name: object())  # all there: nothing raised
 
 
+def _cli_without_pesq(*args: str, cwd) -> subprocess.CompletedProcess:
+    """The CLI in a process where `pesq` cannot be imported (None in
+    sys.modules: importlib.util.find_spec answers None), as without the
+    audio extra."""
+    code = ("import sys; sys.modules['pesq'] = None; from talkspurt.cli import main; "
+            f"sys.exit(main({list(args)!r}))")
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("command", ["validate", "run", "sweep", "sweep-dry-run"])
+def test_a_missing_audio_extra_fails_every_command_up_front(tmp_path, command):
+    # QA 001: validate exited 0 and sweep exited 1 after writing out/sweep.json.
+    f = tmp_path / "s.toml"
+    f.write_text(small_scenario(duration="3s") + '[sweep]\ngrid = { "links[1].delay" = ["10ms", "40ms"] }\n')
+    audio = 'analysis.audio={ codec = "L16", segment = "15s", max_segments = 1 }'
+    args = {"validate": ["validate", str(f)], "run": ["run", str(f), "-q", "-o", "out"],
+            "sweep": ["sweep", str(f), "-q", "-j", "1", "-o", "out"],
+            "sweep-dry-run": ["sweep", str(f), "--dry-run", "-o", "out"]}[command]
+    r = _cli_without_pesq(*args, "--set", audio, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == ("talkspurt: error: analysis.audio: got no pesq module; expected the audio extra installed: "
+                        "pip install 'talkspurt[audio]' (in a clone: pip install '.[audio]')\n")
+    assert not (tmp_path / "out").exists()  # no sweep.json, no results
+
+
+def test_vad_speech_not_found_names_the_vad_key_and_where_it_looked(tmp_path):
+    # QA 003: outside the repository the message pointed at
+    # analysis.audio.speech / --speech, keys of another table.
+    f = tmp_path / "s.toml"
+    f.write_text(small_scenario(duration="3s"))
+    env = {k: v for k, v in os.environ.items() if k != "TALKSPURT_SPEECH"}
+    r = subprocess.run([sys.executable, "-m", "talkspurt", "validate", str(f), "--set",
+                        'calls[0].speech={ model = "vad" }'], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == (
+        "talkspurt: error: calls[0].speech.speech: got none; expected calls[0].speech.speech naming WAV files or a "
+        "folder of 8 kHz+ speech, or $TALKSPURT_SPEECH naming a folder; no default was found: $TALKSPURT_SPEECH is "
+        f"unset, and no folder at or above {tmp_path.resolve()} is a project root (with pyproject.toml) that has "
+        "../shared/speech (docs/models/audio.md, \"Speech\")\n")
+
+
 def test_speech_errors_quote_like_the_core(tmp_path):
     res = talkspurt.run(small_scenario(duration="3s"))
     with pytest.raises(AudioError) as e:

@@ -120,6 +120,20 @@ CORPUS = [
     ("zero_rtpi_threshold", scenario(top='[analysis]\nrtpi_threshold = "0s"\n'), "analysis.rtpi_threshold"),
     ("unknown_rtpi_missing", scenario(top='[analysis]\nrtpi_missing = "late"\n'), "analysis.rtpi_missing"),
     ("unknown_key_in_analysis", scenario(top='[analysis]\nthreshold = "1s"\n'), "analysis.threshold"),
+    # Held-out QA (session 18): each named another key, or was accepted.
+    ("dccp_packet_on_a_call",  # accepted and inert (seed 000 reviewer)
+     edit("call0", "count = 2\n", 'count = 2\ntransport = { kind = "dccp", ccid = 4, packet = "1500B" }\n'),
+     "calls[0].transport.packet"),
+    ("queue_limit_wrong_case", edit("link1", 'limit = "20p"', 'limit = "16KB"'), "links[1].queue.limit"),
+    ("avoip_ptime_off_the_frame",  # was blamed on G.711's frame
+     edit("call0", 'ptime = "20ms"\n', 'ptime = "125ms"\nadapt = { kind = "avoip" }\n'
+          'rtcp = { interval = "fixed", min_interval = "1s" }\n'), "calls[0].ptime"),
+    ("avoip_start_rate_off_the_ladder",  # accepted, the source then ran at 12.03/20.03 kb/s
+     edit("call0", 'ptime = "20ms"\n', 'adapt = { kind = "avoip", start_rate = "12kbps" }\n'
+          'rtcp = { interval = "fixed", min_interval = "1s" }\n'), "calls[0].adapt.start_rate"),
+    ("fr_md_without_faster_restart",
+     edit("call0", "count = 2\n", 'count = 2\ntransport = { kind = "dccp", ccid = 4, variant = "fr-md" }\n'),
+     "calls[0].transport.variant"),
 ]
 
 # Files the CLI reads. An empty file parses as an empty TOML document: no [run].
@@ -461,3 +475,10 @@ def test_run_missing_scenario_argument():
     r = talkspurt_cli("run")
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "scenario" in r.stderr
+
+
+def test_spread_count_above_the_topologys_hosts_names_the_count(tmp_path):
+    # QA 002: --set calls[0].count=80 with pairs = 40 blamed calls[0].from.
+    r = talkspurt_cli("validate", str(ROOT / "scenarios" / "seeds" / "002" / "voip.toml"), "--set", "calls[0].count=81")
+    assert_one_line_error(r, "calls[0].count")
+    assert r.stderr.rstrip().endswith("and the links have a1…a80; lower the count, or raise topology.pairs"), r.stderr

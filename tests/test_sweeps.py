@@ -300,7 +300,9 @@ def test_list_points_name_themselves_with_label(tmp_path):
     ([{"label": "a", "run.seed": 1}, {"run.seed": 2}], "sweep.list[1].label"),
     ([{"label": "", "run.seed": 1}], "sweep.list[0].label"),
     ([{"label": 3, "run.seed": 1}], "sweep.list[0].label"),
-    ([{"label": "a", "run.seed": 1}, {"label": "a", "run.seed": 2}], "sweep.list[].label"),
+    # QA 000: the duplicate's message named sweep.list[].label, no index.
+    ([{"label": "a", "run.seed": 1}, {"label": "b", "run.seed": 2}, {"label": "a", "run.seed": 3}],
+     "sweep.list[2].label"),
 ])
 def test_bad_labels_name_the_point(listed, path):
     doc = talkspurt.load_scenario(small_scenario())
@@ -308,6 +310,9 @@ def test_bad_labels_name_the_point(listed, path):
     with pytest.raises(talkspurt.ScenarioError) as e:
         parse(doc).runs()
     assert e.value.path == path, str(e.value)
+    if path == "sweep.list[2].label":
+        assert str(e.value) == ('sweep.list[2].label: got "a"; expected a label used by one list point only '
+                                '(sweep.list[0] has it already)')
 
 
 def test_distinct_axes_folds_axes_that_pair_one_to_one():
@@ -326,3 +331,35 @@ def test_distinct_axes_folds_axes_that_pair_one_to_one():
     # an axis that splits further than another is kept
     calls.loc[0, "calls[1].codec"] = "GSM-FR"
     assert distinct_axes(calls, axes) == ["d", "calls[0].codec", "calls[1].codec", "label"]
+
+
+LISTED = """
+[sweep]
+list = [
+  { label = "UDP", "calls[0].transport" = { kind = "udp" } },
+  { label = "TFRC", "calls[0].transport" = { kind = "dccp", ccid = 3 } },
+]
+"""
+
+
+def test_set_reaches_into_a_list_point(tmp_path):
+    # QA 000: --set sweep.list[1].label=… was refused with "expected a key
+    # of [sweep]: one of …, list", list being the key it had been given.
+    f = sweep_file(tmp_path, sweep=LISTED)
+    sw = load_sweep(f, {"sweep.list[1].label": "DCCP", "sweep.list[0].calls[0].codec": "G.729",
+                        "sweep.list[1].calls[0].transport": None})
+    assert sw.list == [{"label": "UDP", "calls[0].transport": {"kind": "udp"}, "calls[0].codec": "G.729"},
+                       {"label": "DCCP"}]
+    assert load_sweep(f, {"sweep.list[0]": {"label": "X", "run.seed": 9}}).list[0] == {"label": "X", "run.seed": 9}
+    with pytest.raises(talkspurt.ScenarioError) as e:
+        load_sweep(f, {"sweep.list[2].label": "UDP"})
+    assert str(e.value) == ("sweep.list[2]: got no such point; expected an index from 0 to 1 (the file's [sweep] "
+                            "list has 2 points; --set sweep.list=[…] replaces the list)")
+    with pytest.raises(talkspurt.ScenarioError) as e:
+        load_sweep(f, {"sweep.list[x].label": "UDP"})
+    assert e.value.path == "sweep.list[x].label" and "sweep.list[N].<key path or label>" in str(e.value)
+    # the duplicate a --set makes is named by its index
+    with pytest.raises(talkspurt.ScenarioError) as e:
+        load_sweep(f, {"sweep.list[1].label": "UDP"})
+    assert e.value.path == "sweep.list[1].label"
+

@@ -51,6 +51,9 @@ def validate(scenario: ScenarioLike, overrides: Optional[Mapping[str, Any]] = No
     core, audio = split(resolve(scenario, overrides))
     out = restore(json.loads(_core.validate(to_json(core))), core)
     if audio is not None:
+        from .audio.config import require_extra
+
+        require_extra(audio.stoi)  # what `run` would need, said before it runs
         out.setdefault("analysis", {})["audio"] = audio.to_table()
     return out
 
@@ -182,6 +185,10 @@ def _run(
 
     pcap_dir, specs = _pcap.check(pcap, capture, force, keys)
     core, audio = split(resolve(scenario, overrides))  # the audio table is Python's (audio/config.py)
+    if audio is not None:
+        from .audio.config import require_extra
+
+        require_extra(audio.stoi)  # before the simulation, not after it
     if check_memory:
         from . import estimate
 

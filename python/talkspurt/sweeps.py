@@ -110,11 +110,13 @@ class Sweep:
         from .scenario import to_json
 
         base_seed = _validated_seed(self.base)
+        checked: set[bool] = set()
         out: list[RunSpec] = []
         for p, params in enumerate(self.points()):
             doc = json.loads(json.dumps(self.base))
             _ov.apply(doc, {k: v for k, v in params.items() if k != LABEL})
             _ov.drop_empty_groups(doc)
+            _require_audio(doc, checked)
             for r in range(self.replications):
                 seed = derive_seed(base_seed, r)
                 doc.setdefault("run", {})["seed"] = seed
@@ -122,6 +124,21 @@ class Sweep:
                 run_id = run_key(normalized)
                 out.append(RunSpec(len(out), p, r, seed, params, normalized, run_id, json.dumps(doc, default=str)))
         return out
+
+
+def _require_audio(doc: Mapping[str, Any], checked: set[bool]) -> None:
+    """The audio extra, when the point asks for `[analysis] audio`: missing,
+    the sweep stops here, before its store is written, rather than failing
+    every run after it (`checked` holds the stoi flags already checked)."""
+    analysis = doc.get("analysis")
+    if not isinstance(analysis, Mapping) or "audio" not in analysis:
+        return
+    from .audio.config import parse, require_extra
+
+    stoi = parse(analysis["audio"]).stoi
+    if stoi not in checked:
+        require_extra(stoi)
+        checked.add(stoi)
 
 
 # A list point may name itself: `label` is not a key path (no scenario has
@@ -138,9 +155,11 @@ def _check_labels(listed: list) -> None:
         if not isinstance(v, str) or not v.strip():
             raise _error(f"sweep.list[{i}].{LABEL}", json.dumps(v),
                          "a non-empty string in every list point once one point has a label")
-    dup = sorted({v for v in labels if labels.count(v) > 1})
-    if dup:
-        raise _error(f"sweep.list[].{LABEL}", json.dumps(dup[0]), "a label used by one list point only")
+    for i, v in enumerate(labels):
+        first = labels.index(v)
+        if first < i:  # the second point to use it is the one named
+            raise _error(f"sweep.list[{i}].{LABEL}", json.dumps(v),
+                         f"a label used by one list point only (sweep.list[{first}] has it already)")
 
 
 def run_key(normalized_json: str) -> str:
@@ -265,6 +284,8 @@ def _set_sweep_key(table: Any, key: str, value: Any) -> Any:
         raise _error(key, json.dumps(value, default=str), "a key of [sweep]: sweep.replications, sweep.grid.<key path>, "
                                                           "sweep.zip.<key path>, sweep.list, sweep.scenario")
     head, _, axis = rest.partition(".")
+    if head.startswith("list["):
+        return _set_list_point(t, key, head, axis, value)
     if head in ("grid", "zip") and axis:
         axes = dict(t.get(head) or {})
         if value is None:
@@ -275,11 +296,41 @@ def _set_sweep_key(table: Any, key: str, value: Any) -> Any:
         return t
     if head not in SWEEP_KEYS or axis:
         raise _error(key, json.dumps(value, default=str), f"a key of [sweep]: one of {', '.join(SWEEP_KEYS)} "
-                                                          "(axes as sweep.grid.<key path> or sweep.zip.<key path>)")
+                                                          "(axes as sweep.grid.<key path> or sweep.zip.<key path>, "
+                                                          "a list point's key as sweep.list[N].<key path or label>)")
     if value is None:
         t.pop(head, None)
     else:
         t[head] = value
+    return t
+
+
+def _set_list_point(t: dict, key: str, head: str, axis: str, value: Any) -> dict:
+    """`--set sweep.list[N].<key path>=VALUE` (or `.label`): one key of list
+    point N (from 0); `null` removes it. `sweep.list[N]=VALUE` replaces the
+    point (a table)."""
+    listed = t.get("list")
+    n = len(listed) if isinstance(listed, list) else 0
+    idx = head[len("list["):-1] if head.endswith("]") else ""
+    if not idx.isdigit():
+        raise _error(key, json.dumps(value, default=str), "sweep.list[N].<key path or label> with N an index "
+                                                          "from 0 (e.g. sweep.list[1].label)")
+    i = int(idx)
+    if i >= n:
+        raise _error(f"sweep.list[{i}]", "no such point", f"an index from 0 to {n - 1} (the file's [sweep] list "
+                     f"has {n} point{'s' if n != 1 else ''}; --set sweep.list=[…] replaces the list)" if n else
+                     "a point of the file's [sweep] list, which has none (--set sweep.list=[…] gives one)")
+    points = list(listed)
+    if not axis:
+        points[i] = value
+    else:
+        point = dict(points[i]) if isinstance(points[i], Mapping) else {}
+        if value is None:
+            point.pop(axis, None)
+        else:
+            point[axis] = value
+        points[i] = point
+    t["list"] = points
     return t
 
 

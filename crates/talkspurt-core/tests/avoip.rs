@@ -70,3 +70,31 @@ fn bad_avoip_keys_name_the_key() {
         assert_eq!(e.path, path, "{e}");
     }
 }
+
+/// QA 004: a ptime that is no multiple of the codec's frame got the frame
+/// rule's message; the avoip rule (no ptime at all) comes first.
+#[test]
+fn avoip_ptime_is_refused_whatever_its_value() {
+    for pt in ["20ms", "120ms", "125ms"] {
+        let e = from_toml_str(&AVOIP.replace("adapt = { kind = \"avoip\" }", &format!("adapt = {{ kind = \"avoip\" }}\nptime = \"{pt}\""))).unwrap_err();
+        assert_eq!(e.path, "calls[0].ptime", "{e}");
+        assert!(e.allowed.starts_with("no ptime with adapt = { kind = \"avoip\" }"), "{pt}: {e}");
+    }
+}
+
+/// QA 004: a start rate between the ladder's rungs (8–64 kb/s in 8 kb/s
+/// steps, seed 004 §2.2) ran the source off the ladder (12.03, 20.03 kb/s).
+#[test]
+fn avoip_start_rate_is_a_rung_of_the_ladder() {
+    let with = |t: &str| AVOIP.replace("adapt = { kind = \"avoip\" }", t);
+    let e = from_toml_str(&with("adapt = { kind = \"avoip\", start_rate = \"12kbps\" }")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "calls[0].adapt.start_rate: got \"12kbps\"; expected a rate on the adaptation's ladder, min_rate + k·step: \
+         8kbps, 16kbps, 24kbps, 32kbps, 40kbps, 48kbps, 56kbps, 64kbps"
+    );
+    from_toml_str(&with("adapt = { kind = \"avoip\", start_rate = \"24kbps\" }")).unwrap();
+    from_toml_str(&with("adapt = { kind = \"avoip\", min_rate = \"12kbps\", start_rate = \"20kbps\" }")).unwrap();
+    let e = from_toml_str(&with("adapt = { kind = \"avoip\", step = \"1kbps\", start_rate = \"12.5kbps\" }")).unwrap_err();
+    assert!(e.allowed.ends_with("8kbps, 9kbps, …, 64kbps"), "{e}");
+}

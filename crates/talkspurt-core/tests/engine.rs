@@ -229,3 +229,41 @@ length = "2s"
     assert_eq!(l.i64("delivered")[row], 100);
     assert!((l.f64("utilization")[row] - 0.016).abs() < 1e-12, "utilization {}", l.f64("utilization")[row]);
 }
+
+/// Utilization is the share of the run [0, T] the transmitter was busy,
+/// ≤ 1: a 2 Mb/s CBR stream of 1000 B packets from t = 0 into a 1 Mb/s
+/// link (8 ms per packet, 50-packet drop-tail) keeps it busy from 0 to
+/// the end, so utilization is 1 (to float rounding). With no drain the run
+/// stops at T = 10 s with 50 packets still queued; counting their
+/// transmissions gave 1 + 50 × 8 ms / 10 s = 1.04 (QA 002 saw 1.000007 on
+/// seed 002's r2→r3).
+#[test]
+fn utilization_counts_only_the_run() {
+    let text = r#"
+[run]
+duration = "10s"
+seed = 1
+drain = "0s"
+
+[[links]]
+between = ["a", "b"]
+rate = "1Mbps"
+delay = "10ms"
+queue = { kind = "droptail", limit = "50p" }
+
+[[traffic]]
+from = "a"
+to = "b"
+kind = "cbr"
+rate = "2Mbps"
+packet = "1000B"
+"#;
+    let s = talkspurt_core::scenario::from_toml_str(text).unwrap();
+    let out = run(&s, &mut |_| true).unwrap();
+    let l = &out.report.links;
+    let row = l.str("link").iter().position(|n| n.starts_with("a")).unwrap();
+    let u = l.f64("utilization")[row];
+    assert_eq!(out.sim_end_s, 10.0);
+    assert!((u - 1.0).abs() < 1e-12, "utilization {u}");
+}
+

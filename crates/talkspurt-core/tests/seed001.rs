@@ -132,6 +132,31 @@ fn bad_rtp_keys_name_the_key() {
     }
 }
 
+/// QA 001: `fraction`, `reconsideration` and `reduced_min` shape RFC
+/// 3550's randomised interval only; with `interval = "fixed"` they were
+/// accepted and did nothing. Now each is an error there, and the scenario
+/// as run leaves them out (it validates again); under "rfc3550" they stay.
+#[test]
+fn fixed_rtcp_refuses_the_randomised_schedules_keys() {
+    let fixed = "rtcp = { interval = \"fixed\", min_interval = \"5s\" }";
+    assert!(G711.contains(fixed));
+    for (key, v) in [("fraction", "0.9"), ("reconsideration", "false"), ("reduced_min", "true")] {
+        let text = G711.replace(fixed, &format!("rtcp = {{ interval = \"fixed\", min_interval = \"5s\", {key} = {v} }}"));
+        let e = from_toml_str(&text).expect_err(key);
+        assert_eq!(e.path, format!("calls[0].rtcp.{key}"), "{e}");
+        assert_eq!(
+            e.allowed,
+            format!("no {key} key with interval = \"fixed\": it shapes RFC 3550's randomised interval (§6.2–6.3), and a fixed schedule sends a report every min_interval (5s); drop it, or set interval = \"rfc3550\"")
+        );
+        from_toml_str(&text.replace("interval = \"fixed\", ", "")).expect("under rfc3550 the key applies");
+    }
+    let s = from_toml_str(G711).unwrap();
+    let j = talkspurt_core::scenario::to_json(&s);
+    let r = &j["calls"][0]["rtcp"];
+    assert!(r.get("fraction").is_none() && r.get("reconsideration").is_none() && r.get("reduced_min").is_none(), "{r}");
+    assert_eq!(talkspurt_core::scenario::from_value(&j).unwrap(), s);
+}
+
 /// The adaptation and RTCP columns of the calls table (docs/results.md,
 /// "Adaptation and RTCP") at the middle rate, patent with and without
 /// immediate feedback:

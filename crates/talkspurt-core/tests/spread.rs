@@ -56,8 +56,12 @@ fn spread_errors() {
     let base = "[run]\nduration = \"10s\"\n[topology]\nkind = \"parking-lot\"\npairs = 3\ncross_pairs = 2\n\
                 bottleneck = { rate = \"2Mbps\", delay = \"10ms\" }\n";
     let e = from_toml_str(&format!("{base}[[calls]]\ncount = 4\nfrom = \"a\"\nto = \"b\"\nspread = true\ncodec = \"G.711\"\n")).unwrap_err();
-    assert_eq!(e.path, "calls[0].from");
-    assert!(e.to_string().contains("a1…a4 (one per flow); the links have a1…a3, so count ≤ 3"), "{e}");
+    // QA 002: the count asks for more hosts than there are; it, not from, is named.
+    assert_eq!(
+        e.to_string(),
+        "calls[0].count: got 4; expected a count of at most 3: with spread = true each flow has its own hosts \
+         (from = \"a\": a1…a4), and the links have a1…a3; lower the count, or raise topology.pairs"
+    );
     let e = from_toml_str(&format!("{base}[[calls]]\ncount = 2\nfrom = \"a\"\nto = \"c\"\nspread = true\ncodec = \"G.711\"\n")).unwrap_err();
     assert_eq!(e.path, "calls[0].to");
     assert!(e.to_string().contains("there is no c1"), "{e}");
@@ -65,8 +69,8 @@ fn spread_errors() {
         "{base}[[calls]]\nfrom = \"a1\"\nto = \"b1\"\ncodec = \"G.711\"\n[[traffic]]\ncount = 3\nfrom = \"x2_\"\nto = \"y2_\"\nspread = true\nkind = \"bulk\"\ntransport = {{ kind = \"tcp\" }}\n"
     ))
     .unwrap_err();
-    assert_eq!(e.path, "traffic[0].from");
-    assert!(e.to_string().contains("count ≤ 2"), "{e}");
+    assert_eq!(e.path, "traffic[0].count");
+    assert!(e.to_string().contains("a count of at most 2") && e.to_string().ends_with("or raise topology.cross_pairs"), "{e}");
     // Within the pairs it validates and round-trips through to_json.
     let s = from_toml_str(&format!(
         "{base}[[calls]]\ncount = 3\nfrom = \"a\"\nto = \"b\"\nspread = true\ncodec = \"G.711\"\n[[traffic]]\ncount = 2\nfrom = \"x2_\"\nto = \"y2_\"\nspread = true\nkind = \"bulk\"\ntransport = {{ kind = \"tcp\" }}\n"

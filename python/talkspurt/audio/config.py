@@ -159,3 +159,21 @@ def parse(table: Any) -> AudioConfig:
         raise _error(f"{PATH}.mode", '"wb"', 'wideband PESQ needs a 16 kHz codec: codec = "Opus" or "L16", '
                      'or mode = "nb" (the other codecs run at 8 kHz)')
     return cfg
+
+
+# The modules of the `audio` extra (pyproject.toml) and what needs them.
+EXTRA = (("pesq", "PESQ"), ("scipy", "resampling"))
+
+
+def require_extra(stoi: bool = False, find=None) -> None:
+    """A one-line AudioError, not a ModuleNotFoundError traceback, when the
+    `audio` extra is not installed (`pip install 'talkspurt[audio]'`, or
+    `pip install '.[audio]'` in a clone)."""
+    import importlib.util
+
+    find = find or importlib.util.find_spec
+    missing = [name for name, _ in EXTRA + ((("pystoi", "STOI"),) if stoi else ()) if find(name) is None]
+    if missing:
+        raise AudioError(f"{PATH}: got no {', '.join(missing)} module{'s' if len(missing) > 1 else ''}; expected "
+                         f"the audio extra installed: pip install 'talkspurt[audio]' (in a clone: "
+                         f"pip install '.[audio]')")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import numpy as np
 
 from . import codecs as audio_codecs
-from .config import PATH, AudioConfig, AudioError
+from .config import EXTRA, PATH, AudioConfig, AudioError, require_extra  # noqa: F401 (re-exported)
 from .render import CallTrace, Rendered, render
 from .score import PESQ_MAX_S, score
 from .speech import SpeechSource, speech_files, write_wav
@@ -152,24 +152,6 @@ def _jobs(results: "Results", cfg: AudioConfig, calls: Optional[list[int]], keep
         trace = _trace(traces[c], start_s[c], stop_s[c], frame_ms[codec])
         jobs.append((cfg, c, (codec, frame_ms[codec]), trace, speech, keep))
     return jobs
-
-
-# The modules of the `audio` extra (pyproject.toml) and what needs them.
-EXTRA = (("pesq", "PESQ"), ("scipy", "resampling"))
-
-
-def require_extra(stoi: bool = False, find=None) -> None:
-    """A one-line AudioError, not a ModuleNotFoundError traceback, when the
-    `audio` extra is not installed (`pip install 'talkspurt[audio]'`, or
-    `pip install '.[audio]'` in a clone)."""
-    import importlib.util
-
-    find = find or importlib.util.find_spec
-    missing = [name for name, _ in EXTRA + ((("pystoi", "STOI"),) if stoi else ()) if find(name) is None]
-    if missing:
-        raise AudioError(f"{PATH}: got no {', '.join(missing)} module{'s' if len(missing) > 1 else ''}; expected "
-                         f"the audio extra installed: pip install 'talkspurt[audio]' (in a clone: "
-                         f"pip install '.[audio]')")
 
 
 def score_audio(results: "Results", config: Optional[AudioConfig | dict] = None, *,

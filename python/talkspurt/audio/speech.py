@@ -119,14 +119,23 @@ def default_speech_dir() -> Optional[Path]:
     return None
 
 
-def speech_files(spec: Optional[Sequence[str] | str]) -> list[Path]:
-    """The WAV files a `speech` setting names: files, or folders of *.wav."""
+def where_looked() -> str:
+    """Where `default_speech_dir` looked, for a message when it found nothing."""
+    return (f"$TALKSPURT_SPEECH is unset, and no folder at or above {Path.cwd().resolve()} is a project root "
+            "(with pyproject.toml) that has ../shared/speech")
+
+
+def speech_files(spec: Optional[Sequence[str] | str],
+                 keys: str = "analysis.audio.speech or --speech") -> list[Path]:
+    """The WAV files a `speech` setting names: files, or folders of *.wav.
+    `keys` names the settings that give speech, for the message when none
+    is given and no default is found."""
     if spec is None:
         d = default_speech_dir()
         if d is None:
-            raise SpeechError("speech: got none (no speech given and no default found); expected "
-                              "analysis.audio.speech or --speech naming WAV files or a folder of 8 kHz+ "
-                              "speech, or $TALKSPURT_SPEECH (docs/models/audio.md, \"Speech\")")
+            raise SpeechError(f"speech: got none (no speech given and no default found: {where_looked()}); "
+                              f"expected {keys} naming WAV files or a folder of 8 kHz+ "
+                              "speech, or $TALKSPURT_SPEECH naming a folder (docs/models/audio.md, \"Speech\")")
         spec = [str(d)]
     items = [spec] if isinstance(spec, (str, os.PathLike)) else list(spec)
     out: list[Path] = []

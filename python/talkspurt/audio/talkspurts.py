@@ -69,8 +69,14 @@ def parse(table: Mapping[str, Any], path: str) -> dict[str, Any]:
         items = [spec] if isinstance(spec, str) else spec
         if not isinstance(items, list) or not items or not all(isinstance(s, str) and s for s in items):
             raise _error(f"{path}.speech", json.dumps(spec, default=str), "a WAV file or folder, or a non-empty list of them")
-    from .speech import speech_files
+    from .speech import default_speech_dir, speech_files, where_looked
 
+    if spec is None and default_speech_dir() is None:
+        # The VAD's own key, not the audio table's (QA 003: the message
+        # pointed at analysis.audio.speech and --speech).
+        raise _error(f"{path}.speech", "none", f"{path}.speech naming WAV files or a folder of 8 kHz+ speech, "
+                     f"or $TALKSPURT_SPEECH naming a folder; no default was found: {where_looked()} "
+                     "(docs/models/audio.md, \"Speech\")")
     try:
         files = speech_files(spec)
     except Exception as e:  # SpeechError: name the key

@@ -304,6 +304,18 @@ impl Channel {
         self.pending.len()
     }
 
+    /// Transmitter time within [0, `end`]. `busy_ns` adds a packet's whole
+    /// serialization when it is accepted (a FIFO fixes its start then), so
+    /// at the end of a run it also holds the backlog still to be sent and
+    /// the rest of the packet on the wire. Every packet finishing after
+    /// `end` was sent back to back from there (one starting later started
+    /// at the previous one's finish), so the time past `end` is exactly
+    /// `busy_until − end`. Utilization = this / end ≤ 1.
+    pub fn busy_within(&self, end: SimTime) -> u64 {
+        let past_end = self.busy_until.0.saturating_sub(end.0);
+        self.stats.busy_ns.saturating_sub(past_end)
+    }
+
     /// Packets waiting in a holding queue.
     pub fn held_len(&self) -> usize {
         self.held.as_ref().map_or(0, |h| h.len())

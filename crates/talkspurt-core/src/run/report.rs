@@ -54,7 +54,9 @@ fn links_table(w: &World) -> Table {
     t.push("queue_drops", Column::I64(ch.iter().map(|c| c.stats.queue_drops as i64).collect()));
     t.push("link_losses", Column::I64(ch.iter().map(|c| c.stats.link_losses as i64).collect()));
     t.push("delivered", Column::I64(ch.iter().map(|c| c.stats.delivered as i64).collect()));
-    t.push("utilization", Column::F64(ch.iter().map(|c| c.stats.busy_ns as f64 / end_ns).collect()));
+    // The share of the run [0, end] the transmitter was busy (not counting
+    // what it still had to send after the end: `Channel::busy_within`).
+    t.push("utilization", Column::F64(ch.iter().map(|c| c.busy_within(w.q.now()) as f64 / end_ns).collect()));
     t.push(
         "wait_mean_ms",
         Column::F64(ch.iter().map(|c| if c.stats.served == 0 { 0.0 } else { c.stats.wait_sum_ns as f64 / c.stats.served as f64 * 1e-6 }).collect()),

@@ -83,8 +83,21 @@ pub fn from_json_str(s: &str) -> R<Scenario> {
 pub fn from_value(v: &Value) -> R<Scenario> {
     match super::topology::expand(v)? {
         None => read(v),
-        Some((x, map)) => read(&x).map_err(|e| map.restore(v, e)),
+        Some((x, map)) => read(&x).map_err(|e| more_hosts(v, map.restore(v, e))),
     }
+}
+
+/// A spread group larger than the hosts a `[topology]` made: the topology
+/// can make more (access pairs a/b, or cross pairs xH_/yH_ per hop).
+fn more_hosts(raw: &Value, mut e: ScenarioError) -> ScenarioError {
+    let Some(group) = e.path.strip_suffix(".count") else { return e };
+    if !e.allowed.ends_with(super::validate::LOWER_THE_COUNT) {
+        return e;
+    }
+    let from = lookup(raw, &super::de::parse_path(&format!("{group}.from")));
+    let cross = from.and_then(Value::as_str).is_some_and(|f| f.ends_with('_'));
+    e.allowed.push_str(if cross { ", or raise topology.cross_pairs" } else { ", or raise topology.pairs" });
+    e
 }
 
 /// Reads a document without `[topology]` or `both_ways` (expanded).

@@ -600,7 +600,7 @@ fn error_display_and_syntax_errors() {
     let e = from_toml_str(&with("link", "queue = { limit = \"50\" }")).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "links[0].queue.limit: got \"50\"; expected a queue limit in packets or bytes, e.g. \"50p\" or \"64000B\""
+        "links[0].queue.limit: got \"50\"; expected a queue limit in packets or bytes, e.g. \"50p\" or \"64000B\" (units: p, B, kB, KiB, MB, MiB)"
     );
     let e = from_toml_str("[run]\nduration = \"1s\"\nrate = 300kbps\n").unwrap_err();
     assert_eq!(e.path, "");

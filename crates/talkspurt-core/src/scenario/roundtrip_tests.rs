@@ -353,8 +353,9 @@ impl Gen {
                     ack_bytes: 1 + g.below(65_535) as u32,
                 },
                 2 if g.coin() => TransportCfg::Dccp(g.ccid2()),
-                2 => TransportCfg::Dccp(g.rate(true)),
-                3 => TransportCfg::Tfrc(g.rate(false)),
+                // A call's TFRC table has no `packet` (validate/call.rs).
+                2 => TransportCfg::Dccp(crate::scenario::tfrc::RateDoc { packet: None, ..g.rate(true) }),
+                3 => TransportCfg::Tfrc(crate::scenario::tfrc::RateDoc { packet: None, ..g.rate(false) }),
                 _ => TransportCfg::Tcp(g.tcp()),
             },
             playout: g.playout(ptime),

@@ -36,9 +36,17 @@ pub enum IntervalKind {
     Fixed,
 }
 
+/// The rtcp keys that shape RFC 3550's randomised interval only: an error
+/// with `interval = "fixed"` (validate/call.rs), and not written back there.
+pub const RFC3550_ONLY: [&str; 3] = ["reduced_min", "reconsideration", "fraction"];
+
 /// `rtcp = { interval = "rfc3550" }`.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, expecting = "an rtcp table, e.g. { interval = \"rfc3550\" } or { interval = \"fixed\" }")]
+#[serde(
+    deny_unknown_fields,
+    into = "RtcpOut",
+    expecting = "an rtcp table, e.g. { interval = \"rfc3550\" } or { interval = \"fixed\" }"
+)]
 pub struct RtcpCfg {
     /// `rfc3550` (default) or `fixed` (seed 001's constant 5 s).
     #[serde(default)]
@@ -66,6 +74,42 @@ pub struct RtcpCfg {
     /// or `voip-metrics` (§4.7).
     #[serde(default, skip_serializing_if = "XrBlock::is_none")]
     pub xr: XrBlock,
+}
+
+/// `RtcpCfg` as written back: a fixed schedule without the keys it does
+/// not read (`RFC3550_ONLY`), so the scenario as run validates again.
+#[derive(Serialize)]
+struct RtcpOut {
+    interval: IntervalKind,
+    min_interval: SimDuration,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reduced_min: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reconsideration: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fraction: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none", with = "fields::rate_opt")]
+    session_bw: Option<u64>,
+    #[serde(with = "fields::Int::<1, 255>")]
+    cname: u32,
+    #[serde(skip_serializing_if = "XrBlock::is_none")]
+    xr: XrBlock,
+}
+
+impl From<RtcpCfg> for RtcpOut {
+    fn from(r: RtcpCfg) -> Self {
+        let random = r.interval == IntervalKind::Rfc3550;
+        RtcpOut {
+            interval: r.interval,
+            min_interval: r.min_interval,
+            reduced_min: random.then_some(r.reduced_min),
+            reconsideration: random.then_some(r.reconsideration),
+            fraction: random.then_some(r.fraction),
+            session_bw: r.session_bw,
+            cname: r.cname,
+            xr: r.xr,
+        }
+    }
 }
 
 /// `rtcp.xr`: which RTCP XR report block (RFC 3611) the receiver adds to

@@ -60,8 +60,8 @@ struct TcpDoc {
     #[serde(deserialize_with = "fields::positive")]
     max_rto: SimDuration,
     granularity: SimDuration,
-    #[serde(with = "Bytes::<1, MAX_RCV_WINDOW>")]
-    rcv_window: u64,
+    #[serde(with = "rcv_window")]
+    rcv_window: RcvWindow,
     #[serde(with = "send_limit")]
     send_buffer: SendLimit,
     #[serde(with = "idle_restart")]
@@ -119,7 +119,12 @@ impl From<TcpDoc> for TcpConfig {
             min_rto: d.min_rto,
             max_rto: d.max_rto,
             granularity: d.granularity,
-            rcv_window: d.rcv_window,
+            // "20p": 20 full segments (ns-2 states windows in packets);
+            // validate/ bounds the product.
+            rcv_window: match d.rcv_window {
+                RcvWindow::Bytes(b) => b,
+                RcvWindow::Segments(n) => n.saturating_mul(d.mss as u64),
+            },
             send_buffer: d.send_buffer,
             idle_restart: d.idle_restart,
             ecn: d.ecn,
@@ -155,7 +160,7 @@ impl From<&TcpConfig> for TcpDoc {
             min_rto: t.min_rto,
             max_rto: t.max_rto,
             granularity: t.granularity,
-            rcv_window: t.rcv_window,
+            rcv_window: RcvWindow::Bytes(t.rcv_window),
             send_buffer: t.send_buffer,
             idle_restart: t.idle_restart,
             ecn: t.ecn,
@@ -336,6 +341,44 @@ mod initial_window {
         match v {
             InitialWindow::Segments(n) => s.serialize_u32(*n),
             w => s.serialize_str(&w.name()),
+        }
+    }
+}
+
+/// `rcv_window` as written: bytes, or segments of `mss` bytes (`"20p"`).
+#[derive(Clone, Copy, Debug)]
+enum RcvWindow {
+    Bytes(u64),
+    Segments(u64),
+}
+
+mod rcv_window {
+    use super::*;
+
+    const ALLOWED: &str = "a window in bytes (\"64KiB\", 1B–1073741824B) or in segments of mss bytes \
+                           (\"20p\" = 20 × mss, as ns-2 states windows)";
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RcvWindow, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RcvWindow;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(ALLOWED)
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<RcvWindow, E> {
+                match units::parse_queue_limit(s) {
+                    Ok(QueueLimit::Packets(p)) if p >= 1 => Ok(RcvWindow::Segments(p as u64)),
+                    Ok(QueueLimit::Bytes(b)) if (1..=MAX_RCV_WINDOW).contains(&b) => Ok(RcvWindow::Bytes(b)),
+                    _ => Err(E::custom(ALLOWED)),
+                }
+            }
+        }
+        d.deserialize_str(V)
+    }
+    pub fn serialize<S: Serializer>(v: &RcvWindow, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            RcvWindow::Bytes(b) => s.serialize_str(&units::format_bytes(*b)),
+            RcvWindow::Segments(n) => s.serialize_str(&units::format_packets(*n)),
         }
     }
 }

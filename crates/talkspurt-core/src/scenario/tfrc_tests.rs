@@ -35,13 +35,13 @@ fn every_key_given() {
         "{ kind = \"dccp\", ccid = 4, tfrc = \"rfc3448\", faster_restart = \"emulated\", variant = \"fr-md\", \
          send_buffer = \"8p\", handshake = false, ecn = true, sp_header = \"40B\", min_interval = \"5ms\", short_intervals = false, \
          dynamic_feedback = true, nominal_rtt = \"150ms\", rto = \"rfc6298\", discounting = false, t_mbi = \"32s\", \
-         oscillation_reduction = true, packet = \"1000B\", loss_intervals = false, erratum_1458 = false }",
+         oscillation_reduction = true, loss_intervals = false, erratum_1458 = false }",
     );
     let t = &c.tfrc;
     assert_eq!((t.spec, t.faster_restart, t.variant), (TfrcSpec::Rfc3448, FasterRestart::Emulated, Variant::FrMd));
     assert_eq!((c.send_buffer, c.handshake, c.ecn, t.header, t.min_interval), (8, false, true, 40, ms(5)));
     assert_eq!((t.dynamic_feedback, t.nominal_rtt, t.rto, t.discounting, t.t_mbi), (true, ms(150), RtoRule::Rfc6298, false, ms(32_000)));
-    assert_eq!((c.packet, c.loss_intervals, t.oscillation_reduction, t.short_intervals), (1000, false, true, false));
+    assert_eq!((c.packet, c.loss_intervals, t.oscillation_reduction, t.short_intervals), (1460, false, true, false));
     assert!(!t.erratum_1458);
     assert!(rate("{ kind = \"dccp\", tfrc = \"rfc3448\" }").tfrc.erratum_1458);
     assert_eq!(rate("{ kind = \"dccp\", faster_restart = true }").tfrc.faster_restart, FasterRestart::Draft);
@@ -80,7 +80,9 @@ fn bad_input_names_the_key() {
         (c("kind = \"dccp\", variant = \"n200\""), at("variant"), "\"standard\", \"fr-md\", \"n\", \"n100\""),
         (c("kind = \"dccp\", ccid = 3, variant = \"n100\""), at("variant"), "which needs ccid = 4"),
         (c("kind = \"tfrc\", variant = \"n\""), at("variant"), "which needs small_packets = true"),
-        (c("kind = \"dccp\", variant = \"fr-md\""), at("variant"), "faster_restart = \"emulated\""),
+        (c("kind = \"dccp\", variant = \"fr-md\""), at("variant"), "faster_restart = \"emulated\" (seed 000 §2.2.4's emulation"),
+        // QA 000: the message offered `true`, which is "draft", not seed 000's emulation.
+        (c("kind = \"dccp\", variant = \"fr-md\""), at("variant"), "or \"draft\" (the Faster Restart draft's X_fast_max rule, which behaves differently; true means \"draft\")"),
         (c("kind = \"dccp\", send_buffer = \"0p\""), at("send_buffer"), "between 1p"),
         (c("kind = \"dccp\", send_buffer = 5"), at("send_buffer"), "a packet count"),
         (c("kind = \"dccp\", tfrc = \"rfc9999\""), at("tfrc"), "\"rfc3448\", \"rfc5348\""),
@@ -97,6 +99,10 @@ fn bad_input_names_the_key() {
         (c("kind = \"dccp\", nominal_rtt = \"0s\""), at("nominal_rtt"), "a positive duration"),
         (c("kind = \"dccp\", t_mbi = \"0s\""), at("t_mbi"), "a positive duration"),
         (c("kind = \"dccp\", packet = \"0B\""), at("packet"), "between 1B"),
+        // QA 000: on a call `packet` did nothing (1460, 1500, 200 B ran alike).
+        (c("kind = \"dccp\", ccid = 4, packet = \"1500B\""), at("packet"), "no packet key on a call's transport: it sets a bulk sender's segment size"),
+        (c("kind = \"dccp\", packet = \"200B\""), at("packet"), "the nominal 1460 B segment fixed by RFC 4828 §4.1"),
+        (c("kind = \"tfrc\", packet = \"200B\""), at("packet"), "TFRC-SP (small_packets = true)"),
         (c("kind = \"dccp\", timewait = \"0s\""), at("timewait"), "a positive duration"),
         (c("kind = \"dccp\", timewait = \"-1s\""), at("timewait"), "a non-negative duration with a unit"),
         (c("kind = \"dccp\", timewait = \"four minutes\""), at("timewait"), "a duration with a unit"),
@@ -169,4 +175,25 @@ fn bulk_over_rate_transports() {
         let got = w.traffic[0].counters.recv_bytes;
         assert!(got > 100_000, "{t}: {got} bytes delivered in 5 s at 1 Mb/s");
     }
+}
+
+/// `packet` is a bulk sender's segment size: kept on traffic and on a
+/// CCID 2 call (its initial window, RFC 4341 §5), refused on a CCID 3/4 or
+/// TFRC call (see `bad_input_names_the_key`), and not written back there.
+#[test]
+fn packet_is_a_bulk_senders_segment() {
+    let bulk = |t: &str| {
+        format!(
+            "[run]\nduration = \"5s\"\n[[links]]\nbetween = [\"a\", \"b\"]\nrate = \"1Mbps\"\n\
+             [[traffic]]\nfrom = \"a\"\nto = \"b\"\nkind = \"bulk\"\ntransport = {t}\n"
+        )
+    };
+    let s = from_toml_str(&bulk("{ kind = \"dccp\", ccid = 4, packet = \"1000B\" }")).unwrap();
+    assert_eq!(s.traffic[0].transport.rate().unwrap().packet, 1000);
+    let s = from_toml_str(&with("call", "transport = { kind = \"dccp\", ccid = 2, packet = \"1000B\" }")).unwrap();
+    assert_eq!(to_json(&s)["calls"][0]["transport"]["packet"], "1000B");
+    let s = from_toml_str(&with("call", "transport = { kind = \"dccp\", ccid = 4 }")).unwrap();
+    let j = to_json(&s);
+    assert!(j["calls"][0]["transport"].get("packet").is_none(), "{}", j["calls"][0]["transport"]);
+    assert_eq!(from_value(&j).unwrap(), s);
 }

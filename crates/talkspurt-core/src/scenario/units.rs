@@ -28,7 +28,8 @@ pub const RATE_ALLOWED: &str =
     "a rate with a unit, e.g. \"64kbps\" (units: bps, kbps, Mbps, Gbps or b/s, kb/s, Mb/s, Gb/s)";
 pub const SIZE_ALLOWED: &str = "a size with a unit, e.g. \"1500B\" (units: B, kB, KiB, MB, MiB)";
 pub const PACKETS_ALLOWED: &str = "a packet count with the unit p, e.g. \"5p\"";
-pub const QUEUE_LIMIT_ALLOWED: &str = "a queue limit in packets or bytes, e.g. \"50p\" or \"64000B\"";
+pub const QUEUE_LIMIT_ALLOWED: &str =
+    "a queue limit in packets or bytes, e.g. \"50p\" or \"64000B\" (units: p, B, kB, KiB, MB, MiB)";
 
 const DURATION_UNITS: &[(&str, u128)] = &[
     ("ns", 1),
@@ -51,6 +52,23 @@ const RATE_UNITS: &[(&str, u128)] = &[
 const SIZE_UNITS: &[(&str, u128)] =
     &[("B", 1), ("kB", 1_000), ("KiB", 1_024), ("MB", 1_000_000), ("MiB", 1_048_576)];
 const PACKET_UNITS: &[(&str, u128)] = &[("p", 1)];
+
+/// `allowed`, and when `s`'s unit is a known one in the wrong case
+/// (`"16KB"`, `"64Kbps"`), the spelling meant: units are case-sensitive
+/// (`MB` is 10^6 bytes, `mB` nothing).
+fn with_case_hint(allowed: &str, s: &str, units: &[&[(&str, u128)]]) -> String {
+    let Ok((_, _, unit)) = split(s) else { return allowed.into() };
+    let number = s.trim()[..s.trim().len() - unit.len()].trim_end();
+    let meant: Vec<&str> =
+        units.iter().flat_map(|us| us.iter()).map(|(u, _)| *u).filter(|u| u.eq_ignore_ascii_case(unit)).collect();
+    match meant.as_slice() {
+        [] => allowed.into(),
+        ms => {
+            let list = ms.iter().map(|u| format!("\"{number}{u}\"")).collect::<Vec<_>>().join(" or ");
+            format!("{allowed}; units are case-sensitive: did you mean {list}?")
+        }
+    }
+}
 
 /// Why a quantity did not parse; turned into an `allowed` text by the caller.
 #[derive(Debug, PartialEq)]
@@ -118,7 +136,7 @@ pub fn parse_duration(s: &str) -> Result<SimDuration, String> {
     match quantity(s, DURATION_UNITS) {
         Ok(ns) if ns <= MAX_DURATION.0 as u128 => Ok(SimDuration(ns as u64)),
         Ok(_) | Err(Bad::Huge) => Err(too_long()),
-        Err(Bad::Form) => Err(DURATION_ALLOWED.into()),
+        Err(Bad::Form) => Err(with_case_hint(DURATION_ALLOWED, s, &[DURATION_UNITS])),
         Err(Bad::Negative) => Err(format!("a non-negative {}", &DURATION_ALLOWED[2..])),
         Err(Bad::Inexact) => Err("a whole number of nanoseconds, e.g. \"1.5us\" (not \"0.1ns\")".into()),
     }
@@ -131,7 +149,7 @@ pub fn parse_rate(s: &str) -> Result<u64, String> {
         Ok(0) => Err(range()),
         Ok(bps) if bps <= MAX_RATE_BPS as u128 => Ok(bps as u64),
         Ok(_) | Err(Bad::Huge) => Err(range()),
-        Err(Bad::Form) => Err(RATE_ALLOWED.into()),
+        Err(Bad::Form) => Err(with_case_hint(RATE_ALLOWED, s, &[RATE_UNITS])),
         Err(Bad::Negative) => Err(format!("a positive {}", &RATE_ALLOWED[2..])),
         Err(Bad::Inexact) => {
             Err("a whole number of bits per second, e.g. \"1.5kbps\" (not \"0.5bps\")".into())
@@ -155,7 +173,7 @@ pub fn parse_bytes(s: &str, min: u64, max: u64, what: &str) -> Result<u64, Strin
     match quantity(s, SIZE_UNITS) {
         Ok(b) if b >= min as u128 && b <= max as u128 => Ok(b as u64),
         Ok(_) | Err(Bad::Huge) | Err(Bad::Negative) => Err(range()),
-        Err(Bad::Form) => Err(SIZE_ALLOWED.into()),
+        Err(Bad::Form) => Err(with_case_hint(SIZE_ALLOWED, s, &[SIZE_UNITS])),
         Err(Bad::Inexact) => Err(format!("{what} in whole bytes, e.g. \"1.5kB\" (not \"0.5B\")")),
     }
 }
@@ -190,7 +208,7 @@ pub fn parse_packets(s: &str, min: u64, max: u64, what: &str) -> Result<u64, Str
     match quantity(s, PACKET_UNITS) {
         Ok(p) if p >= min as u128 && p <= max as u128 => Ok(p as u64),
         Ok(_) | Err(Bad::Huge) | Err(Bad::Negative) => Err(range()),
-        Err(Bad::Form) => Err(PACKETS_ALLOWED.into()),
+        Err(Bad::Form) => Err(with_case_hint(PACKETS_ALLOWED, s, &[PACKET_UNITS])),
         Err(Bad::Inexact) => Err(format!("{what} in whole packets, e.g. \"5p\"")),
     }
 }
@@ -209,7 +227,7 @@ pub fn parse_queue_limit(s: &str) -> Result<QueueLimit, String> {
         Ok((p, true)) if p <= MAX_QUEUE_PACKETS as u128 => Ok(QueueLimit::Packets(p as u32)),
         Ok((b, false)) if b <= MAX_QUEUE_BYTES as u128 => Ok(QueueLimit::Bytes(b as u64)),
         Ok(_) | Err(Bad::Huge) | Err(Bad::Negative) => Err(range.into()),
-        Err(Bad::Form) => Err(QUEUE_LIMIT_ALLOWED.into()),
+        Err(Bad::Form) => Err(with_case_hint(QUEUE_LIMIT_ALLOWED, s, &[PACKET_UNITS, SIZE_UNITS])),
         Err(Bad::Inexact) => Err("a queue limit in whole packets or bytes, e.g. \"50p\"".into()),
     }
 }
@@ -294,7 +312,7 @@ mod tests {
         assert!(d("99999999999999999999999999999999999999999s").unwrap_err().contains("at most 30 days"));
         assert!(d("0.1ns").unwrap_err().contains("whole number of nanoseconds"));
         assert!(d("-5ms").unwrap_err().contains("non-negative"));
-        for bad in ["20", "20 sec", "ms", "1.ms", ".5s", "NaN s", "1e3ms", "20ms 5", "20MS", ""] {
+        for bad in ["20", "20 sec", "ms", "1.ms", ".5s", "NaN s", "1e3ms", "20ms 5", ""] {
             assert_eq!(d(bad), Err(DURATION_ALLOWED.to_string()), "{bad}");
         }
     }
@@ -311,7 +329,10 @@ mod tests {
         assert!(parse_rate("-1kbps").unwrap_err().contains("positive"));
         assert!(parse_rate("0.5bps").unwrap_err().contains("whole number of bits"));
         assert_eq!(parse_rate("64"), Err(RATE_ALLOWED.to_string()));
-        assert_eq!(parse_rate("64mbps"), Err(RATE_ALLOWED.to_string()));
+        assert_eq!(
+            parse_rate("64mbps"),
+            Err(format!("{RATE_ALLOWED}; units are case-sensitive: did you mean \"64Mbps\"?"))
+        );
     }
 
     #[test]
@@ -331,6 +352,19 @@ mod tests {
         assert!(parse_packets("0p", 1, 10, "a send buffer").unwrap_err().contains("between 1p and 10p"));
         assert_eq!(parse_queue_limit("50p"), Ok(QueueLimit::Packets(50)));
         assert_eq!(parse_queue_limit("64kB"), Ok(QueueLimit::Bytes(64_000)));
+        // QA 004: "16KB" named no unit; the wrong case is named, with the spelling meant.
+        assert_eq!(
+            parse_queue_limit("16KB"),
+            Err("a queue limit in packets or bytes, e.g. \"50p\" or \"64000B\" (units: p, B, kB, KiB, MB, MiB); \
+                 units are case-sensitive: did you mean \"16kB\"?"
+                .into())
+        );
+        assert!(parse_queue_limit("16kb").unwrap_err().ends_with("did you mean \"16kB\"?"));
+        assert!(parse_queue_limit("50P").unwrap_err().ends_with("did you mean \"50p\"?"));
+        assert_eq!(parse_queue_limit("16 parsecs"), Err(QUEUE_LIMIT_ALLOWED.into()));
+        assert!(parse_rate("64Kbps").unwrap_err().ends_with("did you mean \"64kbps\"?"));
+        assert!(parse_bytes("1.5KIB", 1, 65_535, "a size").unwrap_err().ends_with("did you mean \"1.5KiB\"?"));
+        assert!(parse_duration("20MS").unwrap_err().ends_with("did you mean \"20ms\"?"));
         assert!(parse_queue_limit("10000001p").unwrap_err().contains("at most 10000000p"));
         assert_eq!(parse_queue_limit("50"), Err(QUEUE_LIMIT_ALLOWED.to_string()));
     }

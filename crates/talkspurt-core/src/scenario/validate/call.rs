@@ -44,6 +44,16 @@ pub(super) fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net, run: SimD
         return Err(cx.err(&format!("{p}.codec"), format!("{codecs}{hint}")));
     };
     c.codec = k.name.to_string();
+    if matches!(c.adapt, crate::scenario::rtp::AdaptCfg::Avoip { .. }) {
+        // Before the codec's ptime rules: an avoip call has no ptime at all,
+        // whatever its value (`125ms` would otherwise be blamed on G.711's frame).
+        if cx.given(&format!("{p}.ptime")) {
+            return Err(cx.err(&format!("{p}.ptime"), "no ptime with adapt = { kind = \"avoip\" }: it sends a packet every adapt.interval (default 125ms)"));
+        }
+        if c.bitrate.is_some() {
+            return Err(cx.err(&format!("{p}.bitrate"), "no bitrate with adapt = { kind = \"avoip\" }: the adaptation sets the rate (adapt.start_rate, adapt.interval)"));
+        }
+    }
     let ptime = match c.ptime {
         _ if c.bitrate.is_some() => bitrate(cx, p, c, c.bitrate.as_ref().unwrap())?,
         Some(pt) => {
@@ -90,11 +100,34 @@ pub(super) fn call(cx: &Ctx, p: &str, c: &mut CallGroupCfg, net: &Net, run: SimD
     rtp(cx, p, c, k, ptime)?;
     match &mut c.transport {
         TransportCfg::Tcp(t) => tcp(cx, &format!("{p}.transport"), t)?,
-        TransportCfg::Dccp(d) => rate(cx, &format!("{p}.transport"), d, true)?,
-        TransportCfg::Tfrc(d) => rate(cx, &format!("{p}.transport"), d, false)?,
+        TransportCfg::Dccp(d) => call_rate(cx, &format!("{p}.transport"), d, true)?,
+        TransportCfg::Tfrc(d) => call_rate(cx, &format!("{p}.transport"), d, false)?,
         _ => {}
     }
     trunk(cx, p, c, ptime)
+}
+
+/// A call's DCCP or TFRC table. `packet` is the segment size of a bulk
+/// sender (`RateConfig::packet`, for `[[traffic]] kind = "bulk"`): a
+/// call's segments are its voice packets, whose size TFRC takes as s from
+/// the first one (RFC 5348 §4.1, build.rs `hint_segment`), and TFRC-SP
+/// computes with the nominal 1460 B segment (RFC 4828 §4.1), so on a call
+/// it would do nothing and is refused. CCID 2 (RFC 4341 §5) sizes its
+/// initial window from it, so there it stays. Written back without it.
+fn call_rate(cx: &Ctx, p: &str, d: &mut RateDoc, dccp: bool) -> R<()> {
+    let ccid2 = dccp && d.ccid == Some(2);
+    if !ccid2 && cx.given(&format!("{p}.packet")) {
+        let sp = if dccp { "ccid = 4" } else { "small_packets = true" };
+        return Err(cx.err(
+            &format!("{p}.packet"),
+            format!("no packet key on a call's transport: it sets a bulk sender's segment size ([[traffic]] kind = \"bulk\"); a call sends its voice packets, TFRC's s is their size (RFC 5348 §4.1), and TFRC-SP ({sp}) computes its rate with the nominal 1460 B segment fixed by RFC 4828 §4.1"),
+        ));
+    }
+    rate(cx, p, d, dccp)?;
+    if !ccid2 {
+        d.packet = None;
+    }
+    Ok(())
 }
 
 /// `trunk`: a timer within Asterisk's range, one host pair, no RTP
@@ -142,6 +175,15 @@ pub(super) fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: 
             return Err(cx.err(&format!("{p}.adapt"), "kind = \"none\" without RTCP: an adaptive sender needs rtcp = { … } to hear reports"));
         }
     }
+    if let Some(r) = c.rtcp.as_ref().filter(|r| r.interval == crate::scenario::rtp::IntervalKind::Fixed) {
+        // These shape RFC 3550's randomised interval (§6.2–6.3, rtp/timing.rs
+        // reads them only there); a fixed schedule sends every min_interval.
+        for key in crate::scenario::rtp::RFC3550_ONLY {
+            if cx.given(&format!("{p}.rtcp.{key}")) {
+                return Err(cx.err(&format!("{p}.rtcp.{key}"), format!("no {key} key with interval = \"fixed\": it shapes RFC 3550's randomised interval (§6.2–6.3), and a fixed schedule sends a report every min_interval ({}); drop it, or set interval = \"rfc3550\"", dur(r.min_interval))));
+            }
+        }
+    }
     let check = |key: &str, d: SimDuration| {
         codec::check_ptime_within(k, d, codec::PTIME_MAX).map(|_| ()).map_err(|a| cx.err(&format!("{p}.adapt.{key}"), a))
     };
@@ -185,7 +227,7 @@ pub(super) fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: 
                 return Err(cx.err(&format!("{p}.ptime"), format!("a ptime within adapt's range {} to {}", dur(lo), dur(hi))));
             }
         }
-        AdaptCfg::Avoip { min_rate, max_rate, start_rate, max_loss, min_loss, no_report, .. } => {
+        AdaptCfg::Avoip { min_rate, max_rate, step, start_rate, max_loss, min_loss, no_report, .. } => {
             // §2.2: the source steps down when no report came for
             // no_report (5 s). A schedule whose reports are never closer
             // than that always loses the race (the report also queues on
@@ -211,17 +253,23 @@ pub(super) fn rtp(cx: &Ctx, p: &str, c: &CallGroupCfg, k: &codec::Codec, ptime: 
                     ));
                 }
             }
-            if cx.given(&format!("{p}.ptime")) {
-                return Err(cx.err(&format!("{p}.ptime"), "no ptime with adapt = { kind = \"avoip\" }: it sends a packet every adapt.interval (default 125ms)"));
-            }
-            if c.bitrate.is_some() {
-                return Err(cx.err(&format!("{p}.bitrate"), "no bitrate with adapt = { kind = \"avoip\" }: the adaptation sets the rate (adapt.start_rate, adapt.interval)"));
-            }
             let kbps = |x: u64| format!("{}kbps", x as f64 / 1e3);
             cx.order(&format!("{p}.adapt"), ("min_rate", *min_rate), ("max_rate", *max_rate), true, ("a rate", kbps))?;
             if let Some(r) = start_rate {
                 if r < min_rate || r > max_rate {
                     return Err(cx.err(&format!("{p}.adapt.start_rate"), format!("a rate from min_rate to max_rate ({} to {})", kbps(*min_rate), kbps(*max_rate))));
+                }
+                // Seed 004 §2.2: rates move on a ladder, min_rate + k·step;
+                // a start between rungs would keep the source off it (12 kb/s
+                // steps to 20, 28, …, never to the table's rates).
+                if (r - min_rate) % step.max(&1) != 0 {
+                    let rungs: Vec<u64> = (0..).map(|k| min_rate + k * step).take_while(|x| x <= max_rate).collect();
+                    let shown = if rungs.len() <= 12 {
+                        rungs.iter().map(|x| kbps(*x)).collect::<Vec<_>>().join(", ")
+                    } else {
+                        format!("{}, {}, …, {}", kbps(rungs[0]), kbps(rungs[1]), kbps(*rungs.last().unwrap()))
+                    };
+                    return Err(cx.err(&format!("{p}.adapt.start_rate"), format!("a rate on the adaptation's ladder, min_rate + k·step: {shown}")));
                 }
             }
             for (key, x) in [("max_loss", max_loss), ("min_loss", min_loss)] {

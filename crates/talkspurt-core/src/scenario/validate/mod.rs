@@ -288,13 +288,15 @@ impl Net {
         }
         for (key, prefix) in [("from", from), ("to", to)] {
             let have = (1..).take_while(|i| self.nodes.iter().any(|n| *n == format!("{prefix}{i}"))).count() as u32;
-            if have < count {
-                let allowed = if have == 0 {
-                    format!("with spread = true, a host-name prefix: nodes {prefix}1…{prefix}{count} (one per flow); there is no {prefix}1")
-                } else {
-                    format!("with spread = true, nodes {prefix}1…{prefix}{count} (one per flow); the links have {prefix}1…{prefix}{have}, so count ≤ {have}")
-                };
+            if have == 0 {
+                let allowed = format!("with spread = true, a host-name prefix: nodes {prefix}1…{prefix}{count} (one per flow); there is no {prefix}1");
                 return Err(cx.err(&format!("{p}.{key}"), allowed));
+            }
+            if have < count {
+                // The prefix names hosts; it is the count that asks for more of them.
+                // parse.rs adds "or raise topology.pairs" when a [topology] made the hosts.
+                let allowed = format!("a count of at most {have}: with spread = true each flow has its own hosts ({key} = \"{prefix}\": {prefix}1…{prefix}{count}), and the links have {prefix}1…{prefix}{have}; {LOWER_THE_COUNT}");
+                return Err(cx.err(&format!("{p}.count"), allowed));
             }
         }
         for i in 0..count {
@@ -324,6 +326,9 @@ impl Net {
         Ok(())
     }
 }
+
+/// The end of the message for a spread group larger than its hosts.
+pub(super) const LOWER_THE_COUNT: &str = "lower the count";
 
 // ---------------------------------------------------------------------------
 // Calls and traffic

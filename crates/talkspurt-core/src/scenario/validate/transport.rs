@@ -50,7 +50,7 @@ pub(super) fn rate(cx: &Ctx, p: &str, d: &mut RateDoc, dccp: bool) -> R<()> {
     if c.tfrc.variant == Variant::FrMd && c.tfrc.faster_restart == FasterRestart::Off {
         return Err(cx.err(
             &format!("{p}.variant"),
-            "\"fr-md\" only with Faster Restart: seed 000's FR-MD is Faster Restart with an 8-packet floor; set faster_restart = \"emulated\" (as seed 000) or true, or choose another variant",
+            "\"fr-md\" only with Faster Restart: seed 000's FR-MD is Faster Restart with an 8-packet floor; set faster_restart = \"emulated\" (seed 000 §2.2.4's emulation, the rate quadrupling per feedback in congestion avoidance) or \"draft\" (the Faster Restart draft's X_fast_max rule, which behaves differently; true means \"draft\"), or choose another variant",
         ));
     }
     if c.tfrc.spec != TfrcSpec::Rfc3448 && cx.given(&format!("{p}.erratum_1458")) {
@@ -95,6 +95,13 @@ pub(super) fn tcp(cx: &Ctx, p: &str, t: &mut TcpConfig) -> R<()> {
     cx.order(p, ("min_rto", t.min_rto), ("max_rto", t.max_rto), true, ("a duration", dur))?;
     cx.order(p, ("min_rto", t.min_rto), ("initial_rto", t.initial_rto), true, ("a duration", dur))?;
     cx.order(p, ("initial_rto", t.initial_rto), ("max_rto", t.max_rto), false, ("a duration", dur))?;
+    // "Np" is N segments of mss bytes (tcp.rs): the product within window scaling's 2^30 B.
+    if t.rcv_window > super::super::tcp::MAX_RCV_WINDOW {
+        return Err(cx.err(
+            &format!("{p}.rcv_window"),
+            format!("a window of at most 1073741824B (2^30, RFC 7323 §2.3); that many segments of mss = {}B is {}B", t.mss, t.rcv_window),
+        ));
+    }
     // A window below one segment could never send a full segment.
     if t.rcv_window < t.mss as u64 {
         let mss = format!("{}B", t.mss);
