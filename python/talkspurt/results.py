@@ -173,14 +173,17 @@ class Results:
                 self._raw[name] = None  # the frame has it all; free the core's copy
         return self._frames[name]
 
-    def summary_columns(self) -> dict[str, list[Any]]:
-        """The calls table as Python lists, read straight from the core's
-        columns while no DataFrame has been built (no pandas import)."""
+    def summary_columns(self, names: Optional[list[str]] = None) -> dict[str, list[Any]]:
+        """The calls table (or its columns `names`, those it has) as Python
+        lists, read straight from the core's columns while no DataFrame has
+        been built (no pandas import)."""
         from .summary import columns_from_frame, columns_from_raw
 
         if "calls" not in self._frames and self._raw.get("calls") is not None:
-            return columns_from_raw(self._raw["calls"])
-        return columns_from_frame(self.calls)
+            raw = self._raw["calls"]
+            return columns_from_raw(raw if names is None else {n: raw[n] for n in names if n in raw})
+        df = self.calls
+        return columns_from_frame(df if names is None else df[[n for n in names if n in df.columns]])
 
     @classmethod
     def load(cls, directory: str | os.PathLike) -> "Results":
