@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ._core import ScenarioError, __version__, codecs, emodel, emodel_simplified, mos_from_r
 from .api import run, validate
 from .fairness import fairness, jain_index
-from .late import LatePlayoutWarning
+from .notices import LatePlayoutWarning, SilentCallWarning
 from .rescore import rescore
 from .results import Results
 from .scenario import load_scenario
@@ -78,6 +78,7 @@ __all__ = [
     "LatePlayoutWarning",
     "Results",
     "ScenarioError",
+    "SilentCallWarning",
     "__version__",
     "codecs",
     "compare",

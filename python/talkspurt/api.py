@@ -147,18 +147,23 @@ def run(
     instead of raising KeyboardInterrupt without scoring.
     Same scenario and seed give identical results. A `LatePlayoutWarning`
     is issued when most packets of some call arrived after their playout
-    time (the buffer, not the network, then decides R).
+    time (the buffer, not the network, then decides R), a
+    `SilentCallWarning` when some call generated nothing (`notices.py`).
     """
     res = _run(scenario, seed, overrides=overrides, trace=trace, progress=progress, pcap=pcap,
                capture=capture, force=force, check_memory=check_memory, partial=partial)
-    from . import late
+    from . import notices
 
-    cols = res.summary_columns(["call", "loss_late"])  # two columns, not the table: the run's memory stays the system's
-    bad = late.late(cols.get("call", []), cols.get("loss_late", []))
-    if bad:
+    cols = res.summary_columns(["call", "loss_late", "generated", "start_s", "stop_s"])  # not the whole table
+    bad = notices.late(cols.get("call", []), cols.get("loss_late", []))
+    if bad or notices.silent(cols):
         import warnings
 
-        warnings.warn(late.message(bad, res.manifest["scenario"]), late.LatePlayoutWarning, stacklevel=2)
+        if bad:
+            warnings.warn(notices.message(bad, res.manifest["scenario"]), notices.LatePlayoutWarning, stacklevel=2)
+        if notices.silent(cols):
+            warnings.warn(notices.silent_message(notices.silent(cols), len(cols.get("call", []))),
+                          notices.SilentCallWarning, stacklevel=2)
     return res
 
 

@@ -295,6 +295,11 @@ def _run(args: argparse.Namespace) -> int:
         cols = res.summary_columns()
         _print(_table(cols))
         _warn_late(cols.get("call", []), cols.get("loss_late", []), m["scenario"])
+        from . import notices
+
+        if notices.silent(cols):
+            print(f"talkspurt: warning: {notices.silent_message(notices.silent(cols), len(cols.get('call', [])))}",
+                  file=sys.stderr)
         _print(f"seed {m['seed']}, {m['voice_packets']} voice packets, {m['events']} events, "
                f"{m['wall_time_s']:.3g} s")
     if out is not None:
@@ -348,12 +353,12 @@ def _sweep(args: argparse.Namespace) -> int:
 
 def _warn_late(calls: Sequence[Any], late: Sequence[Any], scenario: dict, noun: str = "call", how: str = "") -> None:
     """Warn (stderr) when most packets of some call arrived too late to be
-    played (`late.py`). No effect on the exit status."""
-    from . import late as _late
+    played (`notices.py`). No effect on the exit status."""
+    from . import notices
 
-    bad = _late.late(calls, late)
+    bad = notices.late(calls, late)
     if bad:
-        print(f"talkspurt: warning: {_late.message(bad, scenario, noun, how)}", file=sys.stderr)
+        print(f"talkspurt: warning: {notices.message(bad, scenario, noun, how)}", file=sys.stderr)
 
 
 def _sweep_dry_run(sw, output: str) -> int:
