@@ -105,6 +105,8 @@ def test_a_call_whose_connection_never_opens_is_said_aloud(tmp_path):
     with pytest.warns(talkspurt.SilentCallWarning, match=r"1 of 3 calls \(2\) generated no packet"):
         res = talkspurt.run(f, trace=False)
     assert res.calls.generated.tolist()[2] == 0 and (res.calls.generated.iloc[:2] > 0).all()
+    # No R, and no offline bound either (it was 92.5, "no loss", before 2026-11-29).
+    assert res.calls[["r", "bound_r", "bound_g107_r"]].iloc[2].isna().all(), res.calls.iloc[2]
     r = subprocess.run([sys.executable, "-m", "talkspurt", "run", str(f), "--no-trace"], capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 0 and r.stderr.startswith("talkspurt: warning: 1 of 3 calls (2) generated no packet"), r

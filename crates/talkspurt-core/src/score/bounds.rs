@@ -53,6 +53,13 @@ pub fn bounds_with(trace: &CallTrace<'_>, info: &CallInfo, curve: &KeptCurve) ->
 /// trace, or from the talkspurts' delays of a call folded as it ran:
 /// `Prepared::from_spurt_delays`, score::stream).
 pub fn bounds_prepared(p: &Prepared<'_, '_>, info: &CallInfo, curve: &KeptCurve) -> Bounds {
+    if p.total() == 0 {
+        // A call that generated nothing (a connection that never opened)
+        // has no bound, as it has no R: the objective's "play nothing"
+        // point of a 0-packet call would score no loss (R_opt 92.5 for a
+        // silent G.711 call before 2026-11-29).
+        return Bounds { reduced: None, g107: None, fixed: None, fixed_g107: None };
+    }
     let off = info.offset_ms();
     let id = delay_impairment_simplified;
     let (reduced, fixed) = match info.codec.lambda {

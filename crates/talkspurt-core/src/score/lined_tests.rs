@@ -114,3 +114,15 @@ fn uniform_blocks_score_as_decoded_columns() {
     }
     assert!(lined * 2 >= calls, "{lined} of {calls} calls had uniform blocks");
 }
+
+/// A call that generated nothing (a connection that never opened) has no
+/// offline bound, as it has no R: before 2026-11-29 its "play nothing"
+/// point scored no loss, R_opt 92.5 for G.711.
+#[test]
+fn a_call_with_no_packets_has_no_bound() {
+    let s = score_call(&CallRecord::new(false, 0), &info("fixed"), &AnalysisCfg::default()).summary;
+    assert!(s.r.is_nan(), "no R: {}", s.r);
+    for (name, v) in [("bound_r", s.bound_r), ("bound_g107_r", s.bound_g107_r), ("fixed_r", s.fixed_r), ("fixed_g107_r", s.fixed_g107_r)] {
+        assert!(v.is_nan(), "{name} = {v}");
+    }
+}
