@@ -154,16 +154,12 @@ def run(
                capture=capture, force=force, check_memory=check_memory, partial=partial)
     from . import notices
 
-    cols = res.summary_columns(["call", "loss_late", "generated", "start_s", "stop_s"])  # not the whole table
-    bad = notices.late(cols.get("call", []), cols.get("loss_late", []))
-    if bad or notices.silent(cols):
+    said = notices.said(res.summary_columns(notices.COLUMNS), res.manifest["scenario"])  # not the whole table
+    if said:
         import warnings
 
-        if bad:
-            warnings.warn(notices.message(bad, res.manifest["scenario"]), notices.LatePlayoutWarning, stacklevel=2)
-        if notices.silent(cols):
-            warnings.warn(notices.silent_message(notices.silent(cols), len(cols.get("call", []))),
-                          notices.SilentCallWarning, stacklevel=2)
+        for category, text in said:
+            warnings.warn(text, category, stacklevel=2)
     return res
 
 

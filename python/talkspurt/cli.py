@@ -294,12 +294,10 @@ def _run(args: argparse.Namespace) -> int:
         m = res.manifest
         cols = res.summary_columns()
         _print(_table(cols))
-        _warn_late(cols.get("call", []), cols.get("loss_late", []), m["scenario"])
         from . import notices
 
-        if notices.silent(cols):
-            print(f"talkspurt: warning: {notices.silent_message(notices.silent(cols), len(cols.get('call', [])))}",
-                  file=sys.stderr)
+        for _, text in notices.said(cols, m["scenario"]):
+            print(f"talkspurt: warning: {text}", file=sys.stderr)
         _print(f"seed {m['seed']}, {m['voice_packets']} voice packets, {m['events']} events, "
                f"{m['wall_time_s']:.3g} s")
     if out is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 LATE_WARNING = 0.5  # share of a call's packets arriving after their playout time
+COLUMNS = ["call", "loss_late", "generated", "start_s", "stop_s"]  # what `said` reads of the calls table
 
 
 class LatePlayoutWarning(UserWarning):
@@ -32,8 +33,7 @@ def message(bad: Sequence[Any], scenario: dict, noun: str = "call", how: str = "
     kinds = sorted({str((g.get("playout") or {}).get("kind", "fixed")) + (
         f" {(g.get('playout') or {}).get('delay')}" if (g.get("playout") or {}).get("delay") else "")
         for g in scenario.get("calls", [])})
-    shown = ", ".join(str(c) for c in bad[:8]) + (" …" if len(bad) > 8 else "")
-    return (f"{noun}{'s' if len(bad) > 1 else ''} {shown}: {how}more than {LATE_WARNING:.0%} of the packets "
+    return (f"{noun}{'s' if len(bad) > 1 else ''} {_shown(bad)}: {how}more than {LATE_WARNING:.0%} of the packets "
             f"arrived after their playout time (playout: {', '.join(kinds)}); R reflects the buffer, not the "
             "network. A fixed delay counts from generation (a mouth-to-ear budget): set it above the path's "
             "delay; an adaptive buffer (playout = { kind = \"ramjee-4\" }) re-plans at talkspurt starts, so "
@@ -48,7 +48,23 @@ def silent(cols: dict) -> list[Any]:
 
 
 def silent_message(bad: Sequence[Any], total: int) -> str:
-    shown = ", ".join(str(c) for c in bad[:8]) + (" …" if len(bad) > 8 else "")
-    return (f"{len(bad)} of {total} calls ({shown}) generated no packet in their generation period: a connection "
+    return (f"{len(bad)} of {total} calls ({_shown(bad)}) generated no packet in their generation period: a connection "
             "that never opened (a lost SYN or DCCP-Request with media_start = \"connection\")? Such a call's rtpi, "
             "delay and R are NaN and left out of the groups' means, while its goodput 0 counts in jain_goodput")
+
+
+def said(cols: dict, scenario: dict) -> list[tuple[type[UserWarning], str]]:
+    """What a single run's calls (`cols`: at least `COLUMNS`) call for:
+    (warning class, text), late playout first."""
+    out: list[tuple[type[UserWarning], str]] = []
+    bad = late(cols.get("call", []), cols.get("loss_late", []))
+    if bad:
+        out.append((LatePlayoutWarning, message(bad, scenario)))
+    quiet = silent(cols)
+    if quiet:
+        out.append((SilentCallWarning, silent_message(quiet, len(cols.get("call", [])))))
+    return out
+
+
+def _shown(ids: Sequence[Any]) -> str:
+    return ", ".join(str(c) for c in ids[:8]) + (" …" if len(ids) > 8 else "")
