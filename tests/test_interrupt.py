@@ -232,3 +232,37 @@ except KeyboardInterrupt:
 """
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.stdout.split("\n")[:3] == ["between True", "refused", "raised in task False"], (r.stdout, r.stderr)
+
+
+# `talkspurt.run()` imports pandas on the main thread while the core runs
+# (api._import_pandas). A Ctrl-C pressed during that import is held (an
+# exception raised inside an import leaves a half-initialised module) and
+# honoured when it ends: the core is stopped and waited for, and pandas is
+# whole.
+PRESS_DURING_IMPORT = """
+import os, signal, sys, threading, time
+import talkspurt
+from talkspurt import api
+real = api._import_pandas
+def pressed_then_import():
+    os.kill(os.getpid(), signal.SIGINT)
+    real()
+api._import_pandas = pressed_then_import
+t0 = time.monotonic()
+try:
+    talkspurt.run(sys.argv[1])
+except KeyboardInterrupt:
+    left = [t.name for t in threading.enumerate() if t.name == "talkspurt-run"]
+    import pandas
+    print("interrupted", left, callable(pandas.DataFrame), round(time.monotonic() - t0, 2))
+"""
+
+
+def test_ctrl_c_while_run_imports_pandas_is_honoured_after_the_import(tmp_path):
+    f = tmp_path / "long.toml"
+    f.write_text(LONG)
+    r = subprocess.run([sys.executable, "-c", PRESS_DURING_IMPORT, str(f)], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and r.stderr == "", (r.returncode, r.stderr)
+    assert r.stdout.startswith("interrupted [] True"), r.stdout  # core stopped, pandas whole
+    assert float(r.stdout.split()[-1]) < 5.0, r.stdout  # stopped, not run to its end (30 000 s)

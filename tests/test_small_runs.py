@@ -42,6 +42,35 @@ def test_cli_run_writes_results_without_pandas(tmp_path):
     pd.testing.assert_frame_equal(packets, res.packets, check_dtype=False)
 
 
+def test_run_imports_pandas_while_the_core_runs(monkeypatch):
+    # The core holds no GIL, so `talkspurt.run()` imports pandas (0.3-0.7 s,
+    # what a table read after the run would pay) on the main thread while
+    # the core thread runs. A stand-in core that waits for the import shows
+    # the two overlap: called after the core returned, the import would
+    # find the core already timed out.
+    import threading
+
+    from talkspurt import api
+
+    imported = threading.Event()
+
+    def core_run(*args):
+        assert threading.current_thread().name == "talkspurt-run"
+        return {"overlapped": imported.wait(30)}
+
+    monkeypatch.setattr(api._core, "run", core_run)
+    raw = api._run_core("{}", None, False, None, None, "capture", False, imported.set)
+    assert raw == {"overlapped": True}
+
+
+def test_api_run_has_pandas_when_it_returns():
+    code = ("import sys, talkspurt; assert 'pandas' not in sys.modules; "
+            f"talkspurt.run({str(ROOT / 'scenarios' / 'quickstart.toml')!r}); "
+            "print('IMPORTED', 'pandas' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "IMPORTED True" in r.stdout, (r.stdout[-500:], r.stderr[-2000:])
+
+
 def _both(res):
     raw = columns_from_raw(res._raw["calls"])
     framed = columns_from_frame(res.calls)

@@ -67,14 +67,20 @@ def _queue_series(as_run: dict) -> bool:
     return False
 
 
-def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool) -> dict[str, Any]:
+def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool,
+              meanwhile: Optional[Callable[[], None]] = None) -> dict[str, Any]:
     """`_core.run`, stoppable: from the main thread the core runs in a
     worker thread while the main thread waits, so Ctrl-C (or SIGTERM's
     handler) is handled at once; it sets the core's interrupt flag, which
     the event loop checks every 50 ms and scoring between calls, and the
     run returns within a fraction of a second with nothing scored (or, with
     `partial`, scored up to where it stopped). Elsewhere (a worker thread,
-    a pool's task) the core runs in the calling thread."""
+    a pool's task) the core runs in the calling thread.
+
+    `meanwhile()`, if given, is called on the main thread while the core
+    runs (the core holds no GIL): Python work the caller will need after
+    the run anyway (`run()`: importing pandas). A press of Ctrl-C during it
+    is honoured when it returns."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
@@ -103,6 +109,8 @@ def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool) 
     with deferred_interrupts() as check:
         threading.Thread(target=work, name="talkspurt-run", daemon=True).start()
         try:
+            if meanwhile is not None:
+                meanwhile()
             while not done.wait(0.05):  # short waits: signals are checked between them
                 check()
         except BaseException:
@@ -151,7 +159,8 @@ def run(
     `SilentCallWarning` when some call generated nothing (`notices.py`).
     """
     res = _run(scenario, seed, overrides=overrides, trace=trace, progress=progress, pcap=pcap,
-               capture=capture, force=force, check_memory=check_memory, partial=partial)
+               capture=capture, force=force, check_memory=check_memory, partial=partial,
+               meanwhile=_import_pandas)
     from . import notices
 
     said = notices.said(res.summary_columns(notices.COLUMNS), res.manifest["scenario"])  # not the whole table
@@ -161,6 +170,19 @@ def run(
         for category, text in said:
             warnings.warn(text, category, stacklevel=2)
     return res
+
+
+def _import_pandas() -> None:
+    """Import pandas (with numpy and pyarrow: 0.3-0.7 s) while the core
+    runs, on the second core, rather than after it when the first table is
+    read: `talkspurt.run()` returns DataFrames. Not for the CLI, whose
+    tables need no pandas. Its ~90 MB are then resident during the run
+    rather than only after it. A failure here is left to the import that
+    needs pandas, which reports it."""
+    try:
+        import pandas  # noqa: F401
+    except Exception:
+        pass
 
 
 def _run(
@@ -176,6 +198,7 @@ def _run(
     keys: tuple[str, str] = ("pcap", "capture"),
     check_memory: bool = True,
     partial: bool = False,
+    meanwhile: Optional[Callable[[], None]] = None,
 ) -> "Results":
     from . import pcap as _pcap
     from .results import Results
@@ -197,7 +220,7 @@ def _run(
     text = to_json(core)
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()
-    raw = _run_core(text, seed, trace, progress, specs or None, keys[1], partial)
+    raw = _run_core(text, seed, trace, progress, specs or None, keys[1], partial, meanwhile)
     wall = time.perf_counter() - t0
     completed = raw.pop("completed", True)
     raw.pop("interrupted", None)
