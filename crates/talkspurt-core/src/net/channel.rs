@@ -55,8 +55,11 @@ pub struct ChannelStats {
     /// Packets marked CE instead of dropped.
     pub ecn_marks: u64,
     /// ∫ packets waiting dt: the sum of every packet's time in the queue,
-    /// served or dropped from it (Little: the time-average queue length is
-    /// this over the run's length).
+    /// served or dropped from it, added whole when it is known (a lazy
+    /// FIFO: on acceptance; a holding queue: when the packet leaves). So at
+    /// the end of a run it may reach past the end or miss packets still
+    /// held: `Channel::queue_integral_within` gives the run's part (Little:
+    /// the time-average queue length is that over the run's length).
     pub queue_integral_ns: u128,
     /// Background packets (net::background) offered, and dropped at the
     /// queue limit. Their transmitter time is in `busy_ns`; no other
@@ -84,9 +87,11 @@ pub struct Channel {
     last_arrive: SimTime,
     /// End of the last accepted packet's serialization.
     pub(super) busy_until: SimTime,
-    /// (start of serialization, bytes) of accepted packets, oldest first;
-    /// entries whose start has passed are purged lazily.
-    pending: VecDeque<(SimTime, u32)>,
+    /// (start of serialization, bytes, background) of accepted packets,
+    /// oldest first; entries whose start has passed are purged lazily.
+    /// `background`: a packet of the background load (net::background),
+    /// whose wait `queue_integral_ns` does not count.
+    pending: VecDeque<(SimTime, u32, bool)>,
     /// Bytes of packets in `pending` (waiting, after purge).
     pending_bytes: u64,
     pub stats: ChannelStats,
@@ -201,7 +206,7 @@ impl Channel {
         let size = bg.params.packet;
         while let Some(t) = bg.pop_until(now) {
             self.stats.background_offered += 1;
-            while let Some(&(start, bytes)) = self.pending.front() {
+            while let Some(&(start, bytes, _)) = self.pending.front() {
                 if start > t {
                     break;
                 }
@@ -214,7 +219,7 @@ impl Channel {
                     self.stats.background_drops += 1;
                     continue;
                 }
-                self.pending.push_back((start, size));
+                self.pending.push_back((start, size, true));
                 self.pending_bytes += size as u64;
                 self.stats.max_queue_len = self.stats.max_queue_len.max(self.pending.len() as u64);
             }
@@ -289,7 +294,7 @@ impl Channel {
     /// Forget packets that have started serializing by `now`: they are on
     /// the wire or gone, no longer waiting.
     fn purge(&mut self, now: SimTime) {
-        while let Some(&(start, bytes)) = self.pending.front() {
+        while let Some(&(start, bytes, _)) = self.pending.front() {
             if start > now {
                 break;
             }
@@ -314,6 +319,35 @@ impl Channel {
     pub fn busy_within(&self, end: SimTime) -> u64 {
         let past_end = self.busy_until.0.saturating_sub(end.0);
         self.stats.busy_ns.saturating_sub(past_end)
+    }
+
+    /// ∫ packets waiting dt over [0, `end`]: `queue_integral_ns` clipped
+    /// at the end of the run, for `links.queue_mean`.
+    ///
+    /// A lazy FIFO adds a packet's whole wait, start of serialization −
+    /// arrival, when it accepts it; a packet accepted by `end` whose
+    /// serialization starts after `end` waited `start − end` of that after
+    /// the run, which is taken off here (every arrival is at or before
+    /// `end`: the run's clock ends no earlier than any offer, sim/world.rs
+    /// `run`). Those packets are exactly the entries of `pending` starting
+    /// after `end` (purging only drops entries that started by the time of
+    /// an offer, ≤ `end`).
+    ///
+    /// A holding queue adds a packet's wait when it leaves the queue
+    /// (dequeued or dropped), so a packet still held at `end` is missing
+    /// from the sum; its part of the run, `end − enqueue`, is added here.
+    ///
+    /// Packets of the background load (net::background) are not counted,
+    /// as in `queue_integral_ns` and the wait statistics.
+    pub fn queue_integral_within(&self, end: SimTime) -> u128 {
+        let after: u128 = self
+            .pending
+            .iter()
+            .filter(|&&(start, _, background)| start > end && !background)
+            .map(|&(start, _, _)| (start - end).as_nanos() as u128)
+            .sum();
+        let held: u128 = self.held.as_ref().map_or(0, |h| h.enqueued_at().map(|t| end.saturating_since(t).as_nanos() as u128).sum());
+        self.stats.queue_integral_ns - after + held
     }
 
     /// Packets waiting in a holding queue.
@@ -378,7 +412,7 @@ impl Channel {
                 self.stats.queue_drops += 1;
                 return None;
             }
-            self.pending.push_back((self.busy_until, size));
+            self.pending.push_back((self.busy_until, size, false));
             self.pending_bytes += size as u64;
             self.stats.max_queue_len = self.stats.max_queue_len.max(self.pending.len() as u64);
             let wait = (self.busy_until - now).as_nanos();
@@ -461,7 +495,7 @@ impl Channel {
                 }
                 return Offer::Dropped;
             }
-            self.pending.push_back((start, size));
+            self.pending.push_back((start, size, false));
             self.pending_bytes += size as u64;
             self.stats.max_queue_len = self.stats.max_queue_len.max(self.pending.len() as u64);
         }

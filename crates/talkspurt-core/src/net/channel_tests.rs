@@ -81,3 +81,42 @@ fn plain_path_matches_the_general_one() {
         assert!(a.stats.queue_drops > 0 && a.stats.wait_max_ns > 0, "seed {seed}: the queue was exercised");
     }
 }
+
+#[test]
+fn queue_integral_within_clips_waits_past_the_end() {
+    // 1 Mb/s, 125 B: 1 ms each. Four at t = 0: one on the wire, three
+    // waiting until 1, 2 and 3 ms. The queue holds 3 on [0, 1), 2 on
+    // [1, 2), 1 on [2, 3): ∫ over [0, 2.5 ms] = 3 + 2 + 0.5 = 5.5 ms
+    // (time-average 5.5 / 2.5 = 2.2 packets), where the raw integral, the
+    // three whole waits, is 1 + 2 + 3 = 6 ms.
+    let mut c = ch(QueueLimit::Packets(10));
+    for _ in 0..4 {
+        c.offer(SimTime::ZERO, &mut pkt(125));
+    }
+    let us = |x: u64| SimTime(x * 1_000);
+    assert_eq!(c.stats.queue_integral_ns, 6_000_000);
+    assert_eq!(c.queue_integral_within(us(2_500)), 5_500_000);
+    // At or after the last start nothing is clipped.
+    assert_eq!(c.queue_integral_within(us(3_000)), 6_000_000);
+    assert_eq!(c.queue_integral_within(us(9_000)), 6_000_000);
+    // A later offer purges the entries started by then (the first three);
+    // the new packet waits from 2.2 to 4 ms, 0.3 ms of it by 2.5 ms.
+    c.offer(us(2_200), &mut pkt(125));
+    assert_eq!(c.stats.queue_integral_ns, 7_800_000);
+    assert_eq!(c.queue_integral_within(us(2_500)), 5_500_000 + 300_000);
+}
+
+#[test]
+fn queue_integral_within_counts_what_a_holding_queue_still_holds() {
+    // CoDel holds its packets: three enqueued at t = 0, the first dequeued
+    // at 0 (on the wire until 1 ms), two held. Over [0, 0.5 ms] the queue
+    // holds 2: ∫ = 1 ms, though no held packet has added its wait yet.
+    let mut c = ch(QueueLimit::Packets(10)).with_discipline(&Discipline::CoDel(Default::default()), crate::rng::Rng::stream(1, 0, crate::rng::StreamId::new(0, 0)));
+    for _ in 0..3 {
+        c.enqueue(SimTime::ZERO, pkt(125));
+    }
+    let out = c.dequeue(SimTime::ZERO, &mut Vec::new());
+    assert!(out.sent.is_some());
+    assert_eq!(c.stats.queue_integral_ns, 0);
+    assert_eq!(c.queue_integral_within(SimTime(500_000)), 1_000_000);
+}

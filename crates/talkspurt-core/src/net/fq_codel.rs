@@ -99,6 +99,10 @@ impl FqCoDel {
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
+    /// When each packet held was enqueued (flow by flow).
+    pub fn enqueued_at(&self) -> impl Iterator<Item = SimTime> + '_ {
+        self.queues.iter().flat_map(|q| q.fifo.q.iter().map(|e| e.1))
+    }
 
     fn bucket(&self, pkt: &Packet) -> usize {
         let key = ((pkt.flow as u64) << 1) | (pkt.dir as u64 & 1);

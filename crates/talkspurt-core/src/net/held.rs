@@ -27,6 +27,15 @@ impl Held {
             Held::Pie(q) => q.fifo.len(),
         }
     }
+
+    /// When each packet still held was enqueued.
+    pub(super) fn enqueued_at(&self) -> Box<dyn Iterator<Item = SimTime> + '_> {
+        match self {
+            Held::CoDel(q) => Box::new(q.fifo.q.iter().map(|e| e.1)),
+            Held::FqCoDel(q) => Box::new(q.enqueued_at()),
+            Held::Pie(q) => Box::new(q.fifo.q.iter().map(|e| e.1)),
+        }
+    }
 }
 
 /// The outcome of `enqueue` on a holding queue.

@@ -57,16 +57,27 @@ fn links_table(w: &World) -> Table {
     // The share of the run [0, end] the transmitter was busy (not counting
     // what it still had to send after the end: `Channel::busy_within`).
     t.push("utilization", Column::F64(ch.iter().map(|c| c.busy_within(w.q.now()) as f64 / end_ns).collect()));
+    // Per packet, not per unit of time: the queueing wait of each packet
+    // the queue accepted (a lazy FIFO fixes it on acceptance, so a packet
+    // still waiting at the end counts its whole wait, in the sum and in
+    // `served` alike; a holding queue counts a packet when it leaves the
+    // queue). Nothing here is divided by the run's length, so the time a
+    // wait runs past the end is no over-count, unlike `queue_mean`'s
+    // integral; clipping such waits at the end would understate them.
     t.push(
         "wait_mean_ms",
         Column::F64(ch.iter().map(|c| if c.stats.served == 0 { 0.0 } else { c.stats.wait_sum_ns as f64 / c.stats.served as f64 * 1e-6 }).collect()),
     );
     t.push("wait_max_ms", Column::F64(ch.iter().map(|c| c.stats.wait_max_ns as f64 * 1e-6).collect()));
+    // Sampled at arrivals, all within the run: no end-of-run part.
     t.push("max_queue", Column::I64(ch.iter().map(|c| c.stats.max_queue_len as i64).collect()));
     t.push("aqm_drops", Column::I64(ch.iter().map(|c| c.stats.aqm_drops as i64).collect()));
     t.push("ecn_marks", Column::I64(ch.iter().map(|c| c.stats.ecn_marks as i64).collect()));
-    // Time-average packets waiting (Little: total time in queue / run).
-    t.push("queue_mean", Column::F64(ch.iter().map(|c| c.stats.queue_integral_ns as f64 / end_ns).collect()));
+    // Time-average packets waiting over [0, end]: ∫ queue length dt within
+    // the run / its length. The raw integral also held the waits' parts
+    // after the end (packets still queued then), as `busy_ns` did for
+    // utilization: `Channel::queue_integral_within` clips it.
+    t.push("queue_mean", Column::F64(ch.iter().map(|c| c.queue_integral_within(w.q.now()) as f64 / end_ns).collect()));
     t
 }
 

@@ -126,8 +126,10 @@ impl World {
             let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(lane, t, super::world::Event::Voice { call: ci })).is_none();
             return self.trunk_push(now, ci, seq, vp.payload, last);
         }
-        let wire = vp.payload + pad + call.overhead;
-        let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, wire);
+        // `wire_bytes` is set when the packet leaves the sender, to the
+        // size its transport gives it (`CallRecord::set_wire`); 0 if it
+        // never does.
+        let seq = call.rec.push(now, vp.talkspurt, vp.frames, vp.payload, 0);
         let samples = crate::rtp::clock_units(SimTime(span.as_nanos()), call.rtp.tx.clock_rate()) as u32;
         let mut hdr = call.rtp.tx.packetize(SimTime(now.0 - span.as_nanos()), samples);
         hdr.pad = pad as u8; // `gate` keeps it within RTP's 255 octets
@@ -142,6 +144,7 @@ impl World {
                 let call = &mut self.calls[ci as usize];
                 call.rtp.tx.sent(vp.payload);
                 call.rec.sent(seq, now);
+                call.rec.set_wire(seq, pkt.size);
                 let src = self.flows[flow as usize].src;
                 return self.forward(now, src, pkt);
             }
@@ -183,7 +186,7 @@ impl World {
         debug_assert_eq!(vp.t_gen, now);
         let span = call.source.frame().mul(vp.frames as u64).as_nanos();
         call.rtp.tx.sent(vp.payload);
-        let (size, route, flow) = (vp.payload + call.overhead, call.route, call.flow);
+        let (size, route, flow) = (crate::transport::udp::datagram_size(vp.payload, call.overhead), call.route, call.flow);
         // The last packet does not end the flow here, as on this way
         // before: closing a UDP sender or receiver does nothing (the
         // `Endpoint::close` default).

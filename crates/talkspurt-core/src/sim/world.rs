@@ -396,7 +396,14 @@ impl World {
             };
             let Some(pkt) = pkt else { break };
             match (side, f.owner) {
-                (Side::Sender, Owner::Call(c)) if pkt.app_seq != NO_APP => self.calls[c as usize].rec.sent(pkt.app_seq, now),
+                // A datagram transport's voice packet (UDP, DCCP, TFRC):
+                // its size is what the first link carries (`wire_bytes`).
+                // Each unit rides one packet, sent once.
+                (Side::Sender, Owner::Call(c)) if pkt.app_seq != NO_APP => {
+                    let rec = &mut self.calls[c as usize].rec;
+                    rec.sent(pkt.app_seq, now);
+                    rec.set_wire(pkt.app_seq, pkt.size);
+                }
                 (Side::Sender, Owner::Trunk(t)) if pkt.app_seq != NO_APP => self.trunk_sent(t, pkt.app_seq, now),
                 (Side::Sender, Owner::Traffic(t)) if now >= self.interval.0 && now < self.interval.1 => {
                     self.traffic[t as usize].counters.wire_bytes_interval += pkt.size as u64;
@@ -410,7 +417,7 @@ impl World {
             while let Some(ev) = f.sender.poll_event() {
                 if let Owner::Trunk(t) = f.owner {
                     match ev {
-                        AppEvent::Sent { app_seq } => {
+                        AppEvent::Sent { app_seq, .. } => {
                             let tr = &self.trunks[t as usize].trunk;
                             for &(c, seq) in tr.members(app_seq) {
                                 self.calls[c as usize].rec.sent(seq, now);
@@ -425,7 +432,10 @@ impl World {
                 let Owner::Call(c) = f.owner else { continue };
                 let call = &mut self.calls[c as usize];
                 match ev {
-                    AppEvent::Sent { app_seq } => call.rec.sent(app_seq, now),
+                    AppEvent::Sent { app_seq, wire } => {
+                        call.rec.sent(app_seq, now);
+                        call.rec.set_wire(app_seq, wire);
+                    }
                     AppEvent::Connected => {
                         if call.await_open {
                             call.await_open = false;

@@ -69,8 +69,10 @@ pub struct Delivery {
 pub enum AppEvent {
     /// The last byte of application unit `app_seq` was first handed to
     /// the network (byte-stream transports; datagram transports report it
-    /// through the packet itself).
-    Sent { app_seq: u32 },
+    /// through the packet itself), with `wire`, its share of the IP
+    /// bytes of the segments that first carried it (`TcpSender`'s
+    /// `writes_sent`): the packets table's `wire_bytes`.
+    Sent { app_seq: u32, wire: u32 },
     /// The sender's allowed rate changed (bit/s).
     RateChanged { bps: f64 },
     /// The connection's handshake completed: it can carry data now (DCCP's

@@ -402,6 +402,17 @@ impl CallRecord {
         }
     }
 
+    /// Packet `seq` left the sender in an IP packet of `wire` bytes: the
+    /// size its transport built (`Packet::size`), which the first link
+    /// carries (trace only; the `wire_bytes` column). A packet that never
+    /// leaves the sender keeps the 0 it was pushed with.
+    #[inline]
+    pub fn set_wire(&mut self, seq: u32, wire: u32) {
+        if self.full && !self.streaming {
+            self.cold.wire.set(seq as usize, wire);
+        }
+    }
+
     #[inline]
     pub fn set_fate(&mut self, seq: u32, fate: NetFate, where_: u32) {
         if let Some(s) = self.streaming_sink() {

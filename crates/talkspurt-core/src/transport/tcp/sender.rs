@@ -128,6 +128,11 @@ pub struct TcpSender {
     wave_rounds: u32,
     pub(super) last_activity: SimTime,
     pub(super) events: VecDeque<AppEvent>,
+    /// Where the oldest write in `writes` starts in the stream, and the
+    /// header bytes of first transmissions not yet given to a write
+    /// (`writes_sent`).
+    write_start: u64,
+    wire_owed: u64,
     pub stats: TcpStats,
     syn_retries: u32,
     /// The application opened the connection before writing (`connect`).
@@ -181,6 +186,8 @@ impl TcpSender {
             wave_rounds: 0,
             last_activity: SimTime::ZERO,
             events: VecDeque::new(),
+            write_start: 0,
+            wire_owed: 0,
             connect_asked: false,
             stats: TcpStats {
                 total: TcpCounters::default(),
@@ -232,6 +239,9 @@ impl TcpSender {
         };
         if !fits {
             return false;
+        }
+        if self.writes.is_empty() {
+            self.write_start = self.written;
         }
         self.written += bytes;
         self.writes.push_back((self.written, app_seq));
@@ -332,15 +342,6 @@ impl TcpSender {
             self.sums.pushed(&seg);
             self.segs.push_back(seg);
             self.snd_max = end;
-            while let Some(&(e, app_seq)) = self.writes.front() {
-                if e > end {
-                    break;
-                }
-                self.writes.pop_front();
-                if app_seq != NO_APP {
-                    self.events.push_back(AppEvent::Sent { app_seq });
-                }
-            }
         }
         self.stats.count(now, |c| {
             c.segments_sent += 1;
@@ -369,7 +370,43 @@ impl TcpSender {
         };
         // RFC 3168 §6.1.5: retransmissions are not ECN-capable.
         let ecn = if self.cfg.ecn && !retransmission { Ecn::Ect0 } else { Ecn::NotEct };
-        self.packet(hdr, ecn)
+        let pkt = self.packet(hdr, ecn);
+        if !retransmission {
+            self.writes_sent(end, pkt.size - (end - start) as u32);
+        }
+        pkt
+    }
+
+    /// A first transmission carrying stream bytes up to `end` left with
+    /// `headers` bytes of IP and TCP header (RFC 791; RFC 9293 §3.1, 20 B
+    /// plus options): every write whose last byte it carries is sent
+    /// (`AppEvent::Sent`), with its share of the wire. A write's share is
+    /// its own stream bytes (length prefix, RTP header, payload) plus, for
+    /// the first write the segment completes, the segment's headers and
+    /// those of earlier segments that completed none (the middle of a
+    /// write longer than a segment). So the shares of the writes sent sum
+    /// to the bytes of the first transmissions that carried them, which is
+    /// what the first link carries for them when nothing is retransmitted
+    /// (retransmissions are the same bytes again, counted by the
+    /// `segments_sent`/`retransmits` counters, not here).
+    fn writes_sent(&mut self, end: u64, headers: u32) {
+        if self.writes.is_empty() {
+            // Greedy bulk data: no writes to give a share to.
+            return;
+        }
+        self.wire_owed += headers as u64;
+        while let Some(&(e, app_seq)) = self.writes.front() {
+            if e > end {
+                break;
+            }
+            self.writes.pop_front();
+            let wire = e - self.write_start + std::mem::take(&mut self.wire_owed);
+            self.write_start = e;
+            if app_seq != NO_APP {
+                // A unit is a voice packet: far below u32::MAX bytes.
+                self.events.push_back(AppEvent::Sent { app_seq, wire: wire.min(u32::MAX as u64) as u32 });
+            }
+        }
     }
 
     /// TCP-Real sends in waves (Tsaoussidis & Zhang 2002): a wave is
