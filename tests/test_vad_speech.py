@@ -155,7 +155,9 @@ def test_validate_prints_the_vad_table_not_the_lists():
 
 
 @pytest.mark.parametrize("speech,extra,path,fragment", [
-    ('{ model = "vad", hangover = "5" }', "", "calls[0].speech.hangover", "whole milliseconds"),
+    ('{ model = "vad", hangover = "5" }', "", "calls[0].speech.hangover", "a duration with a unit"),
+    ('{ model = "vad", hangover = "1.5ms" }', "", "calls[0].speech.hangover", "whole milliseconds"),
+    ('{ model = "vad", hangover = "0.5ns" }', "", "calls[0].speech.hangover", "a whole number of nanoseconds"),
     ('{ model = "vad", hangover = "3s" }', "", "calls[0].speech.hangover", "0ms to 2s"),
     ('{ model = "vad", detector = "g729b" }', "", "calls[0].speech.detector", '"speex" or "energy"'),
     ('{ model = "vad", level = 3 }', "", "calls[0].speech.level", "one of the keys"),

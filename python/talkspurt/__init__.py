@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ._core import ScenarioError, __version__, codecs, emodel, emodel_simplified, mos_from_r
 from .api import run, validate
 from .fairness import fairness, jain_index
-from .notices import LatePlayoutWarning, SilentCallWarning
+from .notices import LatePlayoutWarning, OversizePacketWarning, SegmentedPacketWarning, SilentCallWarning
 from .rescore import rescore
 from .results import Results
 from .scenario import load_scenario
@@ -76,8 +76,10 @@ def score_audio(results, config=None, *, calls=None, wav_dir=None):
 
 __all__ = [
     "LatePlayoutWarning",
+    "OversizePacketWarning",
     "Results",
     "ScenarioError",
+    "SegmentedPacketWarning",
     "SilentCallWarning",
     "__version__",
     "codecs",

@@ -156,14 +156,18 @@ def run(
     Same scenario and seed give identical results. A `LatePlayoutWarning`
     is issued when most packets of some call arrived after their playout
     time (the buffer, not the network, then decides R), a
-    `SilentCallWarning` when some call generated nothing (`notices.py`).
+    `SilentCallWarning` when some call generated nothing, an
+    `OversizePacketWarning` when some call's packets exceeded a 1500 B
+    Ethernet MTU on the wire, a `SegmentedPacketWarning` when a TCP call's
+    voice packets were larger than its mss (`notices.py`).
     """
     res = _run(scenario, seed, overrides=overrides, trace=trace, progress=progress, pcap=pcap,
                capture=capture, force=force, check_memory=check_memory, partial=partial,
                meanwhile=_import_pandas)
     from . import notices
 
-    said = notices.said(res.summary_columns(notices.COLUMNS), res.manifest["scenario"])  # not the whole table
+    said = notices.said(res.summary_columns(notices.COLUMNS), res.manifest["scenario"],  # not the whole table
+                        res.manifest.get("largest_bytes", ()))
     if said:
         import warnings
 
@@ -240,6 +244,8 @@ def _run(
         "events": raw["events"],
         "voice_packets": raw["voice_packets"],
         "sim_end_s": raw["sim_end_s"],
+        # Per call group: [largest IP packet, largest application unit] in bytes (notices.sized).
+        "largest_bytes": [list(x) for x in raw.pop("largest", [])],
         **({"pcap": {"dir": str(pcap_dir), "files": [n for n, _ in captures]}} if pcap_dir is not None else {}),
         **({} if completed else {"partial": True}),
         "versions": versions(),

@@ -296,7 +296,7 @@ def _run(args: argparse.Namespace) -> int:
         _print(_table(cols))
         from . import notices
 
-        for _, text in notices.said(cols, m["scenario"]):
+        for _, text in notices.said(cols, m["scenario"], m.get("largest_bytes", ())):
             print(f"talkspurt: warning: {text}", file=sys.stderr)
         _print(f"seed {m['seed']}, {m['voice_packets']} voice packets, {m['events']} events, "
                f"{m['wall_time_s']:.3g} s")

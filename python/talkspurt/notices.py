@@ -4,8 +4,12 @@ arrived after their playout time: issue 25; held-out checks of 2026-11-29,
 the default fixed 150 ms behind a 300 ms queue or on a 470 ms satellite
 path), and calls that generated nothing in a non-empty generation period
 (a TCP or DCCP connection that never opened: seed 002's lost SYNs, whose
-calls drop out of `rtpi` but count as 0 in Jain). Shared by the CLI (a line
-on stderr) and `talkspurt.run` (warnings)."""
+calls drop out of `rtpi` but count as 0 in Jain), and packets whose size
+the simulator carries but a real path would not: above a 1500 B Ethernet
+MTU (no fragmentation or path MTU is modelled; seed 003's 12-call IAX2
+trunk sends 2028 B packets over DCCP), or voice packets split into several
+segments by a TCP `mss` smaller than them. Shared by the CLI (a line on
+stderr) and `talkspurt.run` (warnings)."""
 
 from __future__ import annotations
 
@@ -21,6 +25,82 @@ class LatePlayoutWarning(UserWarning):
 
 class SilentCallWarning(UserWarning):
     """Some call generated no packet in a non-empty generation period."""
+
+
+class OversizePacketWarning(UserWarning):
+    """Some call's packets were larger than a 1500 B Ethernet MTU on the wire."""
+
+
+class SegmentedPacketWarning(UserWarning):
+    """Some TCP call's voice packets were larger than its `mss`: each left
+    in several segments."""
+
+
+# Ethernet's payload (RFC 894), the MTU of nearly every path today. The
+# simulator checks none: a link carries a packet of any size whole.
+MTU = 1500
+_IP_TCP = 40  # IPv4 + TCP headers without options: mss = MTU - 40 (RFC 9293 §3.7.1)
+
+_BEYOND_MTU = {
+    "udp": "a real path would fragment it (RFC 791 §2.3), or drop it with DF set, and losing any fragment loses "
+           "the packet",
+    "echo": "a real path would fragment it (RFC 791 §2.3), or drop it with DF set",
+    "tfrc": "a real path would fragment the datagram (RFC 791 §2.3) or drop it with DF set, and TFRC's s would "
+            "not be one packet",
+    "dccp": "a DCCP stack does not send a packet larger than its current MPS, which the path MTU bounds: it "
+            "refuses it and tells the application (RFC 4340 §14; Linux returns EMSGSIZE), so on a 1500 B path "
+            "these packets would not be sent at all",
+    "tcp": "a TCP segment is mss bytes of data plus 40 B of IP and TCP headers, and 12 B more with timestamps "
+           "(talkspurt adds the options to a full segment rather than reducing its data as RFC 6691 §2 asks): "
+           "for a 1500 B path set transport.mss to 1460B, or 1448B with timestamps (RFC 9293 §3.7.1)",
+}
+
+
+def _bytes(v: Any, default: int) -> int:
+    """A normalized size ("160B") as an integer."""
+    return int(str(v)[:-1]) if isinstance(v, str) and v.endswith("B") and v[:-1].isdigit() else default
+
+
+def sized(scenario: dict, largest: Sequence[Any]) -> list[tuple[type[UserWarning], str]]:
+    """Notices about packet sizes: per call group of the scenario as run,
+    `largest[g]` = (largest IP packet its calls' flows sent, largest
+    application unit they handed to the transport), measured by the core
+    during the run (`World::largest_by_group`)."""
+    out: list[tuple[type[UserWarning], str]] = []
+    first = 0
+    for g, grp in enumerate(scenario.get("calls") or []):
+        count = int(grp.get("count", 1))
+        ids = list(range(first, first + count))
+        first += count
+        if g >= len(largest):
+            continue
+        packet, unit = (int(x) for x in largest[g])
+        t = grp.get("transport") or {}
+        kind = str(t.get("kind", "udp"))
+        who = f"{grp.get('label') or f'calls[{g}]'} (call{'s' if count > 1 else ''} {_span(ids)})"
+        trunk = " (the group's IAX2 trunk; trunk.mtu splits a tick's frames over several packets)" if grp.get("trunk") else ""
+        if packet > MTU:
+            out.append((OversizePacketWarning,
+                        f"{who}: packets of up to {packet} B on the wire over {kind}{trunk}, above the {MTU} B Ethernet "
+                        f"MTU. talkspurt checks no MTU and models no fragmentation: each crosses every link as one "
+                        f"packet, while {_BEYOND_MTU.get(kind, _BEYOND_MTU['udp'])} (docs/scenario.md, [[links]])"))
+        if kind == "tcp" and unit > 0:
+            mss, framing = _bytes(t.get("mss"), MTU - _IP_TCP), _bytes(t.get("framing"), 2)
+            write = unit + framing
+            if write > mss:
+                n = -(-write // mss)
+                what = "trunk packet" if grp.get("trunk") else "voice packet"
+                out.append((SegmentedPacketWarning,
+                            f"{who}: each {what} is a {write} B write into the TCP stream ({unit} B + {framing} B "
+                            f"framing), larger than transport.mss = \"{mss}B\": it is split over at least {n} segments, "
+                            f"each with its own {_IP_TCP} B of IP and TCP headers, and is delivered when its last byte "
+                            f"arrives. Legal, to study segmentation; a 1500 B path has mss = \"1460B\" "
+                            f"(docs/scenario.md, TCP mss)"))
+    return out
+
+
+def _span(ids: Sequence[int]) -> str:
+    return str(ids[0]) if len(ids) == 1 else f"{ids[0]}–{ids[-1]}"
 
 
 def late(calls: Sequence[Any], late_share: Sequence[Any]) -> list[Any]:
@@ -53,9 +133,10 @@ def silent_message(bad: Sequence[Any], total: int) -> str:
             "delay and R are NaN and left out of the groups' means, while its goodput 0 counts in jain_goodput")
 
 
-def said(cols: dict, scenario: dict) -> list[tuple[type[UserWarning], str]]:
+def said(cols: dict, scenario: dict, largest: Sequence[Any] = ()) -> list[tuple[type[UserWarning], str]]:
     """What a single run's calls (`cols`: at least `COLUMNS`) call for:
-    (warning class, text), late playout first."""
+    (warning class, text), late playout first, packet sizes last
+    (`largest`: the manifest's `largest_bytes`, see `sized`)."""
     out: list[tuple[type[UserWarning], str]] = []
     bad = late(cols.get("call", []), cols.get("loss_late", []))
     if bad:
@@ -63,6 +144,7 @@ def said(cols: dict, scenario: dict) -> list[tuple[type[UserWarning], str]]:
     quiet = silent(cols)
     if quiet:
         out.append((SilentCallWarning, silent_message(quiet, len(cols.get("call", [])))))
+    out.extend(sized(scenario, largest or ()))
     return out
 
 

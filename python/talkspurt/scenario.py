@@ -26,6 +26,23 @@ def _error(path: str, value: str, allowed: str) -> ScenarioError:
     return e
 
 
+def duration_ns(v: Any, path: str) -> int:
+    """A duration key that Python reads (`[analysis] audio`'s `segment`,
+    the VAD's `hangover`), in integer nanoseconds, by the core's own parser
+    (`scenario/units.rs`): the same rule and the same messages as every
+    other duration. Time is integer nanoseconds in the simulator, so a
+    value that is not a whole number of them (`"0.1ns"`,
+    `"1.0000000005s"`) is an error, never rounded (docs/scenario.md, Units)."""
+    from ._core import parse_duration
+
+    if not isinstance(v, str):
+        raise _error(path, json.dumps(v, default=str), 'a duration with a unit, e.g. "20ms" (units: ns, us, ms, s, min)')
+    try:
+        return parse_duration(v)
+    except ValueError as e:
+        raise _error(path, json.dumps(v), str(e)) from None
+
+
 def _looks_like_toml(text: str) -> bool:
     # Called only when `text` names no existing file, so a path holding
     # `=` (out/delay=50ms/s.toml) is still read as a path.

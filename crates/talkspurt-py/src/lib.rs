@@ -350,6 +350,8 @@ fn run(
     d.set_item("events", out.events)?;
     d.set_item("voice_packets", out.voice_packets)?;
     d.set_item("sim_end_s", out.sim_end_s)?;
+    // Per call group: (largest IP packet, largest application unit) in bytes.
+    d.set_item("largest", out.largest.iter().map(|l| (l.packet, l.message)).collect::<Vec<_>>())?;
     let caps = PyList::empty_bound(py);
     for (name, bytes) in out.captures {
         caps.append((name, PyBytes::new_bound(py, &bytes)))?;
@@ -520,6 +522,22 @@ fn mos_from_r(r: f64) -> f64 {
     quality::mos_from_r(r)
 }
 
+/// A duration as scenario files write it (`"20ms"`), in nanoseconds: the
+/// core's one parser (`scenario::units::parse_duration`), so that the
+/// keys Python reads (`[analysis] audio`, the VAD's `hangover`) follow
+/// the rule and the messages of every other duration. ValueError with the
+/// `allowed` text on failure; the caller adds the key path and the value.
+#[pyfunction]
+fn parse_duration(text: &str) -> PyResult<u64> {
+    talkspurt_core::scenario::units::parse_duration(text).map(|d| d.as_nanos()).map_err(PyValueError::new_err)
+}
+
+/// Canonical text of a duration in nanoseconds (`"1.5s"`, `"20ms"`), exact.
+#[pyfunction]
+fn format_duration(ns: u64) -> String {
+    talkspurt_core::scenario::units::format_duration(talkspurt_core::time::SimDuration(ns))
+}
+
 /// The codec table: name, frame ms, frame bytes, look-ahead ms, bit rate, Ie, Bpl.
 #[pyfunction]
 fn codecs(py: Python<'_>) -> PyResult<PyObject> {
@@ -559,5 +577,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(emodel_simplified, m)?)?;
     m.add_function(wrap_pyfunction!(mos_from_r, m)?)?;
     m.add_function(wrap_pyfunction!(codecs, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_duration, m)?)?;
+    m.add_function(wrap_pyfunction!(format_duration, m)?)?;
     Ok(())
 }

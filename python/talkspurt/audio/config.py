@@ -6,12 +6,14 @@ table. Errors are `ScenarioError`s naming `analysis.audio.<key>`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Optional
 
-from ..scenario import _error
+import json
+
+from .._core import format_duration
+from ..scenario import _error, duration_ns
 
 PATH = "analysis.audio"
 
@@ -69,20 +71,17 @@ class AudioConfig:
     def to_table(self) -> dict[str, Any]:
         """The normalized table (for the manifest), absent optionals left out."""
         d = asdict(self)
-        d["segment"] = f"{self.segment:g}s"
+        d["segment"] = format_duration(round(self.segment * 1e9))  # exact: ns / 1e9 reads back below 2^53 ns
         if d["speech"] is not None:
             d["speech"] = list(d["speech"])
         return {k: v for k, v in d.items() if v is not None}
 
 
 def _seconds(v: Any, key: str, hi: float, why: str = "") -> float:
-    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(ms|s)\s*", v) if isinstance(v, str) else None
-    if not m:
-        raise _error(f"{PATH}.{key}", repr(v), 'a duration such as "10s" or "8000ms"')
-    x = float(m.group(1)) * (0.001 if m.group(2) == "ms" else 1.0)
-    if not 1.0 <= x <= hi:
-        raise _error(f"{PATH}.{key}", repr(v), f"a duration from 1s to {hi:g}s{why}")
-    return x
+    ns = duration_ns(v, f"{PATH}.{key}")  # the core's parser: whole nanoseconds, its messages
+    if not 10**9 <= ns <= hi * 10**9:
+        raise _error(f"{PATH}.{key}", json.dumps(v), f"a duration from 1s to {hi:g}s{why}")
+    return ns / 1e9
 
 
 def _bool(v: Any, key: str) -> bool:

@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..scenario import _error
+from ..scenario import _error, duration_ns
 
 if TYPE_CHECKING:
     import numpy as np
@@ -49,13 +49,12 @@ _SET_QUALITY, _GET_MODE, _SET_VAD = 4, 7, 30
 
 
 def _ms(v: Any, path: str) -> int:
-    m = re.fullmatch(r"\s*([0-9]+)\s*(ms|s)\s*", v) if isinstance(v, str) else None
-    if not m:
+    ns = duration_ns(v, path)  # the core's parser: whole nanoseconds, its messages
+    if ns % 1_000_000:
         raise _error(path, json.dumps(v), 'a duration in whole milliseconds, e.g. "0ms" or "200ms"')
-    x = int(m.group(1)) * (1000 if m.group(2) == "s" else 1)
-    if x > 2000:
+    if ns > 2 * 10**9:
         raise _error(path, json.dumps(v), "a hang-over from 0ms to 2s")
-    return x
+    return ns // 1_000_000
 
 
 def parse(table: Mapping[str, Any], path: str) -> dict[str, Any]:

@@ -48,6 +48,9 @@ pub struct RunOutput {
     pub captures: Vec<(String, Vec<u8>)>,
     /// Wall time of each phase (bench/scale.sh prints them).
     pub phases: Phases,
+    /// Per call group, its largest IP packet and application unit
+    /// (`World::largest_by_group`): not a result, the notices' input.
+    pub largest: Vec<crate::sim::world::Largest>,
 }
 
 /// Wall seconds of a run's phases: building the world, its event loop,
@@ -158,6 +161,7 @@ pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -
     let completed = w.run(&mut |f| !stop.load(Ordering::Relaxed) && progress(f));
     let t2 = std::time::Instant::now();
     let voice_packets = w.calls.iter().map(|c| c.rec.len() as u64).sum();
+    let largest = w.largest_by_group(s.calls.len().max(w.calls.iter().map(|c| c.group as usize + 1).max().unwrap_or(0)));
     let captures = w.capture.take().map_or_else(Vec::new, |c| c.files.into_iter().map(|f| (f.name, f.bytes)).collect());
     let no_stop = AtomicBool::new(false);
     let (report, completed) = if completed || opts.partial {
@@ -180,5 +184,6 @@ pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -
         completed,
         captures,
         phases,
+        largest,
     })
 }

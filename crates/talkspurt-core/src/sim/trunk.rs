@@ -56,6 +56,8 @@ impl World {
         let (flow, overhead) = (app.flow, app.overhead);
         for b in out {
             let unit = AppUnit { app_seq: b.id, payload: b.bytes, overhead, rtp: None };
+            let f = &mut self.flows[flow as usize];
+            f.largest.message = f.largest.message.max(unit.segment_bytes());
             let before = self.flows[flow as usize].sender.queued_bytes();
             if self.flows[flow as usize].sender.send(now, unit).is_err() {
                 let (trunks, calls) = (&self.trunks, &mut self.calls);

@@ -137,10 +137,13 @@ impl World {
         let unit = AppUnit { app_seq: seq, payload: vp.payload + pad, overhead: call.overhead, rtp: Some(hdr) };
         let flow = call.flow;
         let last = call.source.next_ready().inspect(|&t| self.q.schedule_in(lane, t, super::world::Event::Voice { call: ci })).is_none();
+        let f = &mut self.flows[flow as usize];
+        f.largest.message = f.largest.message.max(unit.segment_bytes());
         // UDP: the datagram leaves at once; nothing else to poll (no
         // timers, no events), so `service` would only forward it.
-        if let Sender::Udp(u) = &mut self.flows[flow as usize].sender {
+        if let Sender::Udp(u) = &mut f.sender {
             if let Some(pkt) = u.send_now(unit) {
+                f.largest.packet = f.largest.packet.max(pkt.size);
                 let call = &mut self.calls[ci as usize];
                 call.rtp.tx.sent(vp.payload);
                 call.rec.sent(seq, now);

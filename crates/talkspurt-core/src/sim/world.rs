@@ -81,11 +81,25 @@ pub struct Flow {
     pub owner: Owner,
     /// The timer of each side (`timer.rs`).
     pub(super) timers: [TimerSlot; 2],
+    /// The largest packets and application units the sender side handled
+    /// (`World::largest_by_group`).
+    pub(super) largest: Largest,
+}
+
+/// Bytes of the largest IP packet a flow's sender put on the network
+/// (`packet`: headers, options and retransmissions included) and of the
+/// largest application unit handed to its transport (`message`: the
+/// transport's payload, e.g. an RTP packet or an IAX2 trunk frame, before
+/// a byte stream's framing). 0: none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Largest {
+    pub packet: u32,
+    pub message: u32,
 }
 
 impl Flow {
     pub fn new(src: NodeId, dst: NodeId, sender: Sender, receiver: Receiver, owner: Owner) -> Self {
-        Flow { src, dst, sender, receiver, owner, timers: [TimerSlot::default(); 2] }
+        Flow { src, dst, sender, receiver, owner, timers: [TimerSlot::default(); 2], largest: Largest::default() }
     }
 }
 
@@ -382,6 +396,31 @@ impl World {
         self.service(now, flow, Side::Receiver);
     }
 
+    /// Per call group (`Call::group`, `groups` of them), the largest
+    /// packet and unit of its calls' flows (a trunk's for trunked calls).
+    /// A call on the direct way (`voice.rs`: UDP, no adaptation, so every
+    /// full packet has the same size) never passes `service`: its packets
+    /// are the source's full packet plus `overhead`, if it sent any.
+    /// Computed once, after the run, for the notices of oversized packets
+    /// (a 1500 B MTU) and of units split by a TCP `mss` (Python's
+    /// `notices.py`, docs/scenario.md).
+    pub fn largest_by_group(&self, groups: usize) -> Vec<Largest> {
+        let mut out = vec![Largest::default(); groups];
+        for c in &self.calls {
+            let f = self.flows[c.flow as usize].largest;
+            let mut l = f;
+            if c.direct && c.rec.len() > 0 {
+                let per = (c.source.ptime().as_nanos() / c.source.frame().as_nanos().max(1)) as u32 * c.source.frame_bytes();
+                l.packet = l.packet.max(per + c.overhead);
+                l.message = l.message.max(per + c.overhead.saturating_sub(crate::net::wire::IPV4_HEADER + crate::net::wire::UDP_HEADER));
+            }
+            let g = &mut out[c.group as usize];
+            g.packet = g.packet.max(l.packet);
+            g.message = g.message.max(l.message);
+        }
+        out
+    }
+
     /// Drain an endpoint's transmissions and re-arm its timer.
     pub(super) fn service(&mut self, now: SimTime, flow: u32, side: Side) {
         // A call whose media waited for this connection, now open (or a
@@ -395,6 +434,9 @@ impl World {
                 Side::Receiver => (f.receiver.poll_transmit(now), f.dst),
             };
             let Some(pkt) = pkt else { break };
+            if side == Side::Sender {
+                f.largest.packet = f.largest.packet.max(pkt.size);
+            }
             match (side, f.owner) {
                 // A datagram transport's voice packet (UDP, DCCP, TFRC):
                 // its size is what the first link carries (`wire_bytes`).

@@ -52,6 +52,15 @@ pub struct AppUnit {
     pub rtp: Option<RtpHeader>,
 }
 
+impl AppUnit {
+    /// The transport's payload: the unit with the headers above IP and
+    /// UDP that `overhead` counts (an RTP header), as a datagram transport
+    /// carries it and a byte stream writes it before its framing.
+    pub fn segment_bytes(&self) -> u32 {
+        self.payload + self.overhead.saturating_sub(crate::net::wire::IPV4_HEADER + crate::net::wire::UDP_HEADER)
+    }
+}
+
 /// A unit delivered to the receiving application.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Delivery {
