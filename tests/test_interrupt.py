@@ -234,8 +234,9 @@ except KeyboardInterrupt:
     assert r.stdout.split("\n")[:3] == ["between True", "refused", "raised in task False"], (r.stdout, r.stderr)
 
 
-# `talkspurt.run()` imports pandas on the main thread while the core runs
-# (api._import_pandas). A Ctrl-C pressed during that import is held (an
+# Once a run has lasted api.MEANWHILE_AFTER_S (0.3 s; LONG runs for
+# hours) `talkspurt.run()` imports pandas on the main thread while the core
+# runs (api._import_pandas). A Ctrl-C pressed during that import is held (an
 # exception raised inside an import leaves a half-initialised module) and
 # honoured when it ends: the core is stopped and waited for, and pandas is
 # whole.

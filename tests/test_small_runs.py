@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import talkspurt
 from talkspurt.cli import MAX_ROWS, PERCENT, SUMMARY
@@ -42,12 +43,12 @@ def test_cli_run_writes_results_without_pandas(tmp_path):
     pd.testing.assert_frame_equal(packets, res.packets, check_dtype=False)
 
 
-def test_run_imports_pandas_while_the_core_runs(monkeypatch):
-    # The core holds no GIL, so `talkspurt.run()` imports pandas (0.3-0.7 s,
-    # what a table read after the run would pay) on the main thread while
-    # the core thread runs. A stand-in core that waits for the import shows
-    # the two overlap: called after the core returned, the import would
-    # find the core already timed out.
+def test_run_imports_pandas_while_a_long_core_runs(monkeypatch):
+    # The core holds no GIL, so once a run has lasted MEANWHILE_AFTER_S
+    # `talkspurt.run()` imports pandas (0.3-0.7 s, what a table read after
+    # the run would pay) on the main thread while the core thread runs. A
+    # stand-in core that waits for the import shows the two overlap: called
+    # after the core returned, the import would find it timed out.
     import threading
 
     from talkspurt import api
@@ -59,16 +60,22 @@ def test_run_imports_pandas_while_the_core_runs(monkeypatch):
         return {"overlapped": imported.wait(30)}
 
     monkeypatch.setattr(api._core, "run", core_run)
+    t0 = time.perf_counter()
     raw = api._run_core("{}", None, False, None, None, "capture", False, imported.set)
     assert raw == {"overlapped": True}
+    assert time.perf_counter() - t0 >= api.MEANWHILE_AFTER_S  # not before
 
 
-def test_api_run_has_pandas_when_it_returns():
-    code = ("import sys, talkspurt; assert 'pandas' not in sys.modules; "
-            f"talkspurt.run({str(ROOT / 'scenarios' / 'quickstart.toml')!r}); "
-            "print('IMPORTED', 'pandas' in sys.modules)")
+def test_a_short_run_imports_nothing_for_its_tables():
+    # quickstart.toml runs in milliseconds: `talkspurt.run()` leaves pandas
+    # to the first table read (a caller that reads none never pays it).
+    code = ("import sys, talkspurt; "
+            f"res = talkspurt.run({str(ROOT / 'scenarios' / 'quickstart.toml')!r}); "
+            "print('IMPORTED', 'pandas' in sys.modules, res.manifest['wall_time_s'])")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert "IMPORTED True" in r.stdout, (r.stdout[-500:], r.stderr[-2000:])
+    line = next(l for l in r.stdout.splitlines() if l.startswith("IMPORTED"))
+    _, imported, wall = line.split()
+    assert float(wall) < 0.3 and imported == "False", (line, r.stderr[-2000:])
 
 
 def _both(res):

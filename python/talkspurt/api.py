@@ -77,10 +77,12 @@ def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool,
     `partial`, scored up to where it stopped). Elsewhere (a worker thread,
     a pool's task) the core runs in the calling thread.
 
-    `meanwhile()`, if given, is called on the main thread while the core
-    runs (the core holds no GIL): Python work the caller will need after
-    the run anyway (`run()`: importing pandas). A press of Ctrl-C during it
-    is honoured when it returns."""
+    `meanwhile()`, if given, is called on the main thread once the core
+    has run for `MEANWHILE_AFTER_S` and is still running (the core holds no
+    GIL): Python work the caller will likely need after the run (`run()`:
+    importing pandas). A shorter run never calls it, so it never pays for
+    work its caller may not want. A press of Ctrl-C during it is honoured
+    when it returns."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
@@ -109,10 +111,12 @@ def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool,
     with deferred_interrupts() as check:
         threading.Thread(target=work, name="talkspurt-run", daemon=True).start()
         try:
-            if meanwhile is not None:
-                meanwhile()
+            t0 = time.perf_counter()
             while not done.wait(0.05):  # short waits: signals are checked between them
                 check()
+                if meanwhile is not None and time.perf_counter() - t0 >= MEANWHILE_AFTER_S:
+                    meanwhile, later = None, meanwhile
+                    later()
         except BaseException:
             flag.set()  # prompt: the core checks the flag every 50 ms
             done.wait()  # presses meanwhile are only noted; none abandons the core
@@ -174,6 +178,14 @@ def run(
         for category, text in said:
             warnings.warn(text, category, stacklevel=2)
     return res
+
+
+# When a run has lasted this long, `run()` imports pandas beside it: about
+# what the import itself takes here (0.3-0.7 s, bench/README.md "Where the
+# API's time goes"). The import then ends by the time a run of twice that
+# does, and a run that reads no table pays at most this much more; a
+# shorter run (the headline's 0.15-0.2 s) never imports it.
+MEANWHILE_AFTER_S = 0.3
 
 
 def _import_pandas() -> None:
