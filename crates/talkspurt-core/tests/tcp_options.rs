@@ -154,3 +154,28 @@ fn the_default_send_mss_with_timestamps() {
     let (data, _) = run(t, 0.0);
     check_data(t, &data, 32, 524, 576);
 }
+
+/// TCP-Real's receiver report (8 B, an ACK option) rides beside the SACK
+/// blocks and timestamps: the blocks are cut to what fits in the 40 option
+/// bytes (RFC 2018 §3, RFC 9293 §3.1), 2 beside timestamps and a report.
+/// Before 2026-11-29 an ACK could carry 3 blocks, timestamps and the
+/// report: a 68 B TCP header, which no data offset can say (at p = 0.03,
+/// 22 such ACKs in 10 s, written to the capture as a 4 B header).
+#[test]
+fn ack_options_fit_in_forty_bytes() {
+    for t in [
+        r#"{ kind = "tcp", cc = "real", sack = true, timestamps = true }"#,
+        r#"{ kind = "tcp", cc = "real", sack = true }"#,
+    ] {
+        let (_, acks) = run(t, 0.03);
+        // A pure ACK's IP packet is its headers: one whose options overflow
+        // the data offset shows a short header and phantom data.
+        assert!(acks.iter().all(|s| (20..=60).contains(&s.header) && s.data == 0), "{t}: an ACK's header overflows");
+        let both: Vec<&Seg> = acks.iter().filter(|s| s.kinds.contains(&5) && s.kinds.contains(&254)).collect();
+        assert!(!both.is_empty(), "{t}: no ACK carried SACK blocks and the report at p = 0.03");
+        let ts = if t.contains("timestamps") { 12 } else { 0 };
+        for s in both {
+            assert!(ts + 8 + 2 + 8 * s.sack_blocks <= 40, "{t}: {} blocks beside {ts} + 8 B", s.sack_blocks);
+        }
+    }
+}
