@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 
 import talkspurt
 from talkspurt import cli
+from talkspurt.notices import TIMESTAMPS_OPTION
 
 N = int(os.environ.get("TALKSPURT_FUZZ_EXAMPLES", "1000"))
 
@@ -156,6 +157,8 @@ def tcp(draw) -> dict[str, Any]:
     maybe(d, draw, "initial_window", st.one_of(st.integers(1, 1000), st.sampled_from(["rfc2581", "rfc3390", "rfc6928"])))
     for k in ("nodelay", "delayed_ack", "ecn", "timestamps", "handshake"):
         maybe(d, draw, k, st.booleans())
+    if d.get("timestamps") and mss <= TIMESTAMPS_OPTION:  # RFC 6691 §2: the option comes out of the mss
+        d["mss"] = f"{TIMESTAMPS_OPTION + 1}B"
     maybe(d, draw, "delack_timeout", ms(1, 500))
     if draw(st.booleans()):  # rto: min ≤ initial ≤ max
         lo = draw(st.integers(0, 5000))

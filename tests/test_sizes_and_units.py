@@ -1,4 +1,4 @@
-"""Three silent acceptances found by the review of 2026-11-29 (docs/scenario.md):
+"""Silent acceptances found by the reviews of 2026-11-29 (docs/scenario.md):
 
 1. a written time that is not a whole number of nanoseconds: refused with
    one message at every key, the Python-read ones (`[analysis] audio`
@@ -7,7 +7,10 @@
 2. a TCP `mss` smaller than a call's voice packet: legal, but said aloud
    (`SegmentedPacketWarning`, a CLI line) with the call, the write and the mss;
 3. packets above a 1500 B Ethernet MTU (seed 003's 12-call trunk): said
-   aloud (`OversizePacketWarning`), with what a real stack would do.
+   aloud (`OversizePacketWarning`), with what a real stack would do;
+4. (review of 2026-11-29, TCP) the timestamps option was added on top of a
+   full mss (1512 B packets): it now comes out of the mss (RFC 6691 §2),
+   and the warnings count a segment's data as mss - 12 B with timestamps.
 
 The sizes in the texts are closed forms: G.711 at 20 ms is 160 B of
 payload + 12 B RTP = a 172 B unit, + 2 B framing = a 174 B write; the
@@ -172,3 +175,45 @@ def test_oversize_udp_packets_and_the_limits(tmp_path):
         # Exactly 1500 B, and the trunk split at Asterisk's trunkmtu: no word.
         talkspurt.run(g, trace=False, overrides={"calls[0].bitrate": {"rate": "400kbps", "packet": "1500B"}})
         talkspurt.run(f, trace=False, overrides={"calls[0].trunk": {"mtu": "1240B"}})
+
+
+# --- 4. the timestamps option comes out of the mss ---------------------------
+
+def test_timestamps_come_out_of_the_mss(tmp_path):
+    """RFC 6691 §2: the mss counts no options, and a sender including the
+    timestamps option (RFC 7323 §3, 12 B padded) carries mss - 12 B of data.
+    The 12-call trunk over TCP writes 2000 + 2 B of framing per tick: with
+    the default mss its full segments are 1448 B of data + 20 IP + 20 TCP +
+    12 = 1500 B, so no packet exceeds the MTU (before 2026-11-29: 1460 B of
+    data in 1512 B packets, and an OversizePacketWarning)."""
+    f = _scenario(tmp_path, TRUNK + 'transport = { kind = "tcp", timestamps = true }\n')
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        res = talkspurt.run(f, trace=False)
+    assert not [x for x in w if x.category is talkspurt.OversizePacketWarning]
+    assert res.manifest["largest_bytes"] == [[1500, 2000]]
+    split = [str(x.message) for x in w if x.category is talkspurt.SegmentedPacketWarning]
+    assert len(split) == 1 and (
+        "each trunk packet is a 2002 B write into the TCP stream (2000 B + 2 B framing), larger than the 1448 B of "
+        "data a segment carries (transport.mss = \"1460B\" less 12 B of timestamps, RFC 6691 §2): it is split over "
+        "at least 2 segments, each with its own 52 B of IP and TCP headers") in split[0], split
+    # An mss above 1460 B is still too large for a 1500 B path, timestamps or not.
+    with pytest.warns(talkspurt.OversizePacketWarning, match=r"up to 1540 B on the wire over tcp .* set "
+                      r"transport.mss to 1460B, with or without timestamps"):
+        talkspurt.run(f, trace=False, overrides={"calls[0].transport.mss": "1500B"})
+
+
+def test_a_voice_packet_fits_a_segment_less_its_timestamps(tmp_path):
+    # G.711 at 20 ms is a 174 B write: with timestamps an mss of 186 B holds
+    # it (174 + 12), one of 185 B does not (173 B of data a segment).
+    f = _scenario(tmp_path, 'transport = { kind = "tcp", timestamps = true, nodelay = true }\n')
+    with pytest.warns(talkspurt.SegmentedPacketWarning, match=r"larger than the 173 B of data a segment carries "
+                      r"\(transport.mss = \"185B\" less 12 B of timestamps"):
+        talkspurt.run(f, trace=False, overrides={"calls[0].transport.mss": "185B"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = talkspurt.run(f, trace=False, overrides={"calls[0].transport.mss": "186B"})
+    assert res.manifest["largest_bytes"] == [[226, 172]]  # 174 + 20 IP + 20 TCP + 12 options
+    with pytest.raises(ScenarioError, match=r"calls\[0\].transport.mss: got \"12B\"; expected an mss above 12B with "
+                       r"timestamps = true"):
+        talkspurt.validate(f, overrides={"calls[0].transport.mss": "12B"})

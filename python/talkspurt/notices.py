@@ -32,14 +32,18 @@ class OversizePacketWarning(UserWarning):
 
 
 class SegmentedPacketWarning(UserWarning):
-    """Some TCP call's voice packets were larger than its `mss`: each left
-    in several segments."""
+    """Some TCP call's voice packets were larger than a segment's data (its
+    `mss`, less 12 B with timestamps): each left in several segments."""
 
 
 # Ethernet's payload (RFC 894), the MTU of nearly every path today. The
 # simulator checks none: a link carries a packet of any size whole.
 MTU = 1500
 _IP_TCP = 40  # IPv4 + TCP headers without options: mss = MTU - 40 (RFC 9293 §3.7.1)
+# The timestamps option, padded (RFC 7323 §3: 10 B + 2 B). Like every option
+# of a data segment it comes out of the mss (RFC 6691 §2): a full segment
+# carries mss - 12 B of data and is still mss + 40 B on the wire.
+TIMESTAMPS_OPTION = 12
 
 _BEYOND_MTU = {
     "udp": "a real path would fragment it (RFC 791 §2.3), or drop it with DF set, and losing any fragment loses "
@@ -50,9 +54,9 @@ _BEYOND_MTU = {
     "dccp": "a DCCP stack does not send a packet larger than its current MPS, which the path MTU bounds: it "
             "refuses it and tells the application (RFC 4340 §14; Linux returns EMSGSIZE), so on a 1500 B path "
             "these packets would not be sent at all",
-    "tcp": "a TCP segment is mss bytes of data plus 40 B of IP and TCP headers, and 12 B more with timestamps "
-           "(talkspurt adds the options to a full segment rather than reducing its data as RFC 6691 §2 asks): "
-           "for a 1500 B path set transport.mss to 1460B, or 1448B with timestamps (RFC 9293 §3.7.1)",
+    "tcp": "a TCP stack's segments are at most mss + 40 B of IP and TCP headers (with timestamps the option's "
+           "12 B come out of the mss: mss - 12 B of data, RFC 6691 §2), and the path MTU bounds its mss: for a "
+           "1500 B path set transport.mss to 1460B, with or without timestamps (RFC 9293 §3.7.1)",
 }
 
 
@@ -86,14 +90,18 @@ def sized(scenario: dict, largest: Sequence[Any]) -> list[tuple[type[UserWarning
                         f"packet, while {_BEYOND_MTU.get(kind, _BEYOND_MTU['udp'])} (docs/scenario.md, [[links]])"))
         if kind == "tcp" and unit > 0:
             mss, framing = _bytes(t.get("mss"), MTU - _IP_TCP), _bytes(t.get("framing"), 2)
+            smss = mss - (TIMESTAMPS_OPTION if t.get("timestamps") else 0)  # data of a full segment
             write = unit + framing
-            if write > mss:
-                n = -(-write // mss)
+            if write > smss:
+                n = -(-write // smss)
+                over = (f"larger than transport.mss = \"{mss}B\"" if smss == mss else
+                        f"larger than the {smss} B of data a segment carries (transport.mss = \"{mss}B\" less "
+                        f"{TIMESTAMPS_OPTION} B of timestamps, RFC 6691 §2)")
                 what = "trunk packet" if grp.get("trunk") else "voice packet"
                 out.append((SegmentedPacketWarning,
                             f"{who}: each {what} is a {write} B write into the TCP stream ({unit} B + {framing} B "
-                            f"framing), larger than transport.mss = \"{mss}B\": it is split over at least {n} segments, "
-                            f"each with its own {_IP_TCP} B of IP and TCP headers, and is delivered when its last byte "
+                            f"framing), {over}: it is split over at least {n} segments, each with its own "
+                            f"{_IP_TCP + mss - smss} B of IP and TCP headers, and is delivered when its last byte "
                             f"arrives. Legal, to study segmentation; a 1500 B path has mss = \"1460B\" "
                             f"(docs/scenario.md, TCP mss)"))
     return out

@@ -151,7 +151,7 @@ fn endpoints(
             Receiver::Echo(echo::EchoReceiver::new(rev, ack_bytes)),
         ),
         TransportCfg::Tcp(c) => {
-            let smss = c.mss as u64;
+            let smss = c.smss();
             let cc = Controller::new(c.cc, &c.params, smss, c.initial_window.bytes(smss)).map_err(|name| {
                 ScenarioError::new(format!("{path}.cc"), format!("\"{name}\""), "a congestion controller this build has")
             })?;

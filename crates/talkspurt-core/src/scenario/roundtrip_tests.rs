@@ -270,6 +270,9 @@ impl Gen {
         };
         t.idle_restart = IdleRestart::ALL[g.below(3) as usize];
         (t.ecn, t.timestamps, t.handshake) = (g.coin(), g.coin(), g.coin());
+        // RFC 6691 §2: the timestamps option comes out of the mss, which
+        // must leave data (validate/transport.rs).
+        t.mss = t.mss.max(t.data_segment_options() + 1);
         t.framing = g.below(9) as u32;
         match cc {
             CcAlgorithm::Vegas => {

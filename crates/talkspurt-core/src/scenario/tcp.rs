@@ -105,7 +105,7 @@ pub const CC_TABLES: [&str; 4] = ["vegas", "cubic", "westwood", "real"];
 
 impl From<TcpDoc> for TcpConfig {
     fn from(d: TcpDoc) -> Self {
-        TcpConfig {
+        let mut t = TcpConfig {
             cc: d.cc,
             recovery: d.recovery,
             sack: d.sack,
@@ -119,12 +119,7 @@ impl From<TcpDoc> for TcpConfig {
             min_rto: d.min_rto,
             max_rto: d.max_rto,
             granularity: d.granularity,
-            // "20p": 20 full segments (ns-2 states windows in packets);
-            // validate/ bounds the product.
-            rcv_window: match d.rcv_window {
-                RcvWindow::Bytes(b) => b,
-                RcvWindow::Segments(n) => n.saturating_mul(d.mss as u64),
-            },
+            rcv_window: 0,
             send_buffer: d.send_buffer,
             idle_restart: d.idle_restart,
             ecn: d.ecn,
@@ -137,7 +132,15 @@ impl From<TcpDoc> for TcpConfig {
                 westwood: d.westwood.map(|t| t.0).unwrap_or_default(),
                 real: d.real.map(|t| t.0).unwrap_or_default(),
             },
-        }
+        };
+        // "20p": 20 full segments (ns-2 states windows in packets) of
+        // SMSS data bytes each (mss less the timestamps option, RFC 6691
+        // §2); validate/ bounds the product.
+        t.rcv_window = match d.rcv_window {
+            RcvWindow::Bytes(b) => b,
+            RcvWindow::Segments(n) => n.saturating_mul(t.smss()),
+        };
+        t
     }
 }
 
@@ -345,7 +348,8 @@ mod initial_window {
     }
 }
 
-/// `rcv_window` as written: bytes, or segments of `mss` bytes (`"20p"`).
+/// `rcv_window` as written: bytes, or full segments (`"20p"`) of SMSS
+/// bytes (`TcpConfig::smss`: mss, less 12 B with timestamps).
 #[derive(Clone, Copy, Debug)]
 enum RcvWindow {
     Bytes(u64),
@@ -356,7 +360,8 @@ mod rcv_window {
     use super::*;
 
     const ALLOWED: &str = "a window in bytes (\"64KiB\", 1B–1073741824B) or in segments of mss bytes \
-                           (\"20p\" = 20 × mss, as ns-2 states windows)";
+                           (\"20p\" = 20 × mss, as ns-2 states windows; 20 × (mss − 12B) with \
+                           timestamps, RFC 6691 §2)";
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RcvWindow, D::Error> {
         struct V;

@@ -49,11 +49,16 @@ fn tcp_defaults_are_the_configs_with_recovery_and_sack_filled_in() {
 }
 
 /// QA 004: ns-2 papers state windows in packets ("window 20"); `"20p"` is
-/// 20 segments of mss bytes, written back in bytes.
+/// 20 full segments of mss bytes (less the timestamps option's 12 B when
+/// on), written back in bytes.
 #[test]
 fn rcv_window_in_segments() {
     assert_eq!(tcp("{ kind = \"tcp\", mss = \"1000B\", rcv_window = \"20p\" }").rcv_window, 20_000);
     assert_eq!(tcp("{ kind = \"tcp\", rcv_window = \"20p\" }").rcv_window, 20 * 1460);
+    // With timestamps a full segment holds mss − 12 B (RFC 6691 §2).
+    assert_eq!(tcp("{ kind = \"tcp\", timestamps = true, rcv_window = \"20p\" }").rcv_window, 20 * 1448);
+    // One full segment is enough of a window.
+    assert_eq!(tcp("{ kind = \"tcp\", timestamps = true, rcv_window = \"1p\" }").rcv_window, 1448);
     let s = from_toml_str(&with("call", "transport = { kind = \"tcp\", mss = \"1000B\", rcv_window = \"20p\" }")).unwrap();
     assert_eq!(to_json(&s)["calls"][0]["transport"]["rcv_window"], "20000B");
 }
@@ -270,9 +275,12 @@ fn invalid_tcp_traffic_interval_name_path_and_allowed() {
         (c("granularity = \"-1ms\""), at("granularity"), "non-negative"),
         (c("rcv_window = \"1000B\""), at("rcv_window"), "a window below one segment"),
         (c("rcv_window = \"0B\""), at("rcv_window"), "a window in bytes (\"64KiB\", 1B–1073741824B) or in segments of mss bytes"),
-        (c("rcv_window = \"0p\""), at("rcv_window"), "(\"20p\" = 20 × mss, as ns-2 states windows)"),
+        (c("rcv_window = \"0p\""), at("rcv_window"), "(\"20p\" = 20 × mss, as ns-2 states windows; 20 × (mss − 12B) with timestamps"),
         (c("mss = \"1460B\", rcv_window = \"1000000p\""), at("rcv_window"), "a window of at most 1073741824B (2^30, RFC 7323 §2.3); that many segments of mss = 1460B is 1460000000B"),
         (c("mss = \"9000B\", rcv_window = \"8KiB\""), at("rcv_window"), "at least one segment (mss = 9000B)"),
+        // RFC 6691 §2: the timestamps option comes out of the mss.
+        (c("mss = \"12B\", timestamps = true"), at("mss"), "an mss above 12B with timestamps = true"),
+        (c("mss = \"9000B\", timestamps = true, rcv_window = \"8KiB\""), at("rcv_window"), "at least one segment (mss = 9000B less 12 B of timestamps = 8988B)"),
         (c("send_buffer = \"0p\""), at("send_buffer"), "application writes (\"5p\""),
         (c("send_buffer = \"0B\""), at("send_buffer"), "or bytes (\"64kB\""),
         (c("send_buffer = 5"), at("send_buffer"), "a send buffer in application writes"),

@@ -11,7 +11,7 @@ pub mod tcp;
 
 pub use dccp::{DccpHeader, DccpType, TfrcHeader, TfrcOptions};
 pub use rtp::{Nack, ReportBlock, Rtcp, RtpHeader, SenderInfo, VoipMetrics};
-pub use tcp::{CcReport, SackBlocks, TcpFlags, TcpHeader, TcpOptions, MAX_SACK_BLOCKS, TCP_HEADER};
+pub use tcp::{CcReport, SackBlocks, TcpFlags, TcpHeader, TcpOptions, MAX_SACK_BLOCKS, TCP_HEADER, TIMESTAMPS_OPTION, CC_REPORT_OPTION, sack_room};
 
 use crate::time::SimTime;
 

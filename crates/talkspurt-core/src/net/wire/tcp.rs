@@ -11,6 +11,16 @@ pub const TIMESTAMPS_OPTION: u32 = 12;
 /// Most SACK blocks one ACK carries: 4 without timestamps, 3 with
 /// (RFC 2018 §3, 40 option bytes).
 pub const MAX_SACK_BLOCKS: usize = 4;
+/// Option space of a TCP header: the 4-bit data offset allows 60 bytes,
+/// 20 of them fixed (RFC 9293 §3.1).
+pub const MAX_TCP_OPTIONS: u32 = 40;
+
+/// SACK blocks that fit beside `other` option bytes (RFC 2018 §3: the
+/// option is 2 + 8n bytes): 4 alone, 3 beside timestamps (12 B), 2 beside
+/// timestamps and a controller's 8 B report.
+pub fn sack_room(other: u32) -> usize {
+    ((MAX_TCP_OPTIONS.saturating_sub(other + 2) / 8) as usize).min(MAX_SACK_BLOCKS)
+}
 
 /// TCP control bits used by the model.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -179,5 +189,20 @@ mod tests {
         h.timestamps = false;
         h.set_sack(Some(SackBlocks::from_slice(&[(1, 2)])));
         assert_eq!(h.wire_len(), 32); // 10 bytes padded to 12
+    }
+
+    /// The blocks that fit in 40 option bytes (RFC 2018 §3, RFC 9293 §3.1).
+    #[test]
+    fn sack_room_fills_the_option_space() {
+        assert_eq!(sack_room(0), 4); // 34 B
+        assert_eq!(sack_room(TIMESTAMPS_OPTION), 3); // 12 + 26 = 38 B
+        assert_eq!(sack_room(CC_REPORT_OPTION), 3); // 8 + 26 = 34 B
+        assert_eq!(sack_room(TIMESTAMPS_OPTION + CC_REPORT_OPTION), 2); // 12 + 8 + 18 = 38 B
+        let mut h = TcpHeader { timestamps: true, ..Default::default() };
+        h.opts = TcpOptions::boxed(
+            Some(SackBlocks::from_slice(&[(1, 2), (3, 4)])),
+            Some(CcReport { seq: 0, code: 0, value: 0.0 }),
+        );
+        assert_eq!(h.wire_len(), 20 + MAX_TCP_OPTIONS);
     }
 }

@@ -71,6 +71,15 @@ pub(super) fn rate(cx: &Ctx, p: &str, d: &mut RateDoc, dccp: bool) -> R<()> {
 // ---------------------------------------------------------------------------
 // TCP
 
+/// One full segment's data in words: "mss = 1460B", or with timestamps
+/// "mss = 1460B less 12 B of timestamps = 1448B" (`TcpConfig::smss`).
+fn segment(t: &TcpConfig) -> String {
+    match t.data_segment_options() {
+        0 => format!("mss = {}B", t.mss),
+        o => format!("mss = {}B less {o} B of timestamps = {}B", t.mss, t.smss()),
+    }
+}
+
 pub(super) fn tcp(cx: &Ctx, p: &str, t: &mut TcpConfig) -> R<()> {
     let cc = t.cc.name();
     for key in CC_TABLES {
@@ -95,22 +104,35 @@ pub(super) fn tcp(cx: &Ctx, p: &str, t: &mut TcpConfig) -> R<()> {
     cx.order(p, ("min_rto", t.min_rto), ("max_rto", t.max_rto), true, ("a duration", dur))?;
     cx.order(p, ("min_rto", t.min_rto), ("initial_rto", t.initial_rto), true, ("a duration", dur))?;
     cx.order(p, ("initial_rto", t.initial_rto), ("max_rto", t.max_rto), false, ("a duration", dur))?;
-    // "Np" is N segments of mss bytes (tcp.rs): the product within window scaling's 2^30 B.
+    // RFC 6691 §2: the options of a data segment come out of the mss, so
+    // the mss must leave data: more than the 12 B of timestamps.
+    let opts = t.data_segment_options();
+    if t.mss <= opts {
+        return Err(cx.err(
+            &format!("{p}.mss"),
+            format!("an mss above {opts}B with timestamps = true: the timestamps option's {opts} B come out of the mss of every data segment (RFC 6691 §2, RFC 7323 §3), leaving mss − {opts} B of data"),
+        ));
+    }
+    // "Np" is N full segments of SMSS bytes (tcp.rs): the product within window scaling's 2^30 B.
     if t.rcv_window > super::super::tcp::MAX_RCV_WINDOW {
         return Err(cx.err(
             &format!("{p}.rcv_window"),
-            format!("a window of at most 1073741824B (2^30, RFC 7323 §2.3); that many segments of mss = {}B is {}B", t.mss, t.rcv_window),
+            format!("a window of at most 1073741824B (2^30, RFC 7323 §2.3); that many segments of {} is {}B", segment(t), t.rcv_window),
         ));
     }
-    // A window below one segment could never send a full segment.
-    if t.rcv_window < t.mss as u64 {
-        let mss = format!("{}B", t.mss);
+    // A window below one segment could never send a full segment (SMSS
+    // data bytes: mss less the timestamps option, RFC 6691 §2).
+    if t.rcv_window < t.smss() {
         return Err(if cx.given(&format!("{p}.rcv_window")) {
-            cx.err(&format!("{p}.rcv_window"), format!("a window of at least one segment (mss = {mss}); a window below one segment cannot carry a full segment"))
+            cx.err(&format!("{p}.rcv_window"), format!("a window of at least one segment ({}); a window below one segment cannot carry a full segment", segment(t)))
         } else {
             cx.err(
                 &format!("{p}.mss"),
-                format!("an mss of at most rcv_window ({}B, the default)", t.rcv_window),
+                if opts == 0 {
+                    format!("an mss of at most rcv_window ({}B, the default)", t.rcv_window)
+                } else {
+                    format!("an mss of at most {}B: rcv_window ({}B, the default) plus the {opts} B of timestamps, which a segment's data leaves out (RFC 6691 §2)", t.rcv_window + opts as u64, t.rcv_window)
+                },
             )
         });
     }

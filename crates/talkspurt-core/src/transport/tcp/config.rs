@@ -3,6 +3,7 @@
 //! per field (docs/scenario.md); docs/models/tcp.md explains the model.
 
 use crate::cc::{CcAlgorithm, CcParams, Recovery};
+use crate::net::wire::TIMESTAMPS_OPTION;
 use crate::time::SimDuration;
 
 /// The initial congestion window (`initial_window`).
@@ -87,8 +88,11 @@ pub struct TcpConfig {
     /// Receiver sends SACK blocks (RFC 2018). Default: on iff recovery is
     /// SACK; SACK recovery requires it.
     pub sack: Option<bool>,
-    /// Maximum segment size, payload bytes (default 1460: a 1500-byte
-    /// Ethernet MTU less 40 bytes of IPv4 and TCP headers, RFC 9293 §3.7.1).
+    /// Maximum segment size (default 1460: a 1500-byte Ethernet MTU less
+    /// 40 bytes of IPv4 and TCP headers, RFC 9293 §3.7.1). As on the wire
+    /// (RFC 6691 §2) it counts no options: a segment carries at most
+    /// [`TcpConfig::smss`] bytes of data, the mss less the options every
+    /// data segment carries.
     pub mss: u32,
     /// Initial window (default RFC 3390, as seed 000's "TCP").
     pub initial_window: InitialWindow,
@@ -131,8 +135,9 @@ pub struct TcpConfig {
     /// ECN (RFC 3168): data is sent ECT(0); a CE mark is echoed with ECE
     /// and is a congestion event. Default off.
     pub ecn: bool,
-    /// Timestamps option (RFC 7323 §3): 12 bytes in every segment's header.
-    /// Default off.
+    /// Timestamps option (RFC 7323 §3): 12 bytes in every segment's header,
+    /// taken out of the mss on data segments (RFC 6691 §2): 1448 B of data
+    /// with the default mss, as Linux. Default off.
     pub timestamps: bool,
     /// Three-way handshake before data (RFC 9293 §3.5). Default on; ns-2's
     /// agents do none, so comparisons with ns-2 turn it off.
@@ -179,6 +184,32 @@ impl TcpConfig {
     pub fn sack(&self) -> bool {
         self.sack.unwrap_or(self.recovery() == Recovery::Sack)
     }
+
+    /// Option bytes every data segment carries: the timestamps option when
+    /// on (RFC 7323 §3: 10 B + 2 B of NOP padding). A data segment carries
+    /// no SACK blocks (RFC 2018 §3: the data receiver reports them, on its
+    /// pure ACKs, which carry no data) and no TCP-Real report (also on
+    /// ACKs): the sender's segments have only the timestamps option.
+    pub fn data_segment_options(&self) -> u32 {
+        if self.timestamps { TIMESTAMPS_OPTION } else { 0 }
+    }
+
+    /// SMSS, the data bytes of a full segment: the one size every path that
+    /// sizes segments uses (new data, retransmissions, limited transmit,
+    /// Nagle's full-segment test, the initial window and every cwnd and
+    /// ssthresh step counted in SMSS). RFC 6691 §2 (and RFC 9293 §3.7.1:
+    /// Eff.snd.MSS = min(SendMSS + 20, MMS_S) − TCPhdrsize − IPoptionsize,
+    /// TCPhdrsize counting options): the MSS counts no options, and "the
+    /// sender MUST reduce the TCP data length to account for any IP or TCP
+    /// options that it is including in the packets that it sends". RFC 5681
+    /// §2 defines SMSS the same way, without headers and options. So with
+    /// timestamps a full segment is mss − 12 bytes of data (1448 B for the
+    /// default 1460 B: a 1500 B packet, as Linux's mss_cache), and the IW of
+    /// RFC 3390 §1 / RFC 6928 §2 counts these segments. Validation keeps
+    /// mss above the options (validate/transport.rs).
+    pub fn smss(&self) -> u64 {
+        (self.mss.saturating_sub(self.data_segment_options()) as u64).max(1)
+    }
 }
 
 #[cfg(test)]
@@ -194,5 +225,22 @@ mod tests {
         assert_eq!(InitialWindow::Rfc6928.bytes(1460), 14600);
         assert_eq!(InitialWindow::Rfc2581.bytes(1460), 2920);
         assert_eq!(InitialWindow::Segments(1).bytes(1000), 1000);
+    }
+
+    /// RFC 6691 §2: the timestamps option's 12 B come out of the mss, so
+    /// with the default 1460 B a full segment holds 1448 B of data; SACK
+    /// blocks are never on data segments.
+    #[test]
+    fn smss_excludes_the_options_of_data_segments() {
+        let mut c = TcpConfig::default();
+        assert_eq!((c.data_segment_options(), c.smss()), (0, 1460));
+        c.timestamps = true;
+        assert_eq!((c.data_segment_options(), c.smss()), (12, 1448));
+        c.sack = Some(true);
+        assert_eq!(c.smss(), 1448);
+        // RFC 3390 §1 counts SMSS: min(4·1448, max(2·1448, 4380)) = 4380,
+        // three segments; RFC 6928 §2: 10·1448 = 14480.
+        assert_eq!(InitialWindow::Rfc3390.bytes(c.smss()), 4380);
+        assert_eq!(InitialWindow::Rfc6928.bytes(c.smss()), 14480);
     }
 }

@@ -5,7 +5,10 @@
 use super::config::TcpConfig;
 use crate::cc::real::RealReceiver;
 use crate::cc::CcAlgorithm;
-use crate::net::wire::{CcReport, Header, SackBlocks, TcpFlags, TcpHeader, TcpOptions, IPV4_HEADER, MAX_SACK_BLOCKS};
+use crate::net::wire::{
+    sack_room, CcReport, Header, SackBlocks, TcpFlags, TcpHeader, TcpOptions, CC_REPORT_OPTION, IPV4_HEADER,
+    MAX_SACK_BLOCKS, TIMESTAMPS_OPTION,
+};
 use crate::net::{Ecn, Packet, NO_APP};
 use crate::time::SimTime;
 use crate::transport::seq::RangeSet;
@@ -60,12 +63,14 @@ impl TcpReceiver {
     }
 
     /// RFC 2018 §4: the first block holds the segment that triggered the
-    /// ACK; the others repeat the most recently reported blocks.
-    fn sack_blocks(&self) -> Option<SackBlocks> {
+    /// ACK; the others repeat the most recently reported blocks, as many
+    /// as fit in the 40 option bytes (RFC 2018 §3, RFC 9293 §3.1) beside
+    /// `other` bytes of other options (timestamps, TCP-Real's report).
+    fn sack_blocks(&self, other: u32) -> Option<SackBlocks> {
         if !self.cfg.sack() || self.ooo.is_empty() {
             return None;
         }
-        let max = if self.cfg.timestamps { MAX_SACK_BLOCKS - 1 } else { MAX_SACK_BLOCKS };
+        let max = sack_room(other);
         let mut blocks = SackBlocks::default();
         for &p in &self.recent {
             if let Some(&(s, e)) = self.ooo.ranges().iter().find(|&&(s, e)| s <= p && p < e) {
@@ -85,18 +90,18 @@ impl TcpReceiver {
         if self.ece {
             f |= TcpFlags::ECE;
         }
+        let report = self.real.as_ref().and_then(|r| r.feedback()).map(|fb| {
+            let (code, value) = fb.encode();
+            CcReport { seq: fb.seq, code, value }
+        });
+        let ts = if self.cfg.timestamps { TIMESTAMPS_OPTION } else { 0 };
+        let other = ts + if report.is_some() { CC_REPORT_OPTION } else { 0 };
         let hdr = TcpHeader {
             ack: self.rcv_nxt,
             wnd: self.window(),
             flags: TcpFlags(f),
             timestamps: self.cfg.timestamps,
-            opts: TcpOptions::boxed(
-                self.sack_blocks(),
-                self.real.as_ref().and_then(|r| r.feedback()).map(|fb| {
-                    let (code, value) = fb.encode();
-                    CcReport { seq: fb.seq, code, value }
-                }),
-            ),
+            opts: TcpOptions::boxed(self.sack_blocks(other), report),
             ..Default::default()
         };
         let size = IPV4_HEADER + hdr.wire_len();

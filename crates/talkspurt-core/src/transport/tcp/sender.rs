@@ -8,7 +8,7 @@
 use super::config::{IdleRestart, SendLimit, TcpConfig};
 use super::scoreboard::Sums;
 use crate::cc::{CcAlgorithm, Controller, Recovery, WindowController};
-use crate::net::wire::{Header, TcpFlags, TcpHeader, IPV4_HEADER};
+use crate::net::wire::{Header, TcpFlags, TcpHeader, IPV4_HEADER, TCP_HEADER};
 use crate::net::{Ecn, Packet, NO_APP};
 use crate::time::SimTime;
 use crate::transport::rtt::{RttConfig, RttEstimator};
@@ -75,6 +75,8 @@ pub struct TcpCounters {
 pub struct TcpSender {
     pub(super) addr: FlowAddr,
     pub(super) cfg: TcpConfig,
+    /// Data bytes of a full segment, `TcpConfig::smss` (RFC 6691 §2, RFC
+    /// 5681 §2): mss less the timestamps option when it is on.
     pub(super) smss: u64,
     pub(super) recovery_kind: Recovery,
     pub(super) conn: Conn,
@@ -142,7 +144,7 @@ pub struct TcpSender {
 
 impl TcpSender {
     pub fn new(addr: FlowAddr, cfg: TcpConfig, cc: Controller, series: bool) -> Self {
-        let smss = cfg.mss as u64;
+        let smss = cfg.smss();
         let rtt = RttEstimator::new(RttConfig {
             initial_rto: cfg.initial_rto,
             min_rto: cfg.min_rto,
@@ -368,6 +370,9 @@ impl TcpSender {
             timestamps: self.cfg.timestamps,
             ..Default::default()
         };
+        // SMSS left these options out of the mss (RFC 6691 §2): a data
+        // segment carries no other (`TcpConfig::data_segment_options`).
+        debug_assert_eq!(hdr.wire_len(), TCP_HEADER + self.cfg.data_segment_options());
         // RFC 3168 §6.1.5: retransmissions are not ECN-capable.
         let ecn = if self.cfg.ecn && !retransmission { Ecn::Ect0 } else { Ecn::NotEct };
         let pkt = self.packet(hdr, ecn);

@@ -60,7 +60,7 @@ struct Path {
 
 impl Path {
     fn new(c: TcpConfig, delay_ms: u64) -> Path {
-        let smss = c.mss as u64;
+        let smss = c.smss();
         let cc = Controller::new(c.cc, &c.params, smss, c.initial_window.bytes(smss)).unwrap();
         let fwd = FlowAddr { flow: 0, peer: 1, dir: Dir::Forward };
         let rev = FlowAddr { flow: 0, peer: 0, dir: Dir::Reverse };
