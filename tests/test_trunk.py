@@ -80,3 +80,24 @@ def test_trunk_rejects_rtcp():
     with pytest.raises(talkspurt.ScenarioError) as e:
         talkspurt.run(s)
     assert str(e.value).startswith("calls[0].rtcp: got "), str(e.value)
+
+
+def test_aligned_starts_put_one_frame_of_each_call_in_every_packet():
+    # start = "0s" (the default): every call's frame k is complete at
+    # exactly k · 20 ms, a trunk tick. The tick at T carries the frames
+    # completed in [T − 20 ms, T) (docs/models/trunk.md), so each frame
+    # waits exactly 20 ms, whatever order the simulator runs that
+    # instant's events in, and each packet carries one frame of each of
+    # the 12 calls: IP 20 + UDP 8 + 8 + 12 · (6 + 160) = 2028 B, the
+    # trunk frame 2000 B. (Before the tie rule: waits of 0 or 20 ms and
+    # 13-entry packets of 2194 B.)
+    s = trunked()
+    s["calls"][0].update(count=12, start="0s")
+    with pytest.warns(talkspurt.OversizePacketWarning, match="up to 2028 B"):
+        res = talkspurt.run(s)
+    pk = res.packets
+    assert ((pk["t_sent"] - pk["t_generated"] - 0.020).abs() < 1e-9).all()
+    per_packet = pk.groupby("t_sent")["call"]
+    assert (per_packet.size() == 12).all() and (per_packet.nunique() == 12).all()
+    assert res.links.iloc[0]["delivered"] == per_packet.ngroups
+    assert res.manifest["largest_bytes"] == [[2028, 2000]]

@@ -200,3 +200,47 @@ fn a_trunks_members_start_their_media_when_its_connection_opens() {
         }
     }
 }
+
+/// Aligned starts (`start = "0s"`, the default): every call's frame k is
+/// complete at exactly k · 20 ms, the instant of a trunk tick, where the
+/// trunk's own event and twelve calls' voice events fall together. The rule
+/// (docs/models/trunk.md, "The trunk timer"): the tick at T carries the
+/// frames completed in [T − 20 ms, T), so frame k leaves at the tick
+/// (k + 1) · 20 ms whatever the order of those events:
+/// - every frame waits exactly one interval, t_sent − t_gen = 20 ms (UDP
+///   sends at once);
+/// - every trunk packet carries exactly one frame of each of the 12 calls,
+///   IP 20 + UDP 8 + header 8 + 12 · (6 + 160) = 2028 B.
+/// (Before the tie rule, frames queued before the tick's event went at
+/// once and the others a tick later: waits of 0 and 20 ms, and a packet
+/// with 13 entries, 2194 B, two frames of one call.)
+#[test]
+fn aligned_starts_fill_every_packet_with_one_frame_per_call() {
+    const CALLS: usize = 12;
+    let toml = "[run]\nduration = \"10s\"\n\
+        [[links]]\nbetween = [\"a\", \"b\"]\nrate = \"10Mbps\"\ndelay = \"20ms\"\n\
+        [[calls]]\ncount = 12\nfrom = \"a\"\nto = \"b\"\ncodec = \"G.711\"\nptime = \"20ms\"\n\
+        speech = { model = \"continuous\" }\nstart = \"0s\"\ntransport = { kind = \"udp\" }\ntrunk = {}\n";
+    let mut s = from_toml_str(toml).expect("scenario");
+    s.run.trace = true;
+    let w = run(&s);
+    assert_eq!(w.calls.len(), CALLS);
+    let mut packets = std::collections::BTreeMap::<u64, Vec<usize>>::new();
+    for (c, call) in w.calls.iter().enumerate() {
+        let r = &call.rec;
+        assert!(r.len() > 450, "10 s of 20 ms frames: {}", r.len());
+        for i in 0..r.len() {
+            assert_eq!(r.t_gen(i) % IV, 0, "call {c} frame {i}: complete on a tick");
+            assert_eq!(r.t_sent(i) - r.t_gen(i), IV, "call {c} frame {i}: waits one whole interval");
+            packets.entry(r.t_sent(i)).or_default().push(c);
+        }
+    }
+    for (t, calls) in &packets {
+        assert_eq!(*calls, (0..CALLS).collect::<Vec<_>>(), "packet at {t} ns: one frame of each call");
+    }
+    let fwd = &w.topo.channels[0].stats;
+    assert_eq!(fwd.delivered, packets.len() as u64, "one packet per tick with frames");
+    let size = 20 + 8 + 8 + CALLS as u64 * (6 + 160);
+    assert_eq!(size, 2028);
+    assert_eq!(fwd.bytes_delivered, fwd.delivered * size, "every packet 2028 B");
+}

@@ -22,6 +22,9 @@ per-packet work. Readings (docs/models/audio.md):
 - A codec frame is active if any detector frame it overlaps is. Then
   `hangover` (default 0: Speex adds none of its own beyond the smoothing
   of its quality measure) keeps the frames after each active one active.
+  It must be a whole number of the call's codec frames (`check_hangover`):
+  a value between two is refused, naming both, rather than rounded, so the
+  hang-over that runs is the one written.
 - The schedule covers the call's longest possible length (its `length`,
   or the run's duration); the core stops the call at its own end.
 """
@@ -87,6 +90,26 @@ def parse(table: Mapping[str, Any], path: str) -> dict[str, Any]:
     out["detector"] = det
     out["hangover"] = f"{_ms(table.get('hangover', '0ms'), f'{path}.hangover')}ms"
     return out
+
+
+def _dur(ns: int) -> str:
+    return f"{ns // 1_000_000}ms" if ns % 1_000_000 == 0 else f"{ns}ns"
+
+
+def check_hangover(written: Any, hangover_ms: int, frame_ns: int, codec: str, path: str) -> int:
+    """The hang-over in codec frames: `hangover_ms` must be a whole number
+    of the call's `frame_ns` frames; otherwise a ScenarioError at `path`
+    naming the value as written, the frame and the nearest allowed values
+    (multiples of the frame within 0-2 s)."""
+    ns = hangover_ms * 1_000_000
+    frames, rest = divmod(ns, frame_ns)
+    if rest == 0:
+        return frames
+    near = [v for v in (frames * frame_ns, (frames + 1) * frame_ns) if v <= 2 * 10**9]
+    near_s = " and ".join(f'"{_dur(v)}"' for v in near)
+    raise _error(path, json.dumps(written, default=str),
+                 f"a whole number of the call's {_dur(frame_ns)} codec frames ({codec}), not rounded: "
+                 f"the nearest {'are' if len(near) > 1 else 'is'} {near_s}")
 
 
 def speex_frames(x8k: np.ndarray) -> np.ndarray:
@@ -156,7 +179,10 @@ def activity(files: tuple[str, ...], first: int, frame_ms: float, frames: int, d
     hi = np.ceil((j + 1) * frame_s / det_s - 1e-9).astype(int)
     csum = np.concatenate([[0], np.cumsum(det)])
     act = csum[np.minimum(hi, len(det))] - csum[np.minimum(lo, len(det))] > 0
-    hang = int(round(hangover_ms / frame_ms))
+    # A whole number of frames (`check_hangover` refuses any other value).
+    hang, rest = divmod(hangover_ms * 1000, int(round(frame_ms * 1000)))
+    if rest:
+        raise ValueError(f"hangover {hangover_ms} ms is not a whole number of {frame_ms} ms frames")
     if hang:
         held = act.copy()
         for d in range(1, hang + 1):
@@ -213,6 +239,9 @@ def resolve(doc: Mapping[str, Any]) -> dict[str, Any]:
                              "a call on its codec's frames (no bitrate or bit-rate adaptation: their packet "
                              "interval is no speech frame)")
             f = frame_ms[grp["codec"]]
+            written = doc["calls"][g]["speech"].get("hangover", "0ms")
+            check_hangover(written, int(t["hangover"][:-2]), int(round(f * 1e6)), grp["codec"],
+                           f"calls[{g}].speech.hangover")
             length = min(_ns(grp["length"]), duration) if grp.get("length") else duration
             frames = length // int(round(f * 1e6))
             lists = [spurts(activity(tuple(t["speech"]), first + i, f, frames, t["detector"],

@@ -47,12 +47,17 @@ impl World {
         }
     }
 
-    /// Trunk `t`'s tick: its queued frames leave as one packet (or several,
-    /// with an mtu), through the transport like any application unit.
+    /// Trunk `t`'s tick: its frames due now leave as one packet (or
+    /// several, with an mtu), through the transport like any application
+    /// unit. Frames completed at this very instant are due at the next tick
+    /// (the trunk's tie rule, voice/trunk.rs), which is armed for them.
     pub(super) fn on_trunk(&mut self, now: SimTime, t: u32) {
         let mut out: Vec<Bundle> = Vec::new();
         let app = &mut self.trunks[t as usize];
-        app.trunk.tick(&mut out);
+        if let Some(at) = app.trunk.tick(now, &mut out) {
+            self.q.schedule(at, Event::Trunk { trunk: t });
+        }
+        let app = &mut self.trunks[t as usize];
         let (flow, overhead) = (app.flow, app.overhead);
         for b in out {
             let unit = AppUnit { app_seq: b.id, payload: b.bytes, overhead, rtp: None };

@@ -15,16 +15,26 @@
 //! `trunkfreq` does (default 20 ms: "the trunk will send all the data
 //! queued to it in the past 20ms", Asterisk configs/samples/iax.conf.sample).
 //! Here the timer is free-running from time zero: the tick at T carries
-//! every frame completed in [T − interval, T) (one closed-form rule that
-//! does not depend on the order of events at the same instant); a frame
-//! completed exactly at a tick waits for the next one. A tick with nothing
+//! every frame completed in [T − interval, T); a frame completed exactly
+//! at a tick waits a whole interval, for the next one. The tie rule is the
+//! trunk's own, not the event queue's: each queued frame carries the tick
+//! it is due at (`next_tick` of its completion time, strictly after it),
+//! and a tick takes only the frames due at or before it, so a frame queued
+//! at T before the tick's event at T runs stays for T + interval, exactly
+//! as one queued after it does. (Asterisk's `send_trunk` sends whatever
+//! `iax2_trunk_queue` has appended when the timer takes the trunk's lock,
+//! so there a frame and the timer at one instant race; a frame cannot be
+//! queued at the instant its last sample is taken, and this rule is the
+//! limit of that race as the encoding and queueing work tends to zero:
+//! docs/models/trunk.md, "The trunk timer".) A tick with nothing
 //! queued sends nothing (a call in silence, or with DTX, simply has no
 //! entry; Asterisk sends a trunk frame only when data is queued). So
 //! every non-empty tick gives one packet of
 //! `header + Σ (entry + frame)` bytes above the transport.
 //!
 //! Sans-IO: `push` takes a frame and says when the next tick is due if it
-//! was idle, `tick` takes the queued frames out as one bundle, `members`
+//! was idle, `tick` takes the frames due out as one bundle (or several,
+//! with an mtu) and says when the next tick is due if frames stay, `members`
 //! says which calls' frames a bundle (the transport's application unit)
 //! carried, so a bundle's fate — sent, dropped by the sender, lost,
 //! arrived — becomes each of its frames' fate.
@@ -86,7 +96,8 @@ pub struct Bundle {
 #[derive(Debug, Default)]
 pub struct Trunk {
     pub cfg: TrunkConfig,
-    pending: Vec<Entry>,
+    /// Queued frames, in the order queued, each with the tick it is due at.
+    pending: Vec<(SimTime, Entry)>,
     /// Every bundle's members, flat: bundle i is `members[start[i]..start[i+1]]`.
     members: Vec<(u32, u32)>,
     start: Vec<u32>,
@@ -103,12 +114,15 @@ impl Trunk {
         SimTime((t.0 / iv + 1) * iv)
     }
 
-    /// Queue a frame completed at `now`. Returns the tick to schedule when
-    /// the trunk was idle (nothing queued), else None (one is scheduled).
+    /// Queue a frame completed at `now`, due at the first tick strictly
+    /// after `now`. Returns the tick to schedule when the trunk was idle
+    /// (nothing queued), else None (a tick is scheduled: `tick` returns the
+    /// next one while frames remain).
     pub fn push(&mut self, now: SimTime, e: Entry) -> Option<SimTime> {
         let idle = self.pending.is_empty();
-        self.pending.push(e);
-        idle.then(|| self.next_tick(now))
+        let due = self.next_tick(now);
+        self.pending.push((due, e));
+        idle.then_some(due)
     }
 
     /// Frames waiting for the next tick.
@@ -116,13 +130,19 @@ impl Trunk {
         self.pending.len()
     }
 
-    /// The tick: the queued frames as bundles, in the order they were
-    /// queued (one bundle, or several of at most `mtu` trunk bytes each).
-    pub fn tick(&mut self, out: &mut Vec<Bundle>) {
+    /// The tick at `now`: the queued frames due at or before it as bundles,
+    /// in the order they were queued (one bundle, or several of at most
+    /// `mtu` trunk bytes each). A frame completed at `now` itself is due at
+    /// the next tick and stays, whether it was queued before this tick ran
+    /// or after. Returns the tick to schedule for the frames that stay (the
+    /// earliest due), or None when nothing is left queued.
+    pub fn tick(&mut self, now: SimTime, out: &mut Vec<Bundle>) -> Option<SimTime> {
         let (h, e) = (self.cfg.header, self.cfg.entry);
         let mut bytes = h;
         let mut frames = 0;
-        for x in std::mem::take(&mut self.pending) {
+        let (ready, stay): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending).into_iter().partition(|&(due, _)| due <= now);
+        self.pending = stay;
+        for (_, x) in ready {
             let add = e + x.payload;
             if frames > 0 && self.cfg.mtu.is_some_and(|m| bytes + add > m) {
                 out.push(self.close(bytes, frames));
@@ -135,6 +155,7 @@ impl Trunk {
         if frames > 0 {
             out.push(self.close(bytes, frames));
         }
+        self.pending.iter().map(|&(due, _)| due).min()
     }
 
     fn close(&mut self, bytes: u32, frames: u32) -> Bundle {
@@ -172,16 +193,38 @@ mod tests {
         assert_eq!(t.push(ms(3), Entry { call: 0, seq: 0, payload: 160 }), Some(ms(20)));
         assert_eq!(t.push(SimTime(19_900_000), Entry { call: 1, seq: 0, payload: 160 }), None);
         let mut out = Vec::new();
-        t.tick(&mut out);
+        assert_eq!(t.tick(ms(20), &mut out), None);
         // RFC 5456 framing: 8 + 2 × (6 + 160).
         assert_eq!(out, vec![Bundle { id: 0, bytes: 8 + 2 * 166, frames: 2 }]);
         assert_eq!(t.members(0), &[(0, 0), (1, 0)]);
         assert_eq!(t.push(ms(20), Entry { call: 0, seq: 1, payload: 160 }), Some(ms(40)));
         out.clear();
-        t.tick(&mut out);
+        assert_eq!(t.tick(ms(40), &mut out), None);
         assert_eq!(out, vec![Bundle { id: 1, bytes: 8 + 166, frames: 1 }]);
         assert_eq!(t.members(1), &[(0, 1)]);
         assert!(t.members(2).is_empty());
+    }
+
+    #[test]
+    fn a_frame_completed_at_a_tick_waits_for_the_next_whatever_runs_first() {
+        // Two calls' frames complete exactly at the 20 ms tick, one queued
+        // before the tick's event runs and one after; a third was complete
+        // at 5 ms. The tick at 20 ms carries only the 5 ms frame (due at
+        // 20 ms); both frames of 20 ms are due at 40 ms, so the tick keeps
+        // the first queued, asks for 40 ms, and the second (queued into a
+        // non-empty trunk) asks for nothing: one tick at 40 ms carries both.
+        let mut t = Trunk::new(TrunkConfig::default());
+        assert_eq!(t.push(ms(5), Entry { call: 2, seq: 0, payload: 160 }), Some(ms(20)));
+        assert_eq!(t.push(ms(20), Entry { call: 0, seq: 1, payload: 160 }), None);
+        let mut out = Vec::new();
+        assert_eq!(t.tick(ms(20), &mut out), Some(ms(40)));
+        assert_eq!(out, vec![Bundle { id: 0, bytes: 8 + 166, frames: 1 }]);
+        assert_eq!(t.members(0), &[(2, 0)]);
+        assert_eq!(t.push(ms(20), Entry { call: 1, seq: 1, payload: 160 }), None);
+        out.clear();
+        assert_eq!(t.tick(ms(40), &mut out), None);
+        assert_eq!(out, vec![Bundle { id: 1, bytes: 8 + 2 * 166, frames: 2 }]);
+        assert_eq!(t.members(1), &[(0, 1), (1, 1)]);
     }
 
     #[test]
@@ -194,7 +237,7 @@ mod tests {
             t.push(ms(1), Entry { call: c, seq: 0, payload: 160 });
         }
         let mut out = Vec::new();
-        t.tick(&mut out);
+        assert_eq!(t.tick(ms(20), &mut out), None);
         assert_eq!(out, vec![Bundle { id: 0, bytes: 1156, frames: 7 }, Bundle { id: 1, bytes: 828, frames: 5 }]);
         assert_eq!(t.members(1).len(), 5);
         assert_eq!(t.members(1)[0], (7, 0));
