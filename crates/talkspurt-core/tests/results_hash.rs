@@ -46,6 +46,7 @@ const CASES: &[Case] = &[
     ("bench/dumbbell.toml", 1, Some(1500), (BOTTLENECK, r#"queue = { kind = "pie" }"#)),
     ("bench/tcp_mix.toml", 10, None, KEEP),
     ("bench/tfrc_voice.toml", 10, None, KEEP),
+    ("tests/data/trunk/trunks.toml", 20, None, KEEP),
 ];
 
 fn root() -> PathBuf {

@@ -501,26 +501,34 @@ impl World {
         let make = |gen| Event::Timer { flow, side, gen };
         f.timers[side as usize].arm(&mut self.q, now, want, self.end, &mut self.timer_late, make);
         if let Some(c) = media {
-            self.start_media(now, c);
+            self.start_media(now, now, c);
         }
         if let Some(t) = trunk_open {
             for c in 0..self.calls.len() as u32 {
                 let call = &mut self.calls[c as usize];
                 if call.trunk == t && call.await_open {
                     call.await_open = false;
-                    self.start_media(now, c);
+                    // The members share one connection, so its opening
+                    // must not line their frame clocks up: each keeps the
+                    // phase of its own start (seed 003's calls at uniform
+                    // phases, docs/models/trunk.md), its clock starting
+                    // at the first instant from `now` on its ptime grid.
+                    let (start, p) = (call.start.0, call.source.ptime().as_nanos().max(1));
+                    let at = if start >= now.0 { start } else { now.0 + (p - (now.0 - start) % p) % p };
+                    self.start_media(now, SimTime(at), c);
                 }
             }
         }
     }
 
-    /// Call `c`'s connection opened at `now`: its frame clock starts now
-    /// (`media_start = "connection"`), the first packet complete one
+    /// Call `c`'s connection opened at `now`: its frame clock starts at
+    /// `at` (`media_start = "connection"`: `now`, or for a trunk member
+    /// the next instant in its own phase), the first packet complete one
     /// ptime later. A call whose generation period ended during the
     /// handshake sends nothing and closes its connection.
-    fn start_media(&mut self, now: SimTime, c: u32) {
+    fn start_media(&mut self, now: SimTime, at: SimTime, c: u32) {
         let call = &mut self.calls[c as usize];
-        call.source.restart(now, call.stop);
+        call.source.restart(at, call.stop);
         match call.source.next_ready() {
             Some(t) => self.q.schedule_in(self.voice_lane(c), t, Event::Voice { call: c }),
             // A trunk member that will send nothing: the trunk closes after
