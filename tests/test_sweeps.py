@@ -179,9 +179,30 @@ def test_cli_sweep_quiet_off_tty_and_errors(tmp_path):
     bad = cli("sweep", str(sweep_file(tmp_path / "neg", sweep=SWEEP.replace('"40ms"', '"-40ms"'))),
               "-o", str(tmp_path / "o3"))
     assert bad.returncode == 2 and bad.stderr.startswith("talkspurt: error: links[1].delay:"), bad.stderr
+    # The first failing point is grid value 1 with zip value 0: point 2 of
+    # grid × zip; only the setting that failed is shown.
+    assert bad.stderr.rstrip().endswith('(sweep point 2: links[1].delay = "-40ms")'), bad.stderr
     assert not (tmp_path / "o3").exists()
     bad = cli("sweep", str(f), "-o", str(tmp_path / "o4"), "--executor", "ftp://x")
     assert bad.returncode == 2 and "--executor" in bad.stderr
+
+
+def test_a_bad_list_point_is_named_by_index_label_and_setting(tmp_path):
+    f = sweep_file(tmp_path, sweep="""
+[sweep]
+list = [
+  { label = "ok", "calls[0].ptime" = "20ms" },
+  { label = "odd", "calls[0].ptime" = "25ms", "links[1].delay" = "30ms" },
+]
+""")
+    bad = cli("sweep", str(f), "-o", str(tmp_path / "out"))
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
+    assert bad.stderr.startswith('talkspurt: error: calls[0].ptime: got "25ms"; expected a multiple of the G.711 frame')
+    assert bad.stderr.rstrip().endswith('(sweep point 1 "odd": calls[0].ptime = "25ms")'), bad.stderr
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(talkspurt.ScenarioError, match=r'sweep point 1 "odd"') as e:
+        load_sweep(f).runs()
+    assert e.value.path == "calls[0].ptime"
 
 
 def test_sigterm_then_resume_loses_and_duplicates_nothing(tmp_path):

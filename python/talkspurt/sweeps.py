@@ -114,16 +114,34 @@ class Sweep:
         out: list[RunSpec] = []
         for p, params in enumerate(self.points()):
             doc = json.loads(json.dumps(self.base))
-            _ov.apply(doc, {k: v for k, v in params.items() if k != LABEL})
-            _ov.drop_empty_groups(doc)
-            _require_audio(doc, checked)
-            for r in range(self.replications):
-                seed = derive_seed(base_seed, r)
-                doc.setdefault("run", {})["seed"] = seed
-                normalized = _core.validate(to_json(doc))
-                run_id = run_key(normalized)
-                out.append(RunSpec(len(out), p, r, seed, params, normalized, run_id, json.dumps(doc, default=str)))
+            try:
+                _ov.apply(doc, {k: v for k, v in params.items() if k != LABEL})
+                _ov.drop_empty_groups(doc)
+                _require_audio(doc, checked)
+                for r in range(self.replications):
+                    seed = derive_seed(base_seed, r)
+                    doc.setdefault("run", {})["seed"] = seed
+                    normalized = _core.validate(to_json(doc))
+                    run_id = run_key(normalized)
+                    out.append(RunSpec(len(out), p, r, seed, params, normalized, run_id, json.dumps(doc, default=str)))
+            except ScenarioError as e:
+                raise _at_point(e, p, params) from None
         return out
+
+
+def _at_point(e: ScenarioError, p: int, params: Mapping[str, Any]) -> ScenarioError:
+    """`e`, raised by sweep point `p`, saying which point: its label and
+    the setting that failed (or all its settings if none names the key)."""
+    path = getattr(e, "path", "")
+    label = f" {json.dumps(params[LABEL])}" if LABEL in params else ""
+    mine = {k: v for k, v in params.items() if k != LABEL and path and (path == k or path.startswith(k + ".") or path.startswith(k + "["))}
+    shown = mine or {k: v for k, v in params.items() if k != LABEL}
+    text = ", ".join(f"{k} = {json.dumps(v, default=str)}" for k, v in shown.items())
+    if len(text) > 200:
+        text = text[:197] + "..."
+    out = ScenarioError(f"{e} (sweep point {p}{label}{': ' + text if text else ''})")
+    out.path, out.value, out.allowed = path, getattr(e, "value", ""), getattr(e, "allowed", "")
+    return out
 
 
 def _require_audio(doc: Mapping[str, Any], checked: set[bool]) -> None:
