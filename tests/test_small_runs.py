@@ -66,16 +66,30 @@ def test_run_imports_pandas_while_a_long_core_runs(monkeypatch):
     assert time.perf_counter() - t0 >= api.MEANWHILE_AFTER_S  # not before
 
 
+def test_a_short_core_run_calls_nothing_meanwhile(monkeypatch):
+    # A core that returns at once: `meanwhile` (pandas' import) is never
+    # called, so a caller that reads no table never pays it.
+    from talkspurt import api
+
+    called = []
+    monkeypatch.setattr(api._core, "run", lambda *args: {"done": True})
+    assert api._run_core("{}", None, False, None, None, "capture", False, lambda: called.append(1)) == {"done": True}
+    assert called == []
+
+
 def test_a_short_run_imports_nothing_for_its_tables():
     # quickstart.toml runs in milliseconds: `talkspurt.run()` leaves pandas
-    # to the first table read (a caller that reads none never pays it).
+    # to the first table read. (On a machine so loaded that the run itself
+    # takes MEANWHILE_AFTER_S, importing it is right: the line says which.)
+    from talkspurt.api import MEANWHILE_AFTER_S
+
     code = ("import sys, talkspurt; "
             f"res = talkspurt.run({str(ROOT / 'scenarios' / 'quickstart.toml')!r}); "
             "print('IMPORTED', 'pandas' in sys.modules, res.manifest['wall_time_s'])")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     line = next(l for l in r.stdout.splitlines() if l.startswith("IMPORTED"))
     _, imported, wall = line.split()
-    assert float(wall) < 0.3 and imported == "False", (line, r.stderr[-2000:])
+    assert imported == "False" or float(wall) >= MEANWHILE_AFTER_S, (line, r.stderr[-2000:])
 
 
 def _both(res):
