@@ -163,3 +163,34 @@ def test_call_panels_draw_a_dccp_senders_rate_and_send_buffer():
     # UDP records no series: the five packet panels only
     plain = talkspurt.run(small_scenario(duration="5s"))
     assert len(call_panels(plain.packets, 0, plain.series).axes) == 5
+
+
+AVOIP_PANELS = ["codec rate\n(kb/s)", "delay\n(ms)", "loss\n(%)"]
+
+
+def test_call_panels_draw_an_avoip_sources_rate_delay_and_loss():
+    # seed 004 Figs 4, 6, 10: the source rate, each report's delay beside
+    # avg_delay and its loss beside peer_SLR (docs/results.md, series).
+    from talkspurt.figures import call_panels
+
+    sc = small_scenario(duration="10s", adapt='{ kind = "avoip" }',
+                        rtcp='{ interval = "fixed", min_interval = "1s" }').replace("seed = 3", "seed = 3\nseries = true")
+    res = talkspurt.run(sc)
+    fig = call_panels(res.packets, 1, res.series)
+    labels = [a.get_ylabel() for a in fig.axes]
+    assert labels[5:] == AVOIP_PANELS
+    # Each call has a voice flow then its RTCP flow: call 1's voice is flow 2.
+    s = res.series
+    mine = s[(s.flow == 2) & (s.side == "sender")]
+    loss_ax = fig.axes[labels.index("loss\n(%)")]
+    slr = next(l for l in loss_ax.get_lines() if l.get_label() == "peer_SLR")
+    want = mine[mine.name == "report_slr"].value.to_numpy() * 100.0
+    assert len(want) > 0
+    np.testing.assert_allclose(slr.get_ydata(), want)
+    delay_ax = fig.axes[labels.index("delay\n(ms)")]
+    assert {l.get_label() for l in delay_ax.get_lines()} == {"report's delay", "avg_delay"}
+    # A UDP call with series on (its ptime_ms / bitrate_bps rows, no
+    # reports): the five packet panels only.
+    plain = talkspurt.run(small_scenario(duration="5s").replace("seed = 3", "seed = 3\nseries = true"))
+    assert plain.series is not None and len(plain.series)
+    assert not set(AVOIP_PANELS) & {a.get_ylabel() for a in call_panels(plain.packets, 0, plain.series).axes}

@@ -5,7 +5,9 @@
   Figs 5.1–5.6);
 - `call_panels`: one call over time — on/off pattern, packet send / arrival
   / playout delays with losses marked, sending and delivered rate, sender
-  wait, windowed impairments (seed 000 Figs 5.7–5.8);
+  wait, windowed impairments (seed 000 Figs 5.7–5.8); with series, the
+  transport's rate / window, and an `avoip` source's rate, reported delay
+  and loss (seed 004 Figs 4, 6, 10);
 - `ptime_rate_loss`: ptime, sending rate and loss per second over time,
   per call (seed 001);
 - `delay_jitter_cdfs` and `burst_histograms`: CDFs of one-way delay and of
@@ -183,11 +185,14 @@ def call_panels(packets, call: int = 0, series=None):
     """One call over time (seed 000 Figs 5.7–5.8). With the run's `series`
     (`[run] series = true`) the call's transport adds panels: a rate-based
     sender's allowed rate X beside X_recv (seed 000 Fig. 5.7's rate plot),
-    a window-based one's cwnd, and the send buffer's occupancy."""
+    a window-based one's cwnd, and the send buffer's occupancy. An `avoip`
+    call adds seed 004's Figs 4, 6 and 10 (§5): its codec rate, each
+    receiver report's delay beside avg_delay, and each report's loss beside
+    peer_SLR (§2.2, Fig. 2)."""
     plt = _plt()
     p, t0 = _call_packets(packets, call)
     t = p.t_generated.to_numpy() - t0
-    extra = _transport_series(series, call)
+    extra = _transport_series(series, call, int(packets.call.max()) + 1)
     n = 5 + len(extra)
     fig, ax = plt.subplots(n, 1, figsize=(9, 2 * n), sharex=True)
     ax[0].eventplot([t], lineoffsets=0.5, linelengths=0.8, linewidths=0.5)
@@ -216,8 +221,13 @@ def call_panels(packets, call: int = 0, series=None):
     ax[4].set_ylabel("impairments")
     ax[4].legend(fontsize=7)
     for a, (ylabel, lines) in zip(ax[5:], extra):
-        for name, (ts, vs) in lines.items():
-            a.step(ts - t0, vs, where="post", lw=0.8, label=name)
+        for name, (ts, vs, how) in lines.items():
+            if how == "points":
+                a.plot(ts - t0, vs, ".-", ms=3, lw=0.6, label=name)
+            else:
+                if how == "held":  # the last state holds to the call's last packet
+                    ts, vs = np.append(ts, t0 + t.max()), np.append(vs, vs[-1])
+                a.step(ts - t0, vs, where="post", lw=0.8, label=name)
         a.set_ylabel(ylabel)
         a.legend(fontsize=7)
     ax[-1].set_xlabel("time since the call's first packet (s)")
@@ -229,7 +239,7 @@ def call_panels(packets, call: int = 0, series=None):
 
 
 # Sender series drawn by call_panels: panel label → (series name, legend,
-# scale to the panel's unit). A call's flow number is its call index.
+# scale to the panel's unit), drawn as steps.
 _PANELS = [
     ("allowed rate\n(kb/s)", [("x_bps", "X (allowed)", 1e-3), ("x_recv_bps", "X_recv limit", 1e-3),
                                ("x_calc_bps", "X_calc", 1e-3)]),
@@ -237,19 +247,45 @@ _PANELS = [
     ("send buffer\n(packets)", [("send_buffer", "occupancy", 1.0)]),
 ]
 
+# An `avoip` call's panels (seed 004 Figs 4, 6, 10: "the source rate, the
+# end-to-end delay and the loss percentage"), drawn when the call has
+# `report_*` rows: the codec rate as a step held to the call's end, and per
+# receiver report what Fig. 2 read and smoothed (docs/results.md, series).
+_AVOIP_PANELS = [
+    ("codec rate\n(kb/s)", [("bitrate_bps", "source rate", 1e-3, "held")]),
+    ("delay\n(ms)", [("report_delay_ms", "report's delay", 1.0, "points"), ("avg_delay_ms", "avg_delay", 1.0, "points")]),
+    ("loss\n(%)", [("report_loss", "report's loss", 100.0, "points"), ("report_slr", "peer_SLR", 100.0, "points")]),
+]
 
-def _transport_series(series, call: int) -> list[tuple[str, dict[str, tuple[Any, Any]]]]:
+
+def _voice_flow(series, call: int, n_calls: int) -> int:
+    """The call's voice flow in `series`. Every call records `ptime_ms` at
+    its start, calls in order, so the flows' order of first appearance in
+    those rows lists the calls' voice flows (a call's RTCP flow follows its
+    voice flow, so the flow is not the call index once calls have RTCP).
+    Trunked calls share their trunk's flow: fewer flows than the `n_calls`
+    calls seen, and the call index is taken, as for calls without RTCP."""
+    r = series[(series.name.astype(str) == "ptime_ms") & (series.side.astype(str) == "sender")]
+    flows = list(dict.fromkeys(r.flow.astype(int).tolist()))
+    return flows[call] if call < len(flows) and len(flows) >= n_calls else call
+
+
+def _transport_series(series, call: int, n_calls: int) -> list[tuple[str, dict[str, tuple[Any, Any, str]]]]:
     if series is None or not len(series):
         return []
-    mine = series[(series.flow == call) & (series.side.astype(str) == "sender")]
+    mine = series[(series.flow == _voice_flow(series, call, n_calls)) & (series.side.astype(str) == "sender")]
+    names = mine.name.astype(str)
+    panels = [(y, [(n, leg, k, "steps") for n, leg, k in lines]) for y, lines in _PANELS]
+    if (names == "report_loss").any():
+        panels += _AVOIP_PANELS
     out = []
-    for ylabel, names in _PANELS:
+    for ylabel, lines_of in panels:
         lines = {}
-        for name, legend, scale in names:
-            r = mine[mine.name.astype(str) == name]
+        for name, legend, scale, how in lines_of:
+            r = mine[names == name]
             v = r.value.to_numpy(dtype=float) * scale
             if len(r) and np.isfinite(v).any():
-                lines[legend] = (r.t.to_numpy(dtype=float), np.where(np.isfinite(v), v, np.nan))
+                lines[legend] = (r.t.to_numpy(dtype=float), np.where(np.isfinite(v), v, np.nan), how)
         if lines:
             out.append((ylabel, lines))
     return out

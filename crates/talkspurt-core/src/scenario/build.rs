@@ -455,6 +455,8 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
             });
             let rtp = RtpCall { tx, rx: Box::new(rx), rtcp_flow, clock_rate };
             let expect = expected_packets(stop.saturating_since(start), ptime, &grp.speech, &spurts, frame);
+            let adapt = Box::new(adapter(&grp.adapt, c, ptime, grp.overhead_bytes, start));
+            let reports = (s.run.series && adapt.has_report_view()).then(Vec::new);
             calls.push(Call {
                 flow,
                 group: g as u32,
@@ -470,7 +472,8 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
                 stop,
                 framer,
                 rtp,
-                adapt: Box::new(adapter(&grp.adapt, c, ptime, grp.overhead_bytes, start)),
+                adapt,
+                reports,
                 log: vec![AdaptPoint::new(start, ptime, frame_bytes as f64 * 8.0 / frame.as_secs_f64(), grp.overhead_bytes)],
                 pending_fpp: None,
                 pending_bytes: None,

@@ -58,7 +58,11 @@ impl World {
             Dir::Reverse => {
                 call.rtp.tx.handle_rtcp(now, r);
                 while let Some(ev) = call.rtp.tx.poll_event() {
-                    if let Some(ch) = call.adapt.on_event(now, &ev) {
+                    let ch = call.adapt.on_event(now, &ev);
+                    if let Some(log) = &mut call.reports {
+                        log.extend(call.adapt.report_view(now, &ev));
+                    }
+                    if let Some(ch) = ch {
                         call.change(now, ch);
                     }
                 }

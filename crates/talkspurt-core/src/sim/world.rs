@@ -10,7 +10,7 @@ use super::path::CutThrough;
 use super::timer::{Popped, TimerSlot};
 use crate::net::{Dir, NodeId, Packet, Topology, NO_APP};
 use crate::rtp::{RtpReceiver, RtpSender};
-use crate::voice::adapt::{AdaptPoint, Adapter, Change};
+use crate::voice::adapt::{AdaptPoint, Adapter, Change, ReportView};
 use crate::sched::EventQueue;
 use crate::time::SimTime;
 use crate::transport::framing::StreamFramer;
@@ -155,6 +155,10 @@ pub struct Call {
     /// source starts its frame clock when the transport reports
     /// `AppEvent::Connected` (`World::prime`, `World::service`).
     pub await_open: bool,
+    /// `[run] series` and an adaptation with a report view (`avoip`):
+    /// what each report it acted on showed it, appended at the report's
+    /// arrival (`rtcp.rs`); None otherwise, so nothing is kept.
+    pub reports: Option<Vec<ReportView>>,
 }
 
 impl Call {
@@ -318,6 +322,18 @@ impl World {
                     self.series.push((c.flow, Side::Sender, Sample { t: p.t, name: "bitrate_bps", value: p.bitrate_bps }));
                     if matches!(*c.adapt, Adapter::Avoip(_)) {
                         self.series.push((c.flow, Side::Sender, Sample { t: p.t, name: "adapt_cause", value: p.cause.code() }));
+                    }
+                }
+                for r in c.reports.iter().flatten() {
+                    let ms = |d: Option<f64>| d.map_or(f64::NAN, |s| s * 1e3);
+                    let rows = [
+                        ("report_loss", r.loss),
+                        ("report_slr", r.slr),
+                        ("report_delay_ms", ms(r.delay_s)),
+                        ("avg_delay_ms", ms(r.avg_delay_s)),
+                    ];
+                    for (name, value) in rows {
+                        self.series.push((c.flow, Side::Sender, Sample { t: r.t, name, value }));
                     }
                 }
             }

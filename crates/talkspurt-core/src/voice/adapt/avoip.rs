@@ -34,7 +34,7 @@
 //! records its cause (`last_cause`): the halve, decrement or increment
 //! branch that won, or the no-report step.
 
-use super::{Cause, Change};
+use super::{Cause, Change, ReportView};
 use crate::rtp::RtcpEvent;
 use crate::time::{SimDuration, SimTime};
 
@@ -157,6 +157,19 @@ impl Avoip {
             (self.rate_bps, Cause::Other)
         };
         self.set(next, cause)
+    }
+
+    /// What the report `ev`, just handled by `on_event` at `now`, showed
+    /// the algorithm (the `report_*` series, docs/results.md): its fraction
+    /// lost, peer_SLR and avg_delay after the update, and the delay sample
+    /// the delay test read (per `DelaySignal`). None for other events.
+    pub fn view(&self, now: SimTime, ev: &RtcpEvent) -> Option<ReportView> {
+        let RtcpEvent::Report { fraction_lost, rtt_s, owd_s, .. } = *ev else { return None };
+        let delay_s = match self.cfg.delay {
+            DelaySignal::OneWay => owd_s,
+            DelaySignal::Rtt => rtt_s,
+        };
+        Some(ReportView { t: now, loss: fraction_lost, slr: self.peer_slr, delay_s, avg_delay_s: self.avg_delay })
     }
 
     fn set(&mut self, next: u32, cause: Cause) -> Option<Change> {

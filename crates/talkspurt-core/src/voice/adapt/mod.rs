@@ -85,6 +85,24 @@ impl AdaptPoint {
     }
 }
 
+/// What a receiver report showed a loss/delay adaptation when it acted on
+/// it (seed 004 §2.2, Fig. 2's inputs and smoothed state; `avoip` only):
+/// the `report_*` and `avg_delay_ms` series (docs/results.md). Logged per
+/// call only with `[run] series = true` (`Call::reports`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReportView {
+    /// The report's arrival at the sender.
+    pub t: SimTime,
+    /// The report's fraction lost (RFC 3550 §6.4.1), 0–1.
+    pub loss: f64,
+    /// peer_SLR after this report joined it.
+    pub slr: f64,
+    /// The delay sample the delay test read (s); None: the report had none.
+    pub delay_s: Option<f64>,
+    /// avg_delay after the update (s); None until a first delay sample.
+    pub avg_delay_s: Option<f64>,
+}
+
 #[derive(Debug)]
 pub enum Adapter {
     /// Fixed ptime: reports are heard and ignored (seed 001's "None").
@@ -107,6 +125,23 @@ impl Adapter {
             Adapter::CodecMode(a) => a.on_event(ev).map(Change::Mode),
             Adapter::TfrcCodec(_) => None,
         }
+    }
+
+    /// What the event `on_event` just handled at `now` showed the
+    /// algorithm, if it is a report a loss/delay adaptation acted on
+    /// (`avoip`). Busse-1996 and codec-mode smooth the loss differently
+    /// (λ, no delay), Patent reads the raw loss and tfrc-codec the
+    /// transport's rate: none of them has this view.
+    pub fn report_view(&self, now: SimTime, ev: &RtcpEvent) -> Option<ReportView> {
+        match self {
+            Adapter::Avoip(a) => a.view(now, ev),
+            _ => None,
+        }
+    }
+
+    /// Whether `report_view` can say anything.
+    pub fn has_report_view(&self) -> bool {
+        matches!(self, Adapter::Avoip(_))
     }
 
     /// Why the change `on_event` or `handle_timeout` just returned was
