@@ -423,12 +423,11 @@ impl World {
     pub fn largest_by_group(&self, groups: usize) -> Vec<Largest> {
         let mut out = vec![Largest::default(); groups];
         for c in &self.calls {
-            let f = self.flows[c.flow as usize].largest;
-            let mut l = f;
+            let mut l = self.flows[c.flow as usize].largest;
             if c.direct && c.rec.len() > 0 {
                 let per = (c.source.ptime().as_nanos() / c.source.frame().as_nanos().max(1)) as u32 * c.source.frame_bytes();
-                l.packet = l.packet.max(per + c.overhead);
-                l.message = l.message.max(per + c.overhead.saturating_sub(crate::net::wire::IPV4_HEADER + crate::net::wire::UDP_HEADER));
+                l.packet = l.packet.max(crate::transport::udp::datagram_size(per, c.overhead));
+                l.message = l.message.max(crate::transport::segment_bytes(per, c.overhead));
             }
             let g = &mut out[c.group as usize];
             g.packet = g.packet.max(l.packet);

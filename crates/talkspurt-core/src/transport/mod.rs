@@ -57,8 +57,14 @@ impl AppUnit {
     /// UDP that `overhead` counts (an RTP header), as a datagram transport
     /// carries it and a byte stream writes it before its framing.
     pub fn segment_bytes(&self) -> u32 {
-        self.payload + self.overhead.saturating_sub(crate::net::wire::IPV4_HEADER + crate::net::wire::UDP_HEADER)
+        segment_bytes(self.payload, self.overhead)
     }
+}
+
+/// [`AppUnit::segment_bytes`] of a unit of `payload` bytes whose
+/// application counts `overhead` bytes of headers from IP up.
+pub fn segment_bytes(payload: u32, overhead: u32) -> u32 {
+    payload + overhead.saturating_sub(crate::net::wire::IPV4_HEADER + crate::net::wire::UDP_HEADER)
 }
 
 /// A unit delivered to the receiving application.
