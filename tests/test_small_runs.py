@@ -112,3 +112,41 @@ def test_raw_and_frame_tables_agree_per_call_and_per_group():
     row = dict(zip(header, body[2].split()))
     assert row["calls"] == "25"
     assert float(row["loss%"]) == round(100 * many.calls.loss_total.mean(), 2)
+
+
+def test_records_written_beside_the_loop_give_the_same_results():
+    # `defer_records` (the core's RecordLog): the calls' records written on
+    # a second thread while the loop runs, or by the loop itself; a pool's
+    # workers ask for the latter. Every table is the same either way.
+    from talkspurt.api import _run
+
+    doc = small_scenario(duration="3s")
+    a, b = (_run(doc, trace=True, defer_records=d) for d in (True, False))
+    for name in ("calls", "packets", "groups", "links", "bursts"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x is not None and len(x) > 0, name
+        assert x.equals(y), name
+
+
+def test_pool_workers_record_in_the_loop(monkeypatch, tmp_path):
+    # A sweep's worker runs beside the others on every core: its records
+    # are written by its loop (`executors.execute` passes False).
+    from talkspurt import api, executors
+
+    seen = []
+    real = api._run_core
+
+    def spy(*args):
+        seen.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(api, "_run_core", spy)
+    import json
+    import tomllib
+
+    from talkspurt import store
+
+    monkeypatch.setattr(store, "write_run", lambda out, task, res: True)
+    doc = tomllib.loads(small_scenario(duration="1s"))
+    executors.execute({"out": str(tmp_path), "run": "r0", "trace": False, "scenario_json": json.dumps(doc)})
+    assert seen == [False]

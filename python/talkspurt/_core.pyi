@@ -36,6 +36,7 @@ def run(
     capture_key: str = "capture",
     partial: bool = False,
     interrupt: Optional["Interrupt"] = None,
+    defer_records: Optional[bool] = None,
 ) -> dict[str, Any]: ...
 
 class Interrupt:

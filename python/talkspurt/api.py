@@ -68,7 +68,7 @@ def _queue_series(as_run: dict) -> bool:
 
 
 def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool,
-              meanwhile: Optional[Callable[[], None]] = None) -> dict[str, Any]:
+              meanwhile: Optional[Callable[[], None]] = None, defer_records: Optional[bool] = None) -> dict[str, Any]:
     """`_core.run`, stoppable: from the main thread the core runs in a
     worker thread while the main thread waits, so Ctrl-C (or SIGTERM's
     handler) is handled at once; it sets the core's interrupt flag, which
@@ -82,18 +82,23 @@ def _run_core(text: str, seed, trace, progress, specs, key: str, partial: bool,
     GIL): Python work the caller will likely need after the run (`run()`:
     importing pandas). A shorter run never calls it, so it never pays for
     work its caller may not want. A press of Ctrl-C during it is honoured
-    when it returns."""
+    when it returns.
+
+    `defer_records`: the core's (None: the calls' records are handed to a
+    second thread while the event loop runs, on two cores or more, once
+    recording proves dear; False in a pool's worker, `executors.execute`;
+    docs/results.md, "Threads of a run")."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
-        return _core.run(text, seed, trace, progress, specs, key, partial)
+        return _core.run(text, seed, trace, progress, specs, key, partial, None, defer_records)
     flag = _core.Interrupt()
     box: dict[str, Any] = {}
     done = threading.Event()
 
     def work() -> None:
         try:
-            box["raw"] = _core.run(text, seed, trace, progress, specs, key, partial, flag)
+            box["raw"] = _core.run(text, seed, trace, progress, specs, key, partial, flag, defer_records)
         except BaseException as e:  # handed to the main thread
             box["error"] = e
         finally:
@@ -215,6 +220,7 @@ def _run(
     check_memory: bool = True,
     partial: bool = False,
     meanwhile: Optional[Callable[[], None]] = None,
+    defer_records: Optional[bool] = None,
 ) -> "Results":
     from . import pcap as _pcap
     from .results import Results
@@ -236,7 +242,7 @@ def _run(
     text = to_json(core)
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()
-    raw = _run_core(text, seed, trace, progress, specs or None, keys[1], partial, meanwhile)
+    raw = _run_core(text, seed, trace, progress, specs or None, keys[1], partial, meanwhile, defer_records)
     wall = time.perf_counter() - t0
     completed = raw.pop("completed", True)
     raw.pop("interrupted", None)

@@ -30,19 +30,45 @@ SUMMARY = [
 # The short headers are explained in the README ("Reading the table"); a
 # test keeps the two in step.
 PERCENT = {"loss_total", "loss_queue", "loss_link", "loss_late"}
+# Columns the table reads beside SUMMARY's (summary.format_table).
+TABLE_READS = ["emodel_extrapolated"]
 MAX_ROWS = 20
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: Optional[str] = None) -> argparse.ArgumentParser:
+    """The command line's parser: every command as a subcommand; or, given
+    `command` (`_command_of`), that command's alone, which parses its
+    arguments, prints its help and reports its errors as its subcommand
+    does (prog "talkspurt COMMAND") without building the others (issue 26:
+    their ~10 parsers and 75 arguments, with a gettext lookup for each
+    help string, were ~4 ms of each `talkspurt run`)."""
+    from . import compare as _compare
+
+    commands = {**_COMMANDS, "compare": (_compare.HELP, _compare.DESCRIPTION, _compare.add_arguments)}
+    if command is not None:
+        _, description, add = commands[command]
+        p = argparse.ArgumentParser(prog=f"talkspurt {command}", description=description)
+        add(p)
+        p.set_defaults(command=command)
+        return p
     p = argparse.ArgumentParser(
         prog="talkspurt",
         description="Simulate voice calls over transport protocols and score their quality.",
     )
     p.add_argument("--version", action="version", version=f"talkspurt {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    r = sub.add_parser("run", help="run a scenario, print per-call quality, optionally save results",
-                       description="Run a scenario; print a per-call table; with -o write calls/packets/"
-                                   "links/traffic/series as Parquet plus manifest.json.")
+    for name, (help_, description, add) in commands.items():
+        add(sub.add_parser(name, help=help_, description=description))
+    return p
+
+
+def _command_of(argv: Sequence[str]) -> Optional[str]:
+    """The command `argv` names first, if it is one (else None: the whole
+    parser, for `--help`, `--version` and a mistyped command)."""
+    return argv[0] if argv and (argv[0] in _COMMANDS or argv[0] == "compare") else None
+
+
+def _args_run(r: argparse.ArgumentParser) -> None:
     r.add_argument("scenario", help="scenario file (TOML, or JSON when named *.json)")
     _add_set(r)
     r.add_argument("-o", "--output", metavar="DIR", help="write results into DIR (must be new or empty)")
@@ -58,17 +84,19 @@ def _parser() -> argparse.ArgumentParser:
                    help="on Ctrl-C, score what ran and write it (manifest: partial = true); default: write nothing")
     r.add_argument("--no-memory-check", action="store_true",
                    help="run even when the estimated memory exceeds what is available")
-    v = sub.add_parser("validate", help="check a scenario and print it normalized",
-                       description="Validate a scenario; print it with every default filled in (JSON, or TOML "
-                                   "with --format toml).")
+
+
+def _args_validate(v: argparse.ArgumentParser) -> None:
     v.add_argument("scenario", help="scenario file (TOML, or JSON when named *.json)")
     _add_set(v)
     v.add_argument("--format", choices=("json", "toml"), default="json", help="output format (default json)")
-    sub.add_parser("codecs", help="list the codec table", description="List codecs with frame, rate, Ie and Bpl.")
-    s = sub.add_parser("sweep", help="run a parameter sweep into a results store",
-                       description="Run every point and replication of a [sweep] (docs/sweeps.md) into DIR: "
-                                   "one Parquet dataset partitioned by run, plus sweep.json. Re-running the same "
-                                   "command resumes an interrupted sweep.")
+
+
+def _args_none(_: argparse.ArgumentParser) -> None:
+    pass
+
+
+def _args_sweep(s: argparse.ArgumentParser) -> None:
     s.add_argument("scenario", help="scenario file with a [sweep] table, or a sweep file naming its scenario")
     _add_set(s)
     s.add_argument("-o", "--output", metavar="DIR", required=True, help="results store (new, empty, or this sweep's)")
@@ -80,46 +108,42 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     s.add_argument("--dry-run", action="store_true",
                    help="print the points and the number of runs (and how many DIR already holds); run nothing")
-    rp = sub.add_parser("report", help="write an HTML report of a results folder",
-                        description="Write one self-contained HTML file (figures embedded) for the results of "
-                                    "talkspurt run -o or talkspurt sweep -o.")
+
+
+def _args_report(rp: argparse.ArgumentParser) -> None:
     rp.add_argument("results", help="results folder")
     rp.add_argument("-o", "--output", metavar="FILE", help="HTML file (default RESULTS/report.html)")
     rp.add_argument("--force", action="store_true", help="replace an existing FILE")
     _add_figure_selection(rp)
-    pl = sub.add_parser("plot", help="draw the figures of a results folder",
-                        description="Draw the figures of a results folder as PNG and SVG files.")
+
+
+def _args_plot(pl: argparse.ArgumentParser) -> None:
     pl.add_argument("results", help="results folder")
     pl.add_argument("-o", "--output", metavar="DIR", help="figure folder (default RESULTS/figures)")
     pl.add_argument("--format", choices=["png", "svg", "both"], default="both")
     pl.add_argument("--force", action="store_true", help="replace existing figure files")
     _add_figure_selection(pl)
-    rp2 = sub.add_parser("reproduce", help="reproduce a seed study: the paper's numbers beside ours (and ns-2's)",
-                         description="Run a reproduction bundle (scenarios/seeds/NNN, docs/reproductions/README.md) "
-                                     "and write comparison.csv, reproduction.md and report.html into DIR. Several "
-                                     "bundles (or all) run in one invocation on one pool of workers, bundle NNN "
-                                     "into DIR/NNN, each exactly as when run alone. Re-running the same command "
-                                     "resumes.")
+
+
+def _args_reproduce(rp2: argparse.ArgumentParser) -> None:
     rp2.add_argument("bundle", nargs="*", help="bundle id (000-004) or a folder holding published.toml; several, "
-                     "or all (every bundle found); without one, list the bundles")
+           "or all (every bundle found); without one, list the bundles")
     rp2.add_argument("-o", "--output", metavar="DIR", help="output folder (default out/reproduce-NNN[-quick]); with "
-                     "several bundles, the folder holding DIR/NNN for each (default: each in out/reproduce-NNN[-quick])")
+           "several bundles, the folder holding DIR/NNN for each (default: each in out/reproduce-NNN[-quick])")
     rp2.add_argument("--quick", action="store_true", help="scaled-down runs (CI); every output says so")
     rp2.add_argument("--item", action="append", metavar="ITEM", help='only this table/figure, e.g. "Table 1" (repeatable)')
     rp2.add_argument("-j", "--workers", type=int, metavar="N", help="worker processes (default: one per core)")
     rp2.add_argument("--executor", default="local", metavar="WHERE",
                      help="local (process pool, default), dask (a LocalCluster) or dask://host:port")
     rp2.add_argument("--doc", metavar="FILE", help="also write the Markdown reproduction to FILE (full scale only); "
-                     "a folder (always so with several bundles) receives NNN.md for each")
+           "a folder (always so with several bundles) receives NNN.md for each")
     rp2.add_argument("--timings", metavar="FILE", help="write how the invocation spent its time as JSON: each phase, "
-                     "the seconds of the workers' jobs by kind, how busy the workers were")
+           "the seconds of the workers' jobs by kind, how busy the workers were")
     rp2.add_argument("--force", action="store_true", help="write into a non-empty DIR / replace FILE")
     rp2.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no table")
-    a = sub.add_parser("audio", help="PESQ of calls of saved results, on real speech through real codecs",
-                       description="Apply each packet's fate of a saved run (talkspurt run -o DIR) to real "
-                                   "speech through the call's codec with its concealment, and score it with "
-                                   "PESQ (ITU-T P.862). Prints one row per call; --wav writes what the "
-                                   "listener hears. See docs/models/audio.md.")
+
+
+def _args_audio(a: argparse.ArgumentParser) -> None:
     a.add_argument("results", help="results folder written by `talkspurt run -o`")
     a.add_argument("--call", type=int, action="append", metavar="N",
                    help="call index (repeatable; default every call)")
@@ -134,10 +158,40 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--stoi", action="store_true", help="also compute STOI")
     a.add_argument("--wav", metavar="DIR", help="write callN_reference.wav and callN_degraded.wav into DIR")
     a.add_argument("--workers", type=int, help="processes (default: all cores)")
-    from . import compare as _compare
 
-    _compare.add_parser(sub)
-    return p
+
+# Each command but `compare` (compare.py's): its help, description and the
+# function adding its arguments.
+_COMMANDS = {
+    "run": ("run a scenario, print per-call quality, optionally save results",
+             "Run a scenario; print a per-call table; with -o write calls/packets/"
+             "links/traffic/series as Parquet plus manifest.json.", _args_run),
+    "validate": ("check a scenario and print it normalized",
+             "Validate a scenario; print it with every default filled in (JSON, or TOML "
+             "with --format toml).", _args_validate),
+    "codecs": ("list the codec table",
+             "List codecs with frame, rate, Ie and Bpl.", _args_none),
+    "sweep": ("run a parameter sweep into a results store",
+             "Run every point and replication of a [sweep] (docs/sweeps.md) into DIR: "
+             "one Parquet dataset partitioned by run, plus sweep.json. Re-running the same "
+             "command resumes an interrupted sweep.", _args_sweep),
+    "report": ("write an HTML report of a results folder",
+             "Write one self-contained HTML file (figures embedded) for the results of "
+             "talkspurt run -o or talkspurt sweep -o.", _args_report),
+    "plot": ("draw the figures of a results folder",
+             "Draw the figures of a results folder as PNG and SVG files.", _args_plot),
+    "reproduce": ("reproduce a seed study: the paper's numbers beside ours (and ns-2's)",
+             "Run a reproduction bundle (scenarios/seeds/NNN, docs/reproductions/README.md) "
+             "and write comparison.csv, reproduction.md and report.html into DIR. Several "
+             "bundles (or all) run in one invocation on one pool of workers, bundle NNN "
+             "into DIR/NNN, each exactly as when run alone. Re-running the same command "
+             "resumes.", _args_reproduce),
+    "audio": ("PESQ of calls of saved results, on real speech through real codecs",
+             "Apply each packet's fate of a saved run (talkspurt run -o DIR) to real "
+             "speech through the call's codec with its concealment, and score it with "
+             "PESQ (ITU-T P.862). Prints one row per call; --wav writes what the "
+             "listener hears. See docs/models/audio.md.", _args_audio),
+}
 
 
 # figures.KINDS, named here so that building the parser imports neither
@@ -148,12 +202,12 @@ FIGURE_KINDS = ("quality", "rtpi", "goodput", "ftp-goodput", "fairness", "loss-s
 def _add_figure_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--metric", action="append", metavar="KIND|COLUMN",
                    help=f"what a sweep's figures plot: {', '.join(FIGURE_KINDS)} or a calls-table column "
-                        "(repeatable; default quality)")
+              "(repeatable; default quality)")
     p.add_argument("--x", metavar="AXIS", help="the swept key path on the x axis (default: one figure per axis)")
     p.add_argument("--stat", choices=("median", "mean"), default="median",
                    help="median and quartiles over calls, or mean over replications with its 95%% interval")
     p.add_argument("--run", metavar="RUN|POINT", help="the run of a sweep the per-run figures show: its key or a "
-                                                      "point index (default the first complete run)")
+                                 "point index (default the first complete run)")
     p.add_argument("--call", type=int, metavar="N", help="the call the per-call panels show (default the first)")
 
 
@@ -165,7 +219,7 @@ def _figure_selection(args: argparse.Namespace) -> dict[str, Any]:
 def _add_set(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
                    help="override a value by key path, e.g. --set links[1].delay=100ms --set run.seed=3 "
-                        "(repeatable; VALUE is a TOML value or a bare string)")
+              "(repeatable; VALUE is a TOML value or a bare string)")
 
 
 def _overrides(sets: list[str]) -> dict[str, Any]:
@@ -291,10 +345,12 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 130
     if not args.quiet:
-        m = res.manifest
-        cols = res.summary_columns()
-        _print(_table(cols))
         from . import notices
+
+        m = res.manifest
+        # Only what the table and the notices read, not every column (issue 26).
+        cols = res.summary_columns(list(dict.fromkeys([c for c, _ in SUMMARY] + TABLE_READS + notices.COLUMNS)))
+        _print(_table(cols))
 
         for _, text in notices.said(cols, m["scenario"], m.get("largest_bytes", ())):
             print(f"talkspurt: warning: {text}", file=sys.stderr)
@@ -527,18 +583,37 @@ def _audio(args: argparse.Namespace) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    args = _parser().parse_args(argv)
+    argv_ = sys.argv[1:] if argv is None else list(argv)
+    command = _command_of(argv_)
+    args = _parser(command).parse_args(argv_[1:] if command else argv_)
     previous = None
     if argv is None:  # the command, not a test calling main(): own SIGTERM
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        return _dispatch(args)
+        code = _dispatch(args)
     except Terminated:
         print("talkspurt: terminated", file=sys.stderr)
-        return 143
+        code = 143
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+    if argv is None and command == "run":
+        _exit_now(code)
+    return code
+
+
+def _exit_now(code: int) -> None:
+    """End the `talkspurt run` process once its output is out, without the
+    interpreter's teardown: its results are written and their files
+    closed, its threads done, and freeing every module and object one by
+    one was ~10 ms of a run's wall time (issue 26). Not for `main(argv)`
+    called from Python, nor for commands with process pools."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+    os._exit(code)
 
 
 def _dispatch(args: argparse.Namespace) -> int:

@@ -18,11 +18,14 @@ from typing import Any, Optional, Sequence
 from .scenario import _error
 
 
-def add_parser(sub) -> None:
-    c = sub.add_parser("compare", help="compare two result folders point by point",
-                       description="Compare two result folders (two sweep stores or two runs): per point (matched "
-                                   "by swept values) the mean of a metric in each, the difference B − A and its "
-                                   "95 %% interval (Welch) over replications.")
+HELP = "compare two result folders point by point"
+DESCRIPTION = ("Compare two result folders (two sweep stores or two runs): per point (matched by swept values) "
+               "the mean of a metric in each, the difference B − A and its 95 % interval (Welch) over "
+               "replications.")
+
+
+def add_arguments(c: argparse.ArgumentParser) -> None:
+    """The command's arguments (cli._parser makes its subparser)."""
     c.add_argument("a", metavar="DIR_A", help="first results folder")
     c.add_argument("b", metavar="DIR_B", help="second results folder")
     c.add_argument("--metric", action="append", metavar="COLUMN",

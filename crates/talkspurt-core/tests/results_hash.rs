@@ -10,7 +10,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use talkspurt_core::run::run;
+use talkspurt_core::run::{run_with, RunOptions};
 use talkspurt_core::time::SimDuration;
 
 /// (scenario file relative to the repository, duration cap, call-count
@@ -53,7 +53,9 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn hash_of(&(file, cap_s, calls, (from, to)): &Case) -> u64 {
+/// The digest of `case` run with the calls' records written by the loop
+/// (`defer` false) or on a second thread (`run::RunOptions::defer_records`).
+fn hash_of(&(file, cap_s, calls, (from, to)): &Case, defer: bool) -> u64 {
     let text = std::fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     assert!(from.is_empty() || text.contains(from), "{file}: no {from}");
     let text = if from.is_empty() { text } else { text.replace(from, to) };
@@ -63,7 +65,8 @@ fn hash_of(&(file, cap_s, calls, (from, to)): &Case) -> u64 {
     if let Some(n) = calls {
         s.calls[0].count = n;
     }
-    let out = run(&s, &mut |_| true).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let opts = RunOptions { defer_records: Some(defer), ..Default::default() };
+    let out = run_with(&s, &opts, &mut |_| true).unwrap_or_else(|e| panic!("{file}: {e}"));
     out.report.digest()
 }
 
@@ -74,14 +77,28 @@ fn shipped_scenarios_give_the_recorded_results() {
     // any opt-level. (Until NaNs were made canonical in `Table::push`, the
     // groups table's undefined fractions of scenarios without calls had
     // another NaN sign in `cargo test` builds.)
+    check(false);
+}
+
+/// The records written on a second thread while the loop runs
+/// (`trace::record::RecordLog`) give the recorded results too.
+#[test]
+fn records_written_beside_the_loop_give_the_recorded_results() {
+    // While blessing, the test above rewrites the record: compare after.
+    if std::env::var_os("TALKSPURT_BLESS").is_none() {
+        check(true);
+    }
+}
+
+fn check(defer: bool) {
     let golden = root().join("crates/talkspurt-core/tests/data/results_hashes.txt");
-    let got: Vec<String> = CASES.iter().map(|c| format!("{} {} {:016x}", c.0, c.3 .1, hash_of(c))).collect();
-    if std::env::var_os("TALKSPURT_BLESS").is_some() {
+    let got: Vec<String> = CASES.iter().map(|c| format!("{} {} {:016x}", c.0, c.3 .1, hash_of(c, defer))).collect();
+    if !defer && std::env::var_os("TALKSPURT_BLESS").is_some() {
         std::fs::write(&golden, got.join("\n") + "\n").expect("write golden hashes");
         return;
     }
     let want = std::fs::read_to_string(&golden).expect("tests/data/results_hashes.txt (bless with TALKSPURT_BLESS=1)");
     let want: Vec<&str> = want.lines().collect();
     let diff: Vec<String> = got.iter().zip(want.iter().chain(std::iter::repeat(&"<missing>"))).filter(|(g, w)| g != *w).map(|(g, w)| format!("got {g}, recorded {w}")).collect();
-    assert!(diff.is_empty() && got.len() == want.len(), "results moved:\n{}", diff.join("\n"));
+    assert!(diff.is_empty() && got.len() == want.len(), "results moved (records deferred: {defer}):\n{}", diff.join("\n"));
 }

@@ -260,7 +260,10 @@ impl Interrupt {
 /// `interrupted`, instead of raising at once without scoring.
 #[pyfunction]
 /// `interrupt` (an `Interrupt`) stops the run once set, like Ctrl-C.
-#[pyo3(signature = (scenario_json, seed=None, trace=None, progress=None, capture=None, capture_key="capture", partial=false, interrupt=None))]
+/// `defer_records`: write the calls' records on a second thread while the
+/// loop runs (`run::RunOptions::defer_records`; None: on two cores or
+/// more once recording proves dear); the results are the same either way.
+#[pyo3(signature = (scenario_json, seed=None, trace=None, progress=None, capture=None, capture_key="capture", partial=false, interrupt=None, defer_records=None))]
 fn run(
     py: Python<'_>,
     scenario_json: &str,
@@ -271,6 +274,7 @@ fn run(
     capture_key: &str,
     partial: bool,
     interrupt: Option<PyRef<'_, Interrupt>>,
+    defer_records: Option<bool>,
 ) -> PyResult<PyObject> {
     let flag = interrupt.map(|i| i.0.clone());
     let mut s = parse(py, scenario_json)?;
@@ -312,6 +316,7 @@ fn run(
             partial,
             interrupt: flag.clone(),
             fold: None,
+            defer_records,
         };
         talkspurt_core::run::run_with(&s, &opts, &mut cb)
     });

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use crate::scenario::{build, call_info, group_label, Scenario, ScenarioError};
 use crate::score::stream::CallStream;
 use crate::score::{CallInfo, Scoring};
+use crate::sim::records::Deferral;
 use crate::trace::CallRecord;
 use crate::sim::capture::Capture;
 
@@ -51,6 +52,9 @@ pub struct RunOutput {
     /// Per call group, its largest IP packet and application unit
     /// (`World::largest_by_group`): not a result, the notices' input.
     pub largest: Vec<crate::sim::world::Largest>,
+    /// The records were written on a second thread (`sim::records`):
+    /// not a result (the same bits either way), how the run went.
+    pub records_deferred: bool,
 }
 
 /// Wall seconds of a run's phases: building the world, its event loop,
@@ -83,6 +87,13 @@ pub struct RunOptions {
     /// or choose by the run's length (`None`, [`FOLD_FROM_S`]). The
     /// results are the same bits either way (tests/streaming.rs).
     pub fold: Option<bool>,
+    /// Write the calls' records on a second thread while the loop runs
+    /// (`trace::record::RecordLog`, `sim::records`): `Some(true)` from
+    /// the start, `Some(false)` never, `None` on a machine of two cores or
+    /// more once recording proves dear (`Deferral::Auto`). The records,
+    /// hence the results, are the same bits either way
+    /// (tests/results_hash.rs).
+    pub defer_records: Option<bool>,
 }
 
 /// Runs at least this long (s) fold exact scoring as they run when the
@@ -111,6 +122,16 @@ pub fn folds_as_it_runs(s: &Scenario, opts: &RunOptions) -> bool {
     match s.analysis.scoring {
         Scoring::Streaming => true,
         Scoring::Exact => !s.run.trace && opts.fold.unwrap_or(s.run.duration.as_nanos() >= FOLD_FROM_S * 1_000_000_000),
+    }
+}
+
+/// Who writes the records while the loop runs (`RunOptions::defer_records`).
+pub fn deferral(opts: &RunOptions) -> Deferral {
+    match opts.defer_records {
+        Some(true) => Deferral::Always,
+        Some(false) => Deferral::Never,
+        None if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 => Deferral::Auto,
+        None => Deferral::Never,
     }
 }
 
@@ -158,7 +179,9 @@ pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -
         s.traffic.iter().enumerate().map(|(g, t)| group_label(&t.label, "traffic", g)).collect();
     let t1 = std::time::Instant::now();
     let stop = opts.interrupt.clone().unwrap_or_default();
+    w.records.mode = deferral(opts);
     let completed = w.run(&mut |f| !stop.load(Ordering::Relaxed) && progress(f));
+    let records_deferred = w.records_finish();
     let t2 = std::time::Instant::now();
     let voice_packets = w.calls.iter().map(|c| c.rec.len() as u64).sum();
     let largest = w.largest_by_group(s.calls.len().max(w.calls.iter().map(|c| c.group as usize + 1).max().unwrap_or(0)));
@@ -185,5 +208,6 @@ pub fn run_with(s: &Scenario, opts: &RunOptions, progress: &mut dyn FnMut(f64) -
         captures,
         phases,
         largest,
+        records_deferred,
     })
 }

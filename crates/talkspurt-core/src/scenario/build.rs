@@ -561,6 +561,7 @@ pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
         capture: None,
         cut: Default::default(),
         prefetch: false,
+        records: Default::default(),
         in_flight: Default::default(),
         timer_late: SimTime::ZERO,
         trunks,

@@ -11,6 +11,7 @@ mod rtcp;
 mod timer;
 mod trunk;
 mod voice;
+pub mod records;
 pub mod world;
 
 pub use trunk::{TrunkApp, NO_TRUNK};

@@ -221,6 +221,8 @@ pub struct World {
     pub trunks: Vec<super::trunk::TrunkApp>,
     /// Fetch calls' state ahead of their packets (`prefetch.rs`), set by `prime`.
     pub(crate) prefetch: bool,
+    /// Who writes the calls' records while the loop runs (`records.rs`).
+    pub records: super::records::Records,
 }
 
 impl World {
@@ -284,6 +286,7 @@ impl World {
         const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
         let mut countdown = 1u32 << 10;
         let mut last = std::time::Instant::now();
+        self.records_start();
         while let Some((now, ev)) = self.q.pop_until(self.end) {
             self.handle(now, ev);
             countdown -= 1;
@@ -291,6 +294,7 @@ impl World {
                 countdown = 1 << 10;
                 if last.elapsed() >= PROGRESS_EVERY {
                     last = std::time::Instant::now();
+                    self.records_check();
                     if !progress(now.0 as f64 / self.end.0.max(1) as f64) {
                         self.settle_routes();
                         return false;

@@ -23,18 +23,27 @@
 //! spread in the block needs, ~1.5 bytes a packet on a constant-rate call
 //! with a steady delay. A late packet's write unpacks its block, which is
 //! packed again when the next block starts.
+//!
+//! While a run's loop goes, the records may be written on another thread
+//! (`log.rs`: the calls hold stand-ins that log their writes).
+//!
+//! Files: `row.rs` the rows and blocks; `write.rs` the writes; `read.rs`
+//! reading back; `log.rs` the stand-ins' log; `sink.rs` streaming
+//! scoring's consumer.
 
+mod log;
 mod read;
 mod row;
 mod sink;
+mod write;
 
+pub use log::RecordLog;
 pub use read::Columns;
 use row::*;
 pub use sink::RecordSink;
-use super::slots::{Narrow, Slot};
+use super::slots::Narrow;
 pub use super::slots::Wide;
 use super::slab::Slab;
-use crate::time::SimTime;
 use std::collections::BTreeMap;
 use std::ptr::NonNull;
 use std::sync::Arc;
@@ -74,12 +83,19 @@ pub struct CallRecord {
     /// or else a block of its own (from `Box::into_raw`, freed on drop).
     cur: Option<NonNull<Block>>,
     cur_base: u64,
+    /// The previous packet's talkspurt; for a stand-in (`logged`), the
+    /// call's index in the log.
     last_spurt: u32,
     /// Trace-only columns (wire bytes, where lost) are kept.
     pub full: bool,
     /// Packets go to `cold.sink` (streaming scoring); kept here so the
     /// per-packet test does not touch the cold part.
     streaming: bool,
+    /// A stand-in while the loop runs (`logged`): its writes go to the
+    /// log open on this thread (`log.rs`), and only `n` is kept here. (The
+    /// three flags sit in what was padding: `Call`'s hot cache lines hold
+    /// this head whole, a test in `sim/world.rs`.)
+    logged: bool,
     cold: Box<RecordCold>,
 }
 
@@ -108,6 +124,10 @@ struct RecordCold {
     /// The slab `cur` lies in, kept alive while this record is
     /// (`trace::slab`); `None`: `cur` is owned.
     slab: Option<Arc<Slab>>,
+    /// Full blocks kept as rows when they filled, to be packed later:
+    /// not every packet had arrived alike (`Block::settled`). What
+    /// recording costs the loop (`block_counts`).
+    kept: u32,
 }
 
 // SAFETY: `cur` points at memory only this record reaches (its own box,
@@ -143,6 +163,16 @@ impl CallRecord {
         let mut r = CallRecord::default();
         r.streaming = true;
         r.cold.sink = Some(sink);
+        r
+    }
+
+    /// A stand-in for `real`, call `call`'s record, while the loop runs
+    /// with a log open (`log.rs`): it hands out the sequence numbers
+    /// `real` would, and appends every write to the log.
+    fn logged(real: &CallRecord, call: u32) -> CallRecord {
+        assert!(!real.logged && !real.streaming, "a stand-in for a record that is written directly");
+        let mut r = CallRecord::default();
+        (r.n, r.full, r.last_spurt, r.logged) = (real.n, real.full, call, true);
         r
     }
 
@@ -211,314 +241,11 @@ impl CallRecord {
         self.len() == 0
     }
 
-    /// Packet `i`'s row: the current block's (the usual case, a packet
-    /// just sent or arriving) without a look at the full ones.
-    #[inline]
-    fn row_mut(&mut self, i: usize) -> &mut [u8; ROW] {
-        assert!(i < self.n, "packet {i} not recorded");
-        // The current block is block (n - 1) / BLOCK: told apart without
-        // a look at the full ones, which live in the cold part.
-        let b = i / BLOCK;
-        if b == (self.n - 1) / BLOCK {
-            return &mut self.cur_mut().expect("a current block").rows[i % BLOCK];
-        }
-        let cold = &mut *self.cold;
-        if let Stored::Packed(p) = &cold.done[b] {
-            // A late packet: back to rows until the next block starts.
-            cold.done[b] = Stored::Rows(Box::new(Block::unpack(p)));
-            cold.loose.push(b as u32);
-        }
-        match &mut cold.done[b] {
-            Stored::Rows(blk) => &mut blk.rows[i % BLOCK],
-            Stored::Packed(_) => unreachable!("unpacked above"),
-        }
-    }
-
-    /// The slot code of `x` for packet `i`'s u32 field `w` (side entry if
-    /// it does not fit).
-    #[inline]
-    fn wide_code(&mut self, i: usize, x: u64, w: usize) -> u32 {
-        if x < Wide::ESC as u64 {
-            x as u32
-        } else {
-            self.wide_code_cold(i, x, w)
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn wide_code_cold(&mut self, i: usize, x: u64, w: usize) -> u32 {
-        if x == NEVER {
-            Wide::NONE
-        } else {
-            self.cold.wide[w].insert(i as u32, x);
-            Wide::ESC
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn escape(&mut self, i: usize, x: u32, m: usize) {
-        self.cold.narrow[m].insert(i as u32, x);
-    }
-
-    /// A new packet generated at `t_gen`; returns its sequence number.
-    /// Generation times must not decrease within a call.
-    #[inline]
-    pub fn push(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32) -> u32 {
-        if let Some(s) = self.streaming_sink() {
-            return s.push(t_gen.0, talkspurt, frames, payload);
-        }
-        self.push_row(t_gen, talkspurt, frames, payload, wire, [Wide::NONE, Wide::NONE], NetFate::InFlight)
-    }
-
-    /// `push`, then `sent` at `t_gen` and `arrived` at `at`, in one write
-    /// when the arrival's offset fits its slot (the packet of a planned
-    /// route, `sim/voice.rs`, that crossed it at once): the same record.
-    #[inline]
-    pub fn push_arrived(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32, at: SimTime) {
-        assert!(at >= t_gen, "a packet arrived before it was generated");
-        if !self.streaming && at.0 - t_gen.0 < Wide::ESC as u64 {
-            self.push_row(t_gen, talkspurt, frames, payload, wire, [0, (at.0 - t_gen.0) as u32], NetFate::Arrived);
-            return;
-        }
-        let seq = self.push(t_gen, talkspurt, frames, payload, wire);
-        self.sent(seq, t_gen);
-        self.arrived(seq, at);
-    }
-
-    /// `push` with the send and arrival slots and the fate given (`Wide`
-    /// codes that fit; `where` stays "none": a fate other than in flight
-    /// or arrived is set by `set_fate`).
-    #[inline(always)]
-    fn push_row(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32, sent_arr: [u32; 2], fate: NetFate) -> u32 {
-        let seq = self.n;
-        if seq % BLOCK == 0 {
-            self.new_block(t_gen.0);
-        }
-        assert!(t_gen.0 >= self.cur_base, "generation times decrease within a call");
-        if t_gen.0 - self.cur_base >= Wide::ESC as u64 {
-            // A long silence inside the block: count from this packet on.
-            self.cur_mut().expect("a current block").base |= REBASED;
-            self.cold.rebase.insert(seq as u32, t_gen.0);
-            self.cur_base = t_gen.0;
-        }
-        let gen = (t_gen.0 - self.cur_base) as u32; // below ESC, by the rebase
-        let step = talkspurt.wrapping_sub(self.last_spurt);
-        let spurt = if talkspurt >= self.last_spurt && step < u8::ESC {
-            step as u8
-        } else {
-            self.escape(seq, talkspurt, N_SPURT);
-            u8::MAX
-        };
-        self.last_spurt = talkspurt;
-        // ptime ≤ 80 ms and frames ≥ 1 ms bound this far below u16::MAX.
-        let frames = frames.min(u16::MAX as u32);
-        let fr = if frames < u8::ESC {
-            frames as u8
-        } else {
-            self.escape(seq, frames, N_FRAMES);
-            u8::MAX
-        };
-        let pl = if payload < u16::ESC {
-            payload as u16
-        } else {
-            self.escape(seq, payload, N_PAYLOAD);
-            u16::MAX
-        };
-        self.n += 1;
-        let r = &mut self.cur_mut().expect("a current block").rows[seq % BLOCK];
-        put32(r, GEN, gen);
-        put32(r, SENT, sent_arr[0]);
-        put32(r, ARR, sent_arr[1]);
-        r[FATE] = fate as u8;
-        r[SPURT] = spurt;
-        r[FRAMES] = fr;
-        r[PAYLOAD..PAYLOAD + 2].copy_from_slice(&pl.to_le_bytes());
-        if self.full {
-            self.cold.wire.push(wire);
-            self.cold.where_.push(0);
-        }
-        seq as u32
-    }
-
-    /// The row the next packet will take, when its block exists: for the
-    /// caller to prefetch.
-    #[inline]
-    pub fn next_row(&self) -> Option<&[u8]> {
-        match (self.n % BLOCK, self.cur_ref()) {
-            (0, _) | (_, None) => None,
-            (k, Some(b)) => Some(&b.rows[k]),
-        }
-    }
-
-    /// Start a block at packet `self.n`, generated at `t`.
-    #[inline(never)]
-    fn new_block(&mut self, t: u64) {
-        match (self.cur, self.cold.slab.is_some()) {
-            // A slab slot stays put: the full block is copied out (or
-            // packed, if settled) and the slot reused (rows at or past `n`
-            // are never read; `push` writes a row whole).
-            (Some(p), true) => {
-                // SAFETY: see `cur`.
-                let cur = unsafe { &mut *p.as_ptr() };
-                if self.n > 0 {
-                    let full = match cur.settled() {
-                        Some(packed) => Stored::Packed(packed),
-                        None => Stored::Rows(Box::new(cur.clone())),
-                    };
-                    self.cold.done.push(full);
-                    self.settle();
-                }
-                cur.base = t;
-            }
-            (old, _) => {
-                let blk = Box::new(Block { base: t, rows: [[0; ROW]; BLOCK] });
-                self.cur = Some(NonNull::from(Box::leak(blk)));
-                if let Some(full) = old {
-                    // SAFETY: an owned `cur` came from `Box::leak` above.
-                    let full = unsafe { Box::from_raw(full.as_ptr()) };
-                    self.cold.done.push(match full.settled() {
-                        Some(packed) => Stored::Packed(packed),
-                        None => Stored::Rows(full),
-                    });
-                    self.settle();
-                }
-            }
-        }
-        self.cur_base = t;
-    }
-
-    /// Pack the full block `LAG` behind the newest and any that late
-    /// packets unpacked.
-    fn settle(&mut self) {
-        let cold = &mut *self.cold;
-        let d = cold.done.len();
-        if d > LAG {
-            cold.done[d - 1 - LAG].settle();
-        }
-        for b in cold.loose.drain(..) {
-            cold.done[b as usize].settle();
-        }
-    }
-
-    /// Packet `seq` left the sender in an IP packet of `wire` bytes: the
-    /// size its transport built (`Packet::size`), which the first link
-    /// carries (trace only; the `wire_bytes` column). A packet that never
-    /// leaves the sender keeps the 0 it was pushed with.
-    #[inline]
-    pub fn set_wire(&mut self, seq: u32, wire: u32) {
-        if self.full && !self.streaming {
-            self.cold.wire.set(seq as usize, wire);
-        }
-    }
-
-    #[inline]
-    pub fn set_fate(&mut self, seq: u32, fate: NetFate, where_: u32) {
-        if let Some(s) = self.streaming_sink() {
-            return s.set_fate(seq, fate);
-        }
-        let i = seq as usize;
-        let r = self.row_mut(i);
-        // A unit already delivered keeps its fate (a later copy may be lost).
-        if r[FATE] == NetFate::Arrived as u8 {
-            return;
-        }
-        r[FATE] = fate as u8;
-        if self.full {
-            self.cold.where_.set(i, where_.wrapping_add(1));
-        }
-    }
-
-    /// Offset of `now` from packet `i`'s generation.
-    #[inline]
-    fn since_gen(&self, i: usize, now: SimTime) -> u64 {
-        let g = self.t_gen(i);
-        assert!(now.0 >= g, "packet {i} handled before it was generated");
-        now.0 - g
-    }
-
-    /// The latest packet's row and its generation time, when `seq` is
-    /// the latest (the usual case: sent and arrived just after it was
-    /// generated): its base is `cur_base`, and its offset never escapes
-    /// (`push` rebases instead).
-    #[inline(always)]
-    fn latest(&mut self, seq: u32) -> Option<(&mut [u8; ROW], u64)> {
-        let i = seq as usize;
-        let (base, n) = (self.cur_base, self.n);
-        match self.cur_mut() {
-            Some(b) if i + 1 == n => {
-                let r = &mut b.rows[i % BLOCK];
-                let g = base + get32(r, GEN) as u64;
-                Some((r, g))
-            }
-            _ => None,
-        }
-    }
-
-    #[inline]
-    pub fn sent(&mut self, seq: u32, now: SimTime) {
-        if let Some(s) = self.streaming_sink() {
-            return s.sent(seq, now.0);
-        }
-        if let Some((r, g)) = self.latest(seq) {
-            if get32(r, SENT) != Wide::NONE {
-                return;
-            }
-            assert!(now.0 >= g, "packet {seq} handled before it was generated");
-            if now.0 - g < Wide::ESC as u64 {
-                return put32(r, SENT, (now.0 - g) as u32);
-            }
-        }
-        self.sent_any(seq, now)
-    }
-
-    #[inline(never)]
-    fn sent_any(&mut self, seq: u32, now: SimTime) {
-        let i = seq as usize;
-        if get32(self.row_mut(i), SENT) == Wide::NONE {
-            let d = self.since_gen(i, now);
-            let c = self.wide_code(i, d, W_SENT);
-            put32(self.row_mut(i), SENT, c);
-        }
-    }
-
-    #[inline]
-    pub fn arrived(&mut self, seq: u32, now: SimTime) {
-        if let Some(s) = self.streaming_sink() {
-            return s.arrived(seq, now.0);
-        }
-        if let Some((r, g)) = self.latest(seq) {
-            if get32(r, ARR) != Wide::NONE {
-                return;
-            }
-            assert!(now.0 >= g, "packet {seq} handled before it was generated");
-            if now.0 - g < Wide::ESC as u64 {
-                put32(r, ARR, (now.0 - g) as u32);
-                r[FATE] = NetFate::Arrived as u8;
-                if self.full {
-                    // As `arrived_any`: an earlier copy's loss is undone.
-                    self.cold.where_.set(seq as usize, 0);
-                }
-                return;
-            }
-        }
-        self.arrived_any(seq, now)
-    }
-
-    #[inline(never)]
-    fn arrived_any(&mut self, seq: u32, now: SimTime) {
-        let i = seq as usize;
-        if get32(self.row_mut(i), ARR) == Wide::NONE {
-            let d = self.since_gen(i, now);
-            let c = self.wide_code(i, d, W_ARR);
-            let r = self.row_mut(i);
-            put32(r, ARR, c);
-            r[FATE] = NetFate::Arrived as u8;
-            if self.full {
-                self.cold.where_.set(i, 0);
-            }
-        }
+    /// (Full blocks stored, those of them kept as rows to be packed
+    /// later): the latter copy a block and pack it field by field, the
+    /// others are packed in one pass as they fill (`sim::records`).
+    pub fn block_counts(&self) -> (usize, u32) {
+        (self.cold.done.len(), self.cold.kept)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Unit tests of `trace::record`.
 
 use super::*;
+use crate::time::SimTime;
 
 /// Values at and beyond every narrow slot's reach decode exactly.
 #[test]
