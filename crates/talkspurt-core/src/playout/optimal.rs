@@ -36,6 +36,10 @@
 //! Everything is exact; pruning uses a relative slack of 1e-9 so rounding
 //! cannot discard a tie.
 //!
+//! A call whose arrivals all lie in one talkspurt (continuous speech) skips
+//! the sweeps: its DP has one stage, and its final scan is the search
+//! (`optimal_one.rs`, the same bits).
+//!
 //! # What is optimised
 //!
 //! [`optimal_playout`]: the thesis' reduced E-model with the delay impairment
@@ -441,6 +445,8 @@ fn slack(r: f64) -> f64 {
     1e-9 * (1.0 + r.abs())
 }
 
+/// The optimum (and the DP's discard bound `l_max`, or the arrivals when
+/// one talkspurt holds them all: `one.rs`).
 fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool, with_playout: bool) -> (OptimalPlayout, usize) {
     let sps = p.spurts();
     let mut active = (0..sps.len()).filter(|&k| !sps.groups(k).0.is_empty());
@@ -448,79 +454,6 @@ fn solve(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: bool
         return (solve_one(p, obj, offset_ms, with_playout, k), p.arrived());
     }
     solve_dp(p, obj, offset_ms, prune, with_playout)
-}
-
-/// [`solve`] for a call whose arrivals all lie in talkspurt `k`
-/// (continuous speech, or one burst). The DP has one stage, whose value at
-/// each realisable discard count is that option's cost, so its final scan
-/// is the whole search: the options from the fewest discards, each scored
-/// as the scan scores it, stopped once an upper bound (every played packet
-/// at the cheapest cost) falls below the best so far, which no later
-/// option can then reach. The same values in the same order, so the same
-/// bits as [`solve_dp`] (tests: `one_talkspurt_is_the_dp_bit_for_bit`),
-/// without the sweeps that bound the DP's range (issue 26: on the mixed
-/// preset, ~28 000 instructions a call against ~5 000).
-fn solve_one(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, with_playout: bool, k: usize) -> OptimalPlayout {
-    let sps = p.spurts();
-    let (ds, cs) = sps.groups(k);
-    let arrived = p.arrived();
-    // Each option's cost as `Options::push_groups` computes it, and the
-    // cheapest per-packet cost (the DP's `c_min`: the least cost, sorted
-    // or not).
-    let mut j = arrived;
-    let mut c_min = f64::INFINITY;
-    let costs: Vec<(usize, f64)> = ds
-        .iter()
-        .zip(cs)
-        .rev()
-        .map(|(&d, &c)| {
-            let cost = obj.packet_cost(d);
-            c_min = c_min.min(cost);
-            let o = (j, j as f64 * cost);
-            j -= c as usize;
-            o
-        })
-        .collect();
-    let (mut best_r, mut best) = (obj.score(0, 0.0), None::<(usize, f64, usize)>);
-    for (g, &(played, sum)) in costs.iter().enumerate() {
-        if obj.score(played, played as f64 * c_min) < best_r {
-            break;
-        }
-        let r = obj.score(played, sum);
-        if r > best_r || (best.is_none() && r >= best_r) {
-            (best_r, best) = (r, Some((played, sum, ds.len() - 1 - g)));
-        }
-    }
-    let mut talkspurts: Vec<TalkspurtChoice> = (0..sps.len())
-        .map(|k| TalkspurtChoice { talkspurt: sps.id(k), delay: NOT_ARRIVED, played: 0, arrived: sps.arrived(k) })
-        .collect();
-    let mut playout = if with_playout { vec![NOT_ARRIVED; p.trace().len()] } else { Vec::new() };
-    let (mut played, mut best_sum, mut delay_sum_ms) = (0, 0.0, 0.0);
-    if let Some((j, sum, g)) = best {
-        let d = ds[g];
-        (talkspurts[k].delay, talkspurts[k].played) = (d, j);
-        (played, best_sum) = (j, sum);
-        delay_sum_ms = j as f64 * (offset_ms + d as f64 / NS_PER_MS);
-        if with_playout {
-            let trace = p.trace();
-            let (start, end) = p.range(k);
-            for (i, slot) in playout.iter_mut().enumerate().take(end).skip(start) {
-                if trace.network_delay(i).is_some_and(|n| n <= d) {
-                    *slot = trace.t_gen[i] + d;
-                }
-            }
-        }
-    }
-    let mean = |x: f64| if played == 0 { 0.0 } else { x / played as f64 };
-    OptimalPlayout {
-        r: best_r,
-        played,
-        loss_fraction: loss_fraction(p.total(), played),
-        mean_delay_ms: if played == 0 { offset_ms } else { mean(delay_sum_ms) },
-        mean_id: mean(best_sum),
-        talkspurts,
-        playout,
-    }
 }
 
 /// [`solve`] by the DP over talkspurts (the general case).
@@ -730,6 +663,10 @@ fn curve(trace: &CallTrace<'_>, obj: &impl Objective) -> Vec<f64> {
     let last = dp.last();
     (0..=arrived).map(|i| if i == 0 { 0.0 } else { last[arrived - i] / i as f64 }).collect()
 }
+
+#[path = "optimal_one.rs"]
+mod one;
+use one::solve_one;
 
 #[cfg(test)]
 #[path = "optimal_tests.rs"]
