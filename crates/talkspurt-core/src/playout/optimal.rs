@@ -167,16 +167,20 @@ impl Options {
 
     /// A talkspurt's realisable options from its distinct delays ascending
     /// and their counts: a playout point at a group's delay plays that
-    /// group and every one below it, so `j` never splits a group.
-    fn push_groups(&mut self, delays: &[u64], counts: &[u32], obj: &impl Objective) {
+    /// group and every one below it, so `j` never splits a group. Returns
+    /// the least per-packet cost among them.
+    fn push_groups(&mut self, delays: &[u64], counts: &[u32], obj: &impl Objective) -> f64 {
         let m: usize = counts.iter().map(|&c| c as usize).sum();
-        let mut j = m;
+        let (mut j, mut least) = (m, f64::INFINITY);
         for (&d, &c) in delays.iter().zip(counts).rev() {
-            self.all.push((m - j, j as f64 * obj.packet_cost(d)));
+            let cost = obj.packet_cost(d);
+            least = least.min(cost);
+            self.all.push((m - j, j as f64 * cost));
             j -= c as usize;
         }
         self.all.push((m, 0.0));
         self.ends.push(self.all.len());
+        least
     }
 
     /// Every count `j` (any `j` packets, the curves), from the delays
@@ -517,6 +521,27 @@ fn solve_dp(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: b
         }
     }
 
+    // Each talkspurt's playout point: the delay of the group ending at the
+    // count it plays.
+    let chosen = best_l.map(|l| dp.backtrack(&opts, l)).unwrap_or_default().into_iter().enumerate().filter_map(|(a, discards)| {
+        let k = active[a];
+        let (ds, cs) = sps.groups(k);
+        let j = sps.arrived(k) - discards;
+        let mut seen = 0;
+        let g = cs.iter().position(|&c| {
+            seen += c as usize;
+            seen == j
+        });
+        (j > 0).then(|| (k, ds[g.expect("a realisable count ends a group")], j))
+    });
+    (optimum(p, offset_ms, with_playout, best_r, best_sum, chosen), l_max)
+}
+
+/// The optimum of score `r` and cost sum `sum` from each talkspurt's
+/// choice, `(talkspurt, playout point's network delay, packets played)`
+/// for those that play any (both solvers, `optimal_one.rs`).
+fn optimum(p: &Prepared<'_, '_>, offset_ms: f64, with_playout: bool, r: f64, sum: f64, chosen: impl Iterator<Item = (usize, u64, usize)>) -> OptimalPlayout {
+    let sps = p.spurts();
     let mut talkspurts: Vec<TalkspurtChoice> = (0..sps.len())
         .map(|k| TalkspurtChoice { talkspurt: sps.id(k), delay: NOT_ARRIVED, played: 0, arrived: sps.arrived(k) })
         .collect();
@@ -524,45 +549,29 @@ fn solve_dp(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, prune: b
     let mut playout = trace.map_or_else(Vec::new, |t| vec![NOT_ARRIVED; t.len()]);
     let mut played = 0;
     let mut delay_sum_ms = 0.0;
-    if let Some(l) = best_l {
-        for (a, discards) in dp.backtrack(&opts, l).into_iter().enumerate() {
-            let k = active[a];
-            let (ds, cs) = sps.groups(k);
-            let j = talkspurts[k].arrived - discards;
-            if j == 0 {
-                continue;
-            }
-            // The playout point: the delay of the group ending at j.
-            let mut seen = 0;
-            let g = cs.iter().position(|&c| {
-                seen += c as usize;
-                seen == j
-            });
-            let d = ds[g.expect("a realisable count ends a group")];
-            talkspurts[k].delay = d;
-            talkspurts[k].played = j;
-            played += j;
-            delay_sum_ms += j as f64 * (offset_ms + d as f64 / NS_PER_MS);
-            let Some(trace) = trace else { continue };
-            let (start, end) = p.range(k);
-            for (i, slot) in playout.iter_mut().enumerate().take(end).skip(start) {
-                if trace.network_delay(i).is_some_and(|n| n <= d) {
-                    *slot = trace.t_gen[i] + d;
-                }
+    for (k, d, j) in chosen {
+        talkspurts[k].delay = d;
+        talkspurts[k].played = j;
+        played += j;
+        delay_sum_ms += j as f64 * (offset_ms + d as f64 / NS_PER_MS);
+        let Some(trace) = trace else { continue };
+        let (start, end) = p.range(k);
+        for (i, slot) in playout.iter_mut().enumerate().take(end).skip(start) {
+            if trace.network_delay(i).is_some_and(|n| n <= d) {
+                *slot = trace.t_gen[i] + d;
             }
         }
     }
     let mean = |x: f64| if played == 0 { 0.0 } else { x / played as f64 };
-    let out = OptimalPlayout {
-        r: best_r,
+    OptimalPlayout {
+        r,
         played,
         loss_fraction: loss_fraction(p.total(), played),
         mean_delay_ms: if played == 0 { offset_ms } else { mean(delay_sum_ms) },
-        mean_id: mean(best_sum),
+        mean_id: mean(sum),
         talkspurts,
         playout,
-    };
-    (out, l_max)
+    }
 }
 
 /// Per-talkspurt optimal playout under the thesis' reduced E-model

@@ -2,7 +2,7 @@
 //! talkspurt (continuous speech): `optimal.rs`'s DP has one stage then,
 //! and its final scan alone is the search.
 
-use super::{loss_fraction, Objective, OptimalPlayout, Prepared, TalkspurtChoice, NOT_ARRIVED, NS_PER_MS};
+use super::{optimum, Objective, OptimalPlayout, Options, Prepared};
 
 /// [`solve`] for a call whose arrivals all lie in talkspurt `k`
 /// (continuous speech, or one burst). The DP has one stage, whose value at
@@ -15,29 +15,17 @@ use super::{loss_fraction, Objective, OptimalPlayout, Prepared, TalkspurtChoice,
 /// without the sweeps that bound the DP's range (issue 26: on the mixed
 /// preset, ~28 000 instructions a call against ~5 000).
 pub(super) fn solve_one(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f64, with_playout: bool, k: usize) -> OptimalPlayout {
-    let sps = p.spurts();
-    let (ds, cs) = sps.groups(k);
+    let (ds, cs) = p.spurts().groups(k);
     let arrived = p.arrived();
-    // Each option's cost as `Options::push_groups` computes it, and the
-    // cheapest per-packet cost (the DP's `c_min`: the least cost, sorted
-    // or not).
-    let mut j = arrived;
-    let mut c_min = f64::INFINITY;
-    let costs: Vec<(usize, f64)> = ds
-        .iter()
-        .zip(cs)
-        .rev()
-        .map(|(&d, &c)| {
-            let cost = obj.packet_cost(d);
-            c_min = c_min.min(cost);
-            let o = (j, j as f64 * cost);
-            j -= c as usize;
-            o
-        })
-        .collect();
+    // Its options as the DP's one stage holds them, `(discards, cost sum)`
+    // from the fewest discards, and the cheapest per-packet cost (the DP's
+    // `c_min`: the least cost, sorted or not).
+    let mut opts = Options::with_capacity(1, ds.len());
+    let c_min = opts.push_groups(ds, cs, obj);
     let (mut best_r, mut best) = (obj.score(0, 0.0), None::<(usize, f64, usize)>);
-    for (g, &(played, sum)) in costs.iter().enumerate() {
-        if obj.score(played, played as f64 * c_min) < best_r {
+    for (g, &(l, sum)) in opts.get(0).iter().enumerate() {
+        let played = arrived - l;
+        if played == 0 || obj.score(played, played as f64 * c_min) < best_r {
             break;
         }
         let r = obj.score(played, sum);
@@ -45,35 +33,9 @@ pub(super) fn solve_one(p: &Prepared<'_, '_>, obj: &impl Objective, offset_ms: f
             (best_r, best) = (r, Some((played, sum, ds.len() - 1 - g)));
         }
     }
-    let mut talkspurts: Vec<TalkspurtChoice> = (0..sps.len())
-        .map(|k| TalkspurtChoice { talkspurt: sps.id(k), delay: NOT_ARRIVED, played: 0, arrived: sps.arrived(k) })
-        .collect();
-    let mut playout = if with_playout { vec![NOT_ARRIVED; p.trace().len()] } else { Vec::new() };
-    let (mut played, mut best_sum, mut delay_sum_ms) = (0, 0.0, 0.0);
-    if let Some((j, sum, g)) = best {
-        let d = ds[g];
-        (talkspurts[k].delay, talkspurts[k].played) = (d, j);
-        (played, best_sum) = (j, sum);
-        delay_sum_ms = j as f64 * (offset_ms + d as f64 / NS_PER_MS);
-        if with_playout {
-            let trace = p.trace();
-            let (start, end) = p.range(k);
-            for (i, slot) in playout.iter_mut().enumerate().take(end).skip(start) {
-                if trace.network_delay(i).is_some_and(|n| n <= d) {
-                    *slot = trace.t_gen[i] + d;
-                }
-            }
-        }
-    }
-    let mean = |x: f64| if played == 0 { 0.0 } else { x / played as f64 };
-    OptimalPlayout {
-        r: best_r,
-        played,
-        loss_fraction: loss_fraction(p.total(), played),
-        mean_delay_ms: if played == 0 { offset_ms } else { mean(delay_sum_ms) },
-        mean_id: mean(best_sum),
-        talkspurts,
-        playout,
-    }
+    let (sum, chosen) = match best {
+        Some((j, sum, g)) => (sum, Some((k, ds[g], j))),
+        None => (0.0, None),
+    };
+    optimum(p, offset_ms, with_playout, best_r, sum, chosen.into_iter())
 }
-
