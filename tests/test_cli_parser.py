@@ -63,3 +63,34 @@ def test_errors_read_as_the_subcommands_did():
     assert unknown.stderr.endswith("talkspurt run: error: unrecognized arguments: --bogus\n")
     assert "argument COMMAND: invalid choice: 'runn'" in typo.stderr
     assert missing.stderr.startswith("usage: talkspurt run [-h] [--set KEY=VALUE]")
+
+
+@pytest.mark.parametrize("columns", ["60", "132", "", "0", "x"])
+def test_help_is_as_wide_as_argparse_would_make_it(monkeypatch, columns):
+    # The parsers' formatter finds the width without importing shutil;
+    # it must be the width argparse's own finds (COLUMNS, else the
+    # terminal's, else 80; less 2), and the help wrapped to it.
+    import shutil
+
+    monkeypatch.setenv("COLUMNS", columns)
+    assert cli._columns() == shutil.get_terminal_size().columns
+    p = cli._parser("run")
+    assert p._get_formatter()._width == argparse.HelpFormatter("talkspurt run")._width
+    assert max(len(line) for line in p.format_help().splitlines()) <= cli._columns() - 2
+
+
+def test_the_run_command_imports_no_shutil_pathlib_or_typing():
+    # argparse imports shutil (with bz2, lzma, zlib) for its formatter's
+    # width, and the CLI used to import pathlib and typing: ~8 ms of each
+    # `talkspurt run` (issue 26). pathlib may come with the run in a
+    # checkout, where `versions` reads git's files; only what talkspurt adds
+    # counts (a base interpreter's .pth hooks may load some before).
+    code = ("import sys; WATCH = ('shutil', 'pathlib', 'typing', 'copy', 'tomllib', 'datetime'); "
+            "before = set(sys.modules); from talkspurt.cli import main; "
+            "rc = main(['run', sys.argv[1], '--no-trace', '-q']); "
+            "print('ADDED', [m for m in WATCH if m in sys.modules and m not in before and m != 'pathlib'], rc)")
+    from conftest import ROOT
+
+    r = subprocess.run([sys.executable, "-c", code, str(ROOT / "scenarios" / "quickstart.toml")],
+                       capture_output=True, text=True, timeout=120)
+    assert "ADDED [] 0" in r.stdout, (r.stdout[-500:], r.stderr[-2000:])

@@ -150,3 +150,19 @@ def test_pool_workers_record_in_the_loop(monkeypatch, tmp_path):
     doc = tomllib.loads(small_scenario(duration="1s"))
     executors.execute({"out": str(tmp_path), "run": "r0", "trace": False, "scenario_json": json.dumps(doc)})
     assert seen == [False]
+
+
+def test_a_run_imports_no_typing_tomllib_datetime_or_copy():
+    # Issue 26: `import talkspurt` and a run from a TOML file load neither
+    # typing nor tomllib (the core reads TOML: scenario/toml_doc.rs), nor
+    # datetime, copy or (at import) pathlib: ~16 ms of each process's
+    # ~180 ms on the headline. pathlib may come with the run in a checkout,
+    # where `versions` reads git's files. (A base interpreter's .pth hooks
+    # may load some of them before talkspurt: only what talkspurt adds counts.)
+    code = ("import sys; WATCH = ('typing', 'tomllib', 'datetime', 'copy', 'pathlib'); "
+            "before = set(sys.modules); added = lambda: sorted(m for m in WATCH if m in sys.modules and m not in before); "
+            "import talkspurt; at_import = added(); "
+            f"res = talkspurt.run({str(ROOT / 'scenarios' / 'quickstart.toml')!r}); "
+            "print('IMPORTED', at_import, [m for m in added() if m != 'pathlib'])")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "IMPORTED [] []" in r.stdout, (r.stdout[-500:], r.stderr[-2000:])

@@ -12,7 +12,6 @@ loads scenarios, runs them, and returns pandas DataFrames.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from ._core import ScenarioError, __version__, codecs, emodel, emodel_simplified, mos_from_r
 from .api import run, validate
@@ -22,6 +21,7 @@ from .rescore import rescore
 from .results import Results
 from .scenario import load_scenario
 
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
 if TYPE_CHECKING:
     from .store import SweepResults, load
 

@@ -13,10 +13,15 @@ import argparse
 import os
 import signal
 import sys
-from pathlib import Path
-from typing import Any, Optional, Sequence
 
 from ._core import ScenarioError, __version__
+
+# typing's, without importing typing; pathlib is imported by the commands
+# that use it: `talkspurt run` needs neither (issue 26, scenario.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Optional, Sequence
 
 # Columns of the per-call table printed by `run`.
 SUMMARY = [
@@ -35,6 +40,32 @@ TABLE_READS = ["emodel_extrapolated"]
 MAX_ROWS = 20
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, its width found as argparse finds it
+    (`shutil.get_terminal_size`: COLUMNS, else the terminal's, else 80;
+    less 2) without importing shutil, which with bz2, lzma and zlib was
+    ~2 ms of every command: a parser builds a formatter for each argument
+    (issue 26)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: Optional[int] = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+def _columns() -> int:
+    """`shutil.get_terminal_size().columns` (tests/test_cli_parser.py compares them)."""
+    try:
+        n = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        n = 0
+    if n <= 0:
+        try:
+            n = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            n = 0
+    return n if n > 0 else 80
+
+
 def _parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     """The command line's parser: every command as a subcommand; or, given
     `command` (`_command_of`), that command's alone, which parses its
@@ -47,18 +78,19 @@ def _parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     commands = {**_COMMANDS, "compare": (_compare.HELP, _compare.DESCRIPTION, _compare.add_arguments)}
     if command is not None:
         _, description, add = commands[command]
-        p = argparse.ArgumentParser(prog=f"talkspurt {command}", description=description)
+        p = argparse.ArgumentParser(prog=f"talkspurt {command}", description=description, formatter_class=_HelpFormatter)
         add(p)
         p.set_defaults(command=command)
         return p
     p = argparse.ArgumentParser(
+        formatter_class=_HelpFormatter,
         prog="talkspurt",
         description="Simulate voice calls over transport protocols and score their quality.",
     )
     p.add_argument("--version", action="version", version=f"talkspurt {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (help_, description, add) in commands.items():
-        add(sub.add_parser(name, help=help_, description=description))
+        add(sub.add_parser(name, help=help_, description=description, formatter_class=_HelpFormatter))
     return p
 
 
@@ -245,6 +277,20 @@ def _table(calls) -> str:
     return format_table(cols, SUMMARY, PERCENT, MAX_ROWS)
 
 
+class _FilePath:
+    """A scenario named on the command line: a path, never TOML text,
+    whatever characters it holds (an `os.PathLike`, as `load_scenario`
+    reads it), without importing pathlib."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __fspath__(self) -> str:
+        return self.path
+
+
 def _check_output(out: Path, force: bool) -> Optional[str]:
     """Refuse, before simulating, an output folder that cannot be used.
     Creates nothing: the folder and its parents appear only with the results."""
@@ -312,12 +358,16 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.output is not None and not args.output.strip():
         return _fail("-o/--output: got an empty path; expected a directory")
-    out: Optional[Path] = Path(args.output) if args.output else None
+    out = None
+    if args.output:
+        from pathlib import Path  # only with -o: a run that prints its table never needs it
+
+        out = Path(args.output)
     sets = _overrides(args.sets)
     if args.seed is not None and "run.seed" in sets:
         return _fail(f"--seed {args.seed} and --set run.seed={sets['run.seed']}: both set the seed; give one of them")
     # The scenario is a path, never TOML text, whatever characters it holds.
-    doc = resolve(Path(args.scenario), sets)
+    doc = resolve(_FilePath(args.scenario), sets)
     validate(doc)  # a bad scenario fails before anything touches the disk
     _pcap.check(args.pcap, args.capture, args.force, ("--pcap", "--capture"))
     if out is not None:
@@ -366,6 +416,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     import time
 
     from .sweeps import load_sweep, sweep
@@ -435,6 +487,8 @@ def _sweep_dry_run(sw, output: str) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from .report import write_report
 
     out = Path(args.output) if args.output else Path(args.results) / "report.html"
@@ -446,6 +500,8 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from .figures import save_figures
 
     out = Path(args.output) if args.output else Path(args.results) / "figures"
@@ -457,6 +513,8 @@ def _plot(args: argparse.Namespace) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     if not args.bundle:
         from .reproductions.bundle import available
 
@@ -549,6 +607,8 @@ def _reproduce_many(args: argparse.Namespace) -> int:
 
 
 def _write_timings(path: str, timings: dict[str, Any]) -> None:
+    from pathlib import Path
+
     import json
 
     from .store import _atomic_write_text
@@ -557,6 +617,8 @@ def _write_timings(path: str, timings: dict[str, Any]) -> None:
 
 
 def _audio(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     import pandas as pd
 
     from .audio.pipeline import score_audio
@@ -631,7 +693,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
             from .api import resolve, validate
 
-            doc = validate(resolve(Path(args.scenario), _overrides(args.sets)))
+            doc = validate(resolve(_FilePath(args.scenario), _overrides(args.sets)))
             if args.format == "toml":
                 from .tomlout import dumps
 

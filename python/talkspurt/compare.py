@@ -12,10 +12,15 @@ group, each call one sample.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import Any, Optional, Sequence
+import os
 
 from .scenario import _error
+
+# typing's, without importing typing: the CLI's parser imports this module
+# for every command, `talkspurt run` too (scenario.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Optional, Sequence
 
 
 HELP = "compare two result folders point by point"
@@ -40,8 +45,8 @@ def compare(a: Any, b: Any, metrics: Sequence[str] = ("r", "loss_total")):
     from .stats import per_run_means, welch
     from .store import SweepResults, load
 
-    ra = load(a) if isinstance(a, (str, Path)) else a
-    rb = load(b) if isinstance(b, (str, Path)) else b
+    ra = load(a) if isinstance(a, (str, os.PathLike)) else a
+    rb = load(b) if isinstance(b, (str, os.PathLike)) else b
     if isinstance(ra, SweepResults) != isinstance(rb, SweepResults):
         raise _error("compare", "a sweep store and a single run", "two sweep stores or two run folders")
     ca, cb = ra.calls, rb.calls
@@ -71,6 +76,8 @@ def compare(a: Any, b: Any, metrics: Sequence[str] = ("r", "loss_total")):
 
 
 def main(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     import pandas as pd
 
     for d in (args.a, args.b):

@@ -30,9 +30,12 @@ import functools
 import json
 import re
 from collections.abc import Mapping
-from typing import Any, Optional
 
 from .scenario import _error
+
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 # Measured per-packet costs (bytes), bench/README.md "Memory".
 RUNNING_B = 17  # exact scoring, trace off: per packet while the run lasts

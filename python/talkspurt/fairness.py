@@ -10,10 +10,12 @@ summed first. ``fairness(res, per="flow")`` gives the first reading,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Optional
-
 import math
+from collections.abc import Iterable, Sequence
+
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
+if TYPE_CHECKING:
+    from typing import Optional
 
 __all__ = ["jain_index", "fairness", "flow_rates"]
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import signal
 from contextlib import contextmanager
-from typing import Iterator
+
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 @contextmanager

@@ -13,7 +13,9 @@ stderr) and `talkspurt.run` (warnings)."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
+if TYPE_CHECKING:
+    from typing import Any, Sequence
 
 LATE_WARNING = 0.5  # share of a call's packets arriving after their playout time
 COLUMNS = ["call", "loss_late", "generated", "start_s", "stop_s"]  # what `said` reads of the calls table

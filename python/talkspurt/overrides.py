@@ -22,13 +22,15 @@ would invent a link or call the user never described.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping, MutableMapping
-from typing import Any, Iterable, Union
 
 from .scenario import _error
 
-Segment = Union[str, int]
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Union
+
+    Segment = Union[str, int]
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _INDEX = re.compile(r"\[(\d+|\*)\]")
@@ -193,6 +195,8 @@ def parse_assignment(text: str) -> tuple[str, Any]:
         raise _error(key, "an empty value", "a value after '=' (a TOML value or a bare string)")
     if raw == "null":
         return key, None
+    import tomllib  # here: a run without --set need not load it (scenario.py)
+
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, Optional
 
 from .scenario import _error
+
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Optional
 
 
 def check(pcap: Any, capture: Optional[Sequence[str]], force: bool,
@@ -31,6 +34,8 @@ def check(pcap: Any, capture: Optional[Sequence[str]], force: bool,
         return None, []
     if not isinstance(pcap, (str, os.PathLike)) or not os.fspath(pcap).strip():
         raise _error(pk, repr(pcap), "a folder path (new, or holding no .pcap files)")
+    from pathlib import Path  # only with a capture: a run without one never imports pathlib
+
     out = Path(os.fspath(pcap))
     if out.exists() and not out.is_dir():
         raise NotADirectoryError(f"{pk}: {out} exists and is not a directory")

@@ -9,20 +9,21 @@ computed in Rust from the packets table.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Optional, Union
 
 from . import _core
 from .scenario import _error, to_json
 
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
 if TYPE_CHECKING:
+    from typing import Any, Optional, Union
+
     from .results import Results
 
-PlayoutSpec = Union[str, Mapping[str, Any]]
+    PlayoutSpec = Union[str, Mapping[str, Any]]
 
 # Columns rescoring does not recompute; carried over from the original run.
 _KEPT_PACKET_COLUMNS = ("wire_bytes", "where")
@@ -55,6 +56,8 @@ def _is_per_group(playout, labels: list[str]) -> bool:
 
 
 def _new_scenario(scenario: dict[str, Any], playout, per_group: bool, advantage, analysis) -> dict[str, Any]:
+    import copy  # here: `import talkspurt` need not load it
+
     s = copy.deepcopy(scenario)
     groups = s.get("calls", [])
     labels = _labels(s)
@@ -152,6 +155,8 @@ def rescore(
         raise _error(_user_path(e.path, labels, per_group), e.value, e.allowed) from None
     wall = time.perf_counter() - t0
     tables = {k: raw[k] for k in ("calls", "packets", "groups", "bursts", "talkspurts")}
+    import copy
+
     manifest = copy.deepcopy(results.manifest)
     manifest["scenario"] = json.loads(raw["scenario"])
     manifest["rescored"] = {"wall_time_s": wall, "playout": playout, "advantage": advantage, "analysis": analysis}

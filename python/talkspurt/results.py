@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from collections.abc import Mapping
-from typing import Any, Optional
+
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Optional
 
 TABLES = ("calls", "packets", "links", "traffic", "series", "groups", "bursts", "talkspurts")
 
@@ -188,6 +191,8 @@ class Results:
     @classmethod
     def load(cls, directory: str | os.PathLike) -> "Results":
         """Read results written by `save` (or `talkspurt run -o`)."""
+        from pathlib import Path  # here, as pandas: a run never needs it
+
         import pandas as pd
 
         d = Path(directory)
@@ -216,6 +221,7 @@ class Results:
         """
         import shutil  # here, not at the top: `talkspurt run` without -o never needs them
         import tempfile
+        from pathlib import Path
 
         target = Path(directory)
         if target.exists() and not target.is_dir():

@@ -6,18 +6,21 @@ path, the value and what is allowed; the Rust core does the validation.
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import os
-import tomllib
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Any, Union
 
+from . import _core
 from ._core import ScenarioError
 
-ScenarioLike = Union[str, os.PathLike, Mapping[str, Any]]
+# typing.TYPE_CHECKING without importing typing: a run never needs typing,
+# pathlib, copy or tomllib, ~16 ms of every process's imports (issue 26).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Union
+
+    ScenarioLike = Union[str, os.PathLike, Mapping[str, Any]]
 
 
 def _error(path: str, value: str, allowed: str) -> ScenarioError:
@@ -59,16 +62,18 @@ def _parse_json(text: str, origin: str) -> dict[str, Any]:
     return doc
 
 
-def read_scenario_file(p: Path) -> dict[str, Any]:
+def read_scenario_file(p: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a scenario file: JSON when named `*.json`, TOML otherwise."""
-    if not p.is_file():
-        raise _error("", json.dumps(str(p)), "a path to an existing scenario file (.toml or .json)")
+    p = os.fspath(p)
+    if not os.path.isfile(p):
+        raise _error("", json.dumps(p), "a path to an existing scenario file (.toml or .json)")
     try:
-        body = p.read_text(encoding="utf-8")
+        with open(p, encoding="utf-8") as f:
+            body = f.read()
     except (OSError, UnicodeDecodeError) as e:
-        raise _error("", json.dumps(str(p)), f"a readable UTF-8 text file ({e})") from None
-    doc = _parse_json(body, str(p)) if p.suffix.lower() == ".json" else _parse_toml(body, str(p))
-    _resolve_files(doc, p.parent)
+        raise _error("", json.dumps(p), f"a readable UTF-8 text file ({e})") from None
+    doc = _parse_json(body, p) if os.path.splitext(p)[1].lower() == ".json" else _parse_toml(body, p)
+    _resolve_files(doc, os.path.dirname(p))
     return doc
 
 
@@ -77,7 +82,7 @@ def read_scenario_file(p: Path) -> dict[str, Any]:
 _FILE_TABLES = ("loss", "schedule")
 
 
-def _resolve_files(doc: dict[str, Any], folder: Path) -> None:
+def _resolve_files(doc: dict[str, Any], folder: str) -> None:
     """Make relative trace paths in a scenario file start at the file's
     folder (absolute, so the scenario runs from any working directory).
     Scenarios given as text or mappings, and `--set` values, keep theirs:
@@ -89,7 +94,7 @@ def _resolve_files(doc: dict[str, Any], folder: Path) -> None:
                 if k in _FILE_TABLES and isinstance(x, dict):
                     f = x.get("file")
                     if isinstance(f, str) and f and not os.path.isabs(f):
-                        x["file"] = os.path.abspath(folder / f)
+                        x["file"] = os.path.abspath(os.path.join(folder, f))
                 walk(x)
         elif isinstance(v, list):
             for x in v:
@@ -101,10 +106,17 @@ def _resolve_files(doc: dict[str, Any], folder: Path) -> None:
 
 
 def _parse_toml(text: str, origin: str) -> dict[str, Any]:
+    """A TOML document (TOML 1.0, read by the core: scenario/toml_doc.rs, the
+    `toml` crate the native runner reads files with) as a dict, keys in the
+    order written. A date or time, `nan` or `inf` is refused at its key
+    path, as `_check_values` refuses them in a mapping."""
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise _error("", f"invalid TOML in {origin} ({e})", "a TOML document (see docs/scenario.md)") from None
+        return json.loads(_core.toml_to_json(text))
+    except ScenarioError as e:
+        if e.path:
+            raise _error(e.path, e.value, e.allowed) from None
+        where = e.value.removeprefix("invalid TOML")
+        raise _error("", f"invalid TOML in {origin}{where}", "a TOML document (see docs/scenario.md)") from None
 
 
 def load_scenario(scenario: ScenarioLike) -> dict[str, Any]:
@@ -115,16 +127,35 @@ def load_scenario(scenario: ScenarioLike) -> dict[str, Any]:
     file is always read as a path, whatever characters it holds.
     """
     if isinstance(scenario, Mapping):
-        return copy.deepcopy(dict(scenario))
+        return _copied(scenario)
     if isinstance(scenario, os.PathLike):
-        return read_scenario_file(Path(os.fspath(scenario)))
+        return read_scenario_file(scenario)
     if isinstance(scenario, str):
-        if "\n" not in scenario and len(scenario) < 4096 and Path(scenario).is_file():
-            return read_scenario_file(Path(scenario))
+        if "\n" not in scenario and len(scenario) < 4096 and os.path.isfile(scenario):
+            return read_scenario_file(scenario)
         if _looks_like_toml(scenario):
             return _parse_toml(scenario, "the scenario text")
         raise _error("", json.dumps(scenario), "a path to an existing scenario file (.toml or .json) or TOML text")
     raise _error("", type(scenario).__name__, "a path, TOML text or a mapping")
+
+
+# What a date or time in a scenario gets told (the core's toml_doc::NO_DATES
+# says it of a file's).
+NO_DATES = "a string, number, boolean, list or table (TOML dates and times are not used)"
+
+
+def _copied(v: Any) -> Any:
+    """A copy of a scenario mapping that shares nothing mutable with it: its
+    tables and lists copied at every level, as `copy.deepcopy` would (a
+    scenario holds only those and plain values; anything else is shared,
+    and to_json refuses what it cannot write). Without importing copy."""
+    if isinstance(v, Mapping):
+        return {k: _copied(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_copied(x) for x in v]
+    if isinstance(v, tuple):
+        return tuple(_copied(x) for x in v)
+    return v
 
 
 def _check_values(v: Any, path: str) -> None:
@@ -141,7 +172,7 @@ def _check_values(v: Any, path: str) -> None:
         if math.isnan(v) or math.isinf(v):
             raise _error(path, repr(v), "a finite number")
     else:
-        raise _error(path, repr(v), "a string, number, boolean, list or table (TOML dates and times are not used)")
+        raise _error(path, repr(v), NO_DATES)
 
 
 def to_json(scenario: Mapping[str, Any]) -> str:

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any, Mapping, Sequence
+
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
+if TYPE_CHECKING:
+    from typing import Any, Mapping, Sequence
 
 # dtype of the core's columns → memoryview format (native = little-endian,
 # checked below; a big-endian host goes through numpy instead).

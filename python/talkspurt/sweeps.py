@@ -35,11 +35,14 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ._core import ScenarioError
 from . import overrides as _ov
-from .scenario import ScenarioLike, _error, load_scenario, read_scenario_file
+from .scenario import _error, load_scenario, read_scenario_file
+
+if TYPE_CHECKING:
+    from .scenario import ScenarioLike
 
 SWEEP_KEYS = ("scenario", "replications", "grid", "zip", "list")
 MAX_RUNS = 1_000_000

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
-from pathlib import Path
-from typing import Any, Optional
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a run never needs it)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Optional
 
 
 def platform_name() -> str:
@@ -22,8 +26,6 @@ def platform_name() -> str:
     checked against `platform.platform()` in tests/test_versions.py.
     Elsewhere (or without glibc's confstr) the standard call is kept.
     """
-    import os
-
     libc = None
     if sys.platform == "linux":
         try:
@@ -53,15 +55,22 @@ def _filename_safe(fields: list[str]) -> str:
     return s.rstrip("-")
 
 
-def _checkout_root(package: Path) -> Optional[Path]:
+def _checkout_root(package: str | os.PathLike[str]) -> Optional[Path]:
     """The talkspurt checkout the package runs from (`ROOT/python/talkspurt`
     beside `ROOT/crates/talkspurt-core`), or None for an installed copy. Only
     such a root's git directory is read: an installed package inside some
     other repository (a venv in a project's checkout, pyenv's own clone) is
     not built from that repository's commit."""
-    root = package.parent.parent
-    if package.name == "talkspurt" and package.parent.name == "python" and (root / "crates" / "talkspurt-core").is_dir():
-        return root
+    # os.path, not pathlib: an installed copy (the usual case, every run's
+    # manifest) then never imports pathlib.
+    package = os.fspath(package)
+    parent = os.path.dirname(package)
+    root = os.path.dirname(parent)
+    if os.path.basename(package) == "talkspurt" and os.path.basename(parent) == "python" \
+            and os.path.isdir(os.path.join(root, "crates", "talkspurt-core")):
+        from pathlib import Path
+
+        return Path(root)
     return None
 
 
@@ -72,12 +81,14 @@ def _git_dir(root: Path) -> Optional[Path]:
     if g.is_file():  # a worktree or submodule: "gitdir: <path>"
         text = g.read_text().strip()
         if text.startswith("gitdir:"):
+            from pathlib import Path
+
             p = Path(text[len("gitdir:"):].strip())
             return p if p.is_absolute() else (root / p)
     return None
 
 
-def _checkout_commit(package: Path) -> Optional[str]:
+def _checkout_commit(package: str | os.PathLike[str]) -> Optional[str]:
     """HEAD of the checkout the package runs from, read from git's files
     (a child process would cost more than a small run)."""
     root = _checkout_root(package)
@@ -90,6 +101,8 @@ def _checkout_commit(package: Path) -> Optional[str]:
     ref = head[len("ref:"):].strip()
     common = gd
     if (gd / "commondir").is_file():
+        from pathlib import Path
+
         c = Path((gd / "commondir").read_text().strip())
         common = c if c.is_absolute() else (gd / c).resolve()
     for base in (gd, common):
@@ -114,7 +127,7 @@ def git_commit() -> Optional[str]:
     from an archive without git, or the files cannot be read). Uncommitted
     changes are not detected."""
     try:
-        commit = _checkout_commit(Path(__file__).resolve().parent)
+        commit = _checkout_commit(os.path.dirname(os.path.realpath(__file__)))
     except OSError:
         commit = None
     if commit is None:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Optional
 
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
 if TYPE_CHECKING:
+    from typing import Any, Optional
+
     from .config import AudioConfig
 
 _WHERE = {

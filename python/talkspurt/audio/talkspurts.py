@@ -35,11 +35,13 @@ import json
 import re
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Optional
 
 from ..scenario import _error, duration_ns
 
+TYPE_CHECKING = False  # typing's, without importing typing (scenario.py)
 if TYPE_CHECKING:
+    from typing import Any, Optional
+
     import numpy as np
 
 # numpy and the speech readers are imported where a `vad` table is

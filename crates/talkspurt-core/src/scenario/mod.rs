@@ -16,6 +16,7 @@
 //! | `topology.rs` | `[topology]` and `both_ways`, expanded into links and groups before reading |
 //! | `links.rs` | link models' checks: loss, jitter, schedules, trace files |
 //! | `parse.rs` | `from_toml_str`, `from_json_str`, `from_value`, `to_json` |
+//! | `toml_doc.rs` | a TOML document as JSON (one-line syntax errors; dates, `nan`, `inf` refused) |
 //! | `build.rs` | `Scenario` → `World` |
 //! | `calls.rs` | the calls as scoring sees them (`score::CallInfo`) |
 
@@ -30,6 +31,7 @@ pub mod model;
 pub mod parse;
 pub mod queue;
 pub mod rtp;
+pub mod toml_doc;
 mod ser;
 mod speech;
 mod tcp;

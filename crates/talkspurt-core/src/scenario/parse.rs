@@ -26,50 +26,10 @@ pub const MAX_GROUP_COUNT: u64 = 100_000;
 
 /// Parses and validates a TOML scenario file.
 pub fn from_toml_str(s: &str) -> R<Scenario> {
-    let t: toml::Value = toml::from_str(s).map_err(|e| {
-        let at = e.span().map(|sp| {
-            let before = &s[..sp.start.min(s.len())];
-            let line = before.matches('\n').count() + 1;
-            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-            let text = s.lines().nth(line - 1).unwrap_or("").trim();
-            format!(" at line {line}, column {col} (`{text}`)")
-        });
-        let msg = e.message().trim().replace('\n', " ");
-        ScenarioError::new(
-            "",
-            format!("invalid TOML{}: {msg}", at.unwrap_or_default()),
-            "a valid TOML document",
-        )
-    })?;
-    finite_floats(&t, "")?;
+    let t = super::toml_doc::toml_value(s)?;
     let v = serde_json::to_value(&t)
         .map_err(|e| ScenarioError::new("", format!("unreadable TOML: {e}"), "a valid TOML document"))?;
     from_value(&v)
-}
-
-/// Rejects TOML's `nan` and `inf`, as the Python front end does: JSON has no
-/// such numbers; converted, they would become null, i.e. "not given", and an
-/// optional key would silently take its default.
-fn finite_floats(v: &toml::Value, path: &str) -> R<()> {
-    match v {
-        toml::Value::Float(x) if !x.is_finite() => {
-            let text = if x.is_nan() {
-                "nan"
-            } else if *x > 0.0 {
-                "inf"
-            } else {
-                "-inf"
-            };
-            Err(ScenarioError::new(path, text, "a finite number"))
-        }
-        toml::Value::Array(items) => {
-            items.iter().enumerate().try_for_each(|(i, x)| finite_floats(x, &format!("{path}[{i}]")))
-        }
-        toml::Value::Table(t) => t.iter().try_for_each(|(k, x)| {
-            finite_floats(x, &if path.is_empty() { k.clone() } else { format!("{path}.{k}") })
-        }),
-        _ => Ok(()),
-    }
 }
 
 /// Parses and validates a scenario given as JSON (the Python front end's dicts).
