@@ -24,6 +24,14 @@ impl Heads {
         self.h[0].1
     }
 
+    /// The smallest head key but the top one, `u128::MAX` if none: the
+    /// top's children hold it.
+    #[inline]
+    pub(super) fn below_top(&self) -> u128 {
+        let k = |i: usize| self.h.get(i).map_or(u128::MAX, |x| x.0);
+        k(1).min(k(2))
+    }
+
     /// A lane became non-empty with first key `k`.
     pub(super) fn push(&mut self, k: u128, lane: u32) {
         let mut i = self.h.len();

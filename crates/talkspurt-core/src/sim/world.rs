@@ -288,7 +288,12 @@ impl World {
         let mut last = std::time::Instant::now();
         self.records_start();
         while let Some((now, ev)) = self.q.pop_until(self.end) {
-            self.handle(now, ev);
+            // Voice first: a compare instead of the match's jump table
+            // for most events of a voice run (issue 26 target 3).
+            match ev {
+                Event::Voice { call } => self.on_voice(now, call),
+                _ => self.handle(now, ev),
+            }
             countdown -= 1;
             if countdown == 0 {
                 countdown = 1 << 10;

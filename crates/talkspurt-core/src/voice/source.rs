@@ -100,16 +100,22 @@ impl VoiceSource {
 
     #[inline]
     fn next_span(&self) -> Option<(u64, u64)> {
-        if self.next_frame >= self.stop_frame {
+        self.span_from(self.next_frame)
+    }
+
+    /// The frames of a packet whose first frame is `b`.
+    #[inline(always)]
+    fn span_from(&self, b: u64) -> Option<(u64, u64)> {
+        if b >= self.stop_frame {
             return None;
         }
-        let mut end = self.next_frame + self.frames_per_pkt as u64;
+        let mut end = b + self.frames_per_pkt as u64;
         if self.vad {
             end = end.min(self.spurt_end);
         }
         // The call ends mid-packet: that packet is never completed, so it
         // is not sent (no truncated packet at hang-up).
-        (end <= self.stop_frame).then_some((self.next_frame, end))
+        (end <= self.stop_frame).then_some((b, end))
     }
 
     /// When the next packet will be complete; `None` once the call is over.
@@ -131,7 +137,9 @@ impl VoiceSource {
 
     /// Emit the packet that is complete now (at `next_ready()`). Always
     /// inlined: once per voice packet, and out of line it costs the call's
-    /// register saves (callgrind, bench/README.md).
+    /// register saves (callgrind, bench/README.md). What happens only now
+    /// and then (a talkspurt ends, a jittered gap) is out of line, so the
+    /// frame counters stay in registers for `next_ready` (issue 26 target 3).
     #[inline(always)]
     pub fn emit(&mut self) -> VoicePacket {
         let (b, e) = self.next_span().expect("emit after the call ended");
@@ -142,6 +150,21 @@ impl VoiceSource {
             talkspurt: self.talkspurt,
         };
         self.next_frame = e;
+        // With suppression a talkspurt ends with its last frame; without,
+        // frames flow on and a talkspurt's label covers its speech and the
+        // silence after it.
+        let turn = if self.vad { e == self.spurt_end } else { e >= self.next_begin };
+        if turn || self.send_jitter.is_some() {
+            self.emitted_rare(e);
+        }
+        pkt
+    }
+
+    /// The rest of `emit` for a packet ending at frame `e` that ends a
+    /// talkspurt or has a jittered gap after it.
+    #[cold]
+    #[inline(never)]
+    fn emitted_rare(&mut self, e: u64) {
         if let Some(rng) = &mut self.send_jitter {
             // Next gap = one interval × (½ + U): the drift moves by (U − ½)
             // of one, so times stay strictly increasing (gap ≥ ½ interval).
@@ -153,13 +176,10 @@ impl VoiceSource {
                 self.advance_spurt();
             }
         } else {
-            // Without suppression frames flow on; a talkspurt's label covers
-            // its speech and the silence after it.
             while self.next_frame >= self.next_begin {
                 self.advance_spurt();
             }
         }
-        pkt
     }
 
     /// Move the frame clock's origin to `at`, before any packet was
