@@ -31,9 +31,14 @@ pub struct VoiceSource {
     next_frame: u64,
     /// Frames from this index on are not generated (call over).
     stop_frame: u64,
-    /// Exclusive end of the current talkspurt, and first frame of the next.
+    /// Exclusive end of the current talkspurt.
     spurt_end: u64,
-    next_begin: u64,
+    /// `emit` looks at the talkspurts and the jitter only for a packet
+    /// ending at or after this frame: the talkspurt's end with
+    /// suppression, the next one's first frame without, 0 with
+    /// `send_jitter` (every packet). One compare per packet instead of
+    /// both cases' (issue 26 target 3).
+    turn: u64,
     /// The frame clock's origin: the call's start moved by the drift
     /// (`send_jitter`), modulo 2^64 (one field instead of two keeps the
     /// call's per-packet state in three cache lines; `at`).
@@ -47,7 +52,15 @@ pub struct VoiceSource {
     /// (½ + U[0, 1)), so packets drift off the frame clock (`origin`)
     /// while keeping the mean rate. None: exactly periodic.
     send_jitter: Option<Box<Rng>>,
-    speech: Box<SpeechProcess>,
+    speech: Box<Spurts>,
+}
+
+/// The speech process and the first frame of the next talkspurt: read
+/// once a talkspurt.
+#[derive(Debug)]
+struct Spurts {
+    process: SpeechProcess,
+    next_begin: u64,
 }
 
 impl VoiceSource {
@@ -67,26 +80,37 @@ impl VoiceSource {
         let spurt_end = lead.saturating_add(speech.talk_frames());
         let next_begin = spurt_end.saturating_add(speech.silence_frames());
         let vad = vad && !speech.is_continuous();
-        VoiceSource {
+        let mut s = VoiceSource {
             frame,
             frame_bytes,
             frames_per_pkt,
             origin: start.0,
             stop_frame,
             vad,
-            speech: Box::new(speech),
+            speech: Box::new(Spurts { process: speech, next_begin }),
             next_frame: if vad { lead } else { 0 },
             spurt_end,
-            next_begin,
+            turn: 0,
             talkspurt: 0,
             send_jitter: None,
-        }
+        };
+        s.set_turn();
+        s
+    }
+
+    fn set_turn(&mut self) {
+        self.turn = match (&self.send_jitter, self.vad) {
+            (Some(_), _) => 0,
+            (None, true) => self.spurt_end,
+            (None, false) => self.speech.next_begin,
+        };
     }
 
     /// Jitter each gap as ns-2's CBR `random_` does (seed 004's sources),
     /// drawing from `rng`. For one-frame packets (bit-rate calls).
     pub fn with_send_jitter(mut self, rng: Rng) -> Self {
         self.send_jitter = Some(Box::new(rng));
+        self.set_turn();
         self
     }
 
@@ -126,9 +150,10 @@ impl VoiceSource {
 
     #[inline(never)]
     fn advance_spurt(&mut self) {
-        let begin = self.next_begin;
-        self.spurt_end = begin.saturating_add(self.speech.talk_frames());
-        self.next_begin = self.spurt_end.saturating_add(self.speech.silence_frames());
+        let sp = &mut *self.speech;
+        let begin = sp.next_begin;
+        self.spurt_end = begin.saturating_add(sp.process.talk_frames());
+        sp.next_begin = self.spurt_end.saturating_add(sp.process.silence_frames());
         self.talkspurt += 1;
         if self.vad {
             self.next_frame = begin;
@@ -150,11 +175,7 @@ impl VoiceSource {
             talkspurt: self.talkspurt,
         };
         self.next_frame = e;
-        // With suppression a talkspurt ends with its last frame; without,
-        // frames flow on and a talkspurt's label covers its speech and the
-        // silence after it.
-        let turn = if self.vad { e == self.spurt_end } else { e >= self.next_begin };
-        if turn || self.send_jitter.is_some() {
+        if e >= self.turn {
             self.emitted_rare(e);
         }
         pkt
@@ -171,15 +192,19 @@ impl VoiceSource {
             let iv = (self.frame.as_nanos() * self.frames_per_pkt as u64) as f64;
             self.origin = self.origin.wrapping_add((iv * (rng.uniform() - 0.5)).round() as i64 as u64);
         }
+        // With suppression a talkspurt ends with its last frame (`e` is
+        // not past it); without, frames flow on and a talkspurt's label
+        // covers its speech and the silence after it.
         if self.vad {
             if e == self.spurt_end {
                 self.advance_spurt();
             }
         } else {
-            while self.next_frame >= self.next_begin {
+            while self.next_frame >= self.speech.next_begin {
                 self.advance_spurt();
             }
         }
+        self.set_turn();
     }
 
     /// Move the frame clock's origin to `at`, before any packet was
