@@ -131,7 +131,7 @@ pub struct Call {
     pub gated: bool,
     /// The packets take `voice_routed` straight away: a planned route, no
     /// trunk, no adaptation (so no gate and no pending change), set by
-    /// `World::plan_voice_routes`.
+    /// `World::plan_voice_routes`; cleared by `run` if a capture watches.
     pub direct: bool,
     /// Frames per packet and bytes per frame the adaptation chose, applied
     /// once the packet being filled is out (its completion event is
@@ -286,6 +286,12 @@ impl World {
         const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
         let mut countdown = 1u32 << 10;
         let mut last = std::time::Instant::now();
+        if self.capture.is_some() {
+            // A capture sees every packet on the general way (`on_voice`).
+            for c in &mut self.calls {
+                c.direct = false;
+            }
+        }
         self.records_start();
         while let Some((now, ev)) = self.q.pop_until(self.end) {
             // Voice first: a compare instead of the match's jump table

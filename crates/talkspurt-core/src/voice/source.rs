@@ -162,11 +162,27 @@ impl VoiceSource {
 
     /// Emit the packet that is complete now (at `next_ready()`). Always
     /// inlined: once per voice packet, and out of line it costs the call's
-    /// register saves (callgrind, bench/README.md). What happens only now
-    /// and then (a talkspurt ends, a jittered gap) is out of line, so the
-    /// frame counters stay in registers for `next_ready` (issue 26 target 3).
+    /// register saves (callgrind, bench/README.md).
     #[inline(always)]
     pub fn emit(&mut self) -> VoicePacket {
+        self.emit_frames().0
+    }
+
+    /// `emit`, then `next_ready`: unless `emit` looked at the talkspurts,
+    /// the next packet's frames follow from the counters just read
+    /// (issue 26 target 3).
+    #[inline(always)]
+    pub fn emit_next(&mut self) -> (VoicePacket, Option<SimTime>) {
+        let (pkt, e, rare) = self.emit_frames();
+        let next = if rare { self.next_ready() } else { self.span_from(e).map(|(_, end)| self.at(end)) };
+        (pkt, next)
+    }
+
+    /// `emit`, with the packet's end frame and whether the talkspurts or
+    /// the jitter were looked at (out of line, so the frame counters stay
+    /// in registers).
+    #[inline(always)]
+    fn emit_frames(&mut self) -> (VoicePacket, u64, bool) {
         let (b, e) = self.next_span().expect("emit after the call ended");
         let pkt = VoicePacket {
             t_gen: self.at(e),
@@ -175,10 +191,11 @@ impl VoiceSource {
             talkspurt: self.talkspurt,
         };
         self.next_frame = e;
-        if e >= self.turn {
+        let rare = e >= self.turn;
+        if rare {
             self.emitted_rare(e);
         }
-        pkt
+        (pkt, e, rare)
     }
 
     /// The rest of `emit` for a packet ending at frame `e` that ends a
@@ -299,6 +316,31 @@ mod tests {
         // Packets starting at frames 0,2,4,6 belong to spurt 0; 8,10,12,14 to spurt 1.
         let spurts: Vec<u32> = p.iter().map(|x| x.talkspurt).collect();
         assert_eq!(spurts, vec![0, 0, 0, 0, 1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn emit_next_is_emit_then_next_ready() {
+        // With and without suppression, with send jitter, talkspurts that
+        // end mid-packet and a call that ends mid-packet.
+        let c = lookup("G.711").unwrap();
+        let make = |vad: bool, jitter: bool| {
+            let s = VoiceSource::new(c, 3, SimTime(5), SimTime(1_000_000_000), vad, constant_speech(50, 30));
+            if jitter {
+                s.with_send_jitter(Rng::stream(3, 0, StreamId::new(1, 1)))
+            } else {
+                s
+            }
+        };
+        for (vad, jitter) in [(true, false), (false, false), (false, true), (true, true)] {
+            let (mut a, mut b) = (make(vad, jitter), make(vad, jitter));
+            let mut n = 0;
+            while a.next_ready().is_some() {
+                let (p, next) = b.emit_next();
+                assert_eq!((a.emit(), a.next_ready()), (p, next), "vad {vad} jitter {jitter} packet {n}");
+                n += 1;
+            }
+            assert!(n > 10 && b.next_ready().is_none());
+        }
     }
 
     #[test]
