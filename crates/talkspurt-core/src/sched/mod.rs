@@ -20,12 +20,13 @@
 //! `(time, seq)` key, so the pop order is exactly that of the plain heap.
 //!
 //! Runs: once a lane's head is popped, the queue keeps popping that lane
-//! (`run`) while its head is below `rest`, the smallest key anywhere
-//! else, and leaves its entry in `heads` as it was. A lane of calls with
-//! one ptime drains this way for as long as nothing else is due: per
-//! packet one compare with `rest` instead of both minima and a sift of
-//! the heads (issue 26 target 3). Every key scheduled during a run lowers
-//! `rest` if below it; the run lane's stale entry is below every key
+//! (`run`) while its head's time is before `rest`, the earliest time of
+//! any other event, and leaves its entry in `heads` as it was; a tie
+//! ends the run, and `pop_min` orders it by sequence. A lane of calls
+//! with one ptime drains this way for as long as nothing else is due: per
+//! packet one compare of times instead of both minima and a sift of the
+//! heads (issue 26 target 3). Every event scheduled during a run lowers
+//! `rest` if earlier; the run lane's stale entry is below every key
 //! scheduled since (their times are not earlier and their sequence numbers
 //! are later), so it stays the heads' root until the run ends.
 
@@ -51,10 +52,10 @@ pub struct EventQueue<E> {
     lanes: Vec<Lane<E>>,
     heads: Heads,
     /// The lane being drained, whose entry in `heads` is stale, or
-    /// `NO_LANE`; while one is, `rest` is the smallest key of every other
-    /// lane and the radix heap.
+    /// `NO_LANE`; while one is, `rest` is the earliest time of every
+    /// other lane and the radix heap (`u64::MAX` if none).
     run: u32,
-    rest: u128,
+    rest: u64,
     /// What `pop_min` popped, for `pop_until` to return: out of line, it
     /// hands the event over here rather than by return value, which the
     /// loop would otherwise copy through memory on every pop, its run's
@@ -81,7 +82,7 @@ fn time_of(k: u128) -> SimTime {
 /// Events are plain values (`Copy`: see `lane.rs`).
 impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { radix: Radix::new(), next_seq: 0, now: SimTime::ZERO, radix_popped: 0, lanes: Vec::new(), heads: Heads::default(), run: NO_LANE, rest: u128::MAX, held: None }
+        EventQueue { radix: Radix::new(), next_seq: 0, now: SimTime::ZERO, radix_popped: 0, lanes: Vec::new(), heads: Heads::default(), run: NO_LANE, rest: u64::MAX, held: None }
     }
 
     /// The time of the event being processed (the scheduler alone moves it).
@@ -95,7 +96,7 @@ impl<E: Copy> EventQueue<E> {
         assert!(time >= self.now, "event scheduled in the past");
         let k = key(time, self.next_seq);
         self.radix.push(k, event);
-        self.rest = self.rest.min(k);
+        self.rest = self.rest.min(time_of(k).0);
         self.next_seq += 1;
     }
 
@@ -117,7 +118,7 @@ impl<E: Copy> EventQueue<E> {
         assert!(time >= self.now && seq < self.next_seq, "event scheduled in the past or with an unreserved sequence");
         let k = key(time, seq);
         self.radix.push(k, event);
-        self.rest = self.rest.min(k);
+        self.rest = self.rest.min(time_of(k).0);
     }
 
     /// Schedule `event` at `time` in `lane` (numbered by the caller from
@@ -141,7 +142,7 @@ impl<E: Copy> EventQueue<E> {
         l.push_back(time.0, (k, event));
         if head {
             self.heads.push(k, lane);
-            self.rest = self.rest.min(k);
+            self.rest = self.rest.min(time_of(k).0);
         }
         self.next_seq += 1;
     }
@@ -155,7 +156,7 @@ impl<E: Copy> EventQueue<E> {
         let k = key(time, self.next_seq);
         self.lanes[lane as usize].push_back(time.0, (k, event));
         self.heads.push(k, lane);
-        self.rest = self.rest.min(k);
+        self.rest = self.rest.min(time_of(k).0);
         self.next_seq += 1;
     }
 
@@ -165,7 +166,7 @@ impl<E: Copy> EventQueue<E> {
         // `get_mut` is None when no run is on (`NO_LANE`).
         if let Some(l) = self.lanes.get_mut(self.run as usize) {
             if let Some(k) = l.front_key() {
-                if k < self.rest && time_of(k) <= until {
+                if time_of(k).0 < self.rest && time_of(k) <= until {
                     let e = l.take_front();
                     return Some(self.popped(k, e));
                 }
@@ -195,7 +196,7 @@ impl<E: Copy> EventQueue<E> {
             let (k, e) = self.lanes[lane as usize].pop_front().expect("a lane head has events");
             debug_assert_eq!(k, lane_min);
             self.run = lane;
-            self.rest = self.heads.below_top().min(radix_min);
+            self.rest = time_of(self.heads.below_top().min(radix_min)).0;
             Some(self.popped(k, e))
         } else {
             if radix_min == u128::MAX || time_of(radix_min) > until {
