@@ -284,7 +284,7 @@ impl World {
     /// false to abort (the run is then incomplete).
     pub fn run(&mut self, progress: &mut dyn FnMut(f64) -> bool) -> bool {
         const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
-        let mut countdown = 1u32 << 10;
+        const EVENTS_PER_CHECK: u32 = 1 << 10;
         let mut last = std::time::Instant::now();
         if self.capture.is_some() {
             // A capture sees every packet on the general way (`on_voice`).
@@ -293,23 +293,22 @@ impl World {
             }
         }
         self.records_start();
-        while let Some((now, ev)) = self.q.pop_until(self.end) {
-            // Voice first: a compare instead of the match's jump table
-            // for most events of a voice run (issue 26 target 3).
-            match ev {
-                Event::Voice { call } => self.on_voice(now, call),
-                _ => self.handle(now, ev),
+'events: loop {
+            for _ in 0..EVENTS_PER_CHECK {
+                let Some((now, ev)) = self.q.pop_until(self.end) else { break 'events };
+                // Voice first: a compare instead of the match's jump table
+                // for most events of a voice run (issue 26 target 3).
+                match ev {
+                    Event::Voice { call } => self.on_voice(now, call),
+                    _ => self.handle(now, ev),
+                }
             }
-            countdown -= 1;
-            if countdown == 0 {
-                countdown = 1 << 10;
-                if last.elapsed() >= PROGRESS_EVERY {
-                    last = std::time::Instant::now();
-                    self.records_check();
-                    if !progress(now.0 as f64 / self.end.0.max(1) as f64) {
-                        self.settle_routes();
-                        return false;
-                    }
+            if last.elapsed() >= PROGRESS_EVERY {
+                last = std::time::Instant::now();
+                self.records_check();
+                if !progress(self.q.now().0 as f64 / self.end.0.max(1) as f64) {
+                    self.settle_routes();
+                    return false;
                 }
             }
         }
