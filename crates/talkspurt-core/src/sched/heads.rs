@@ -1,7 +1,7 @@
 //! The first key of every non-empty lane, in a binary min-heap. Keys are
 //! unique (each carries its insertion sequence), so the heap compares keys
-//! alone, and the usual pop of a lane event only replaces the root's key
-//! (the lane's next one) and sifts it down with a hole, one move per level
+//! alone, and the end of a lane's run (`sched`) only replaces the root's
+//! key (the lane's next one) and sifts it down with a hole, one move per level
 //! (std's `BinaryHeap` over `Reverse<(key, lane)>` compared whole tuples
 //! and always sifted through `PeekMut`).
 

@@ -293,7 +293,7 @@ impl World {
             }
         }
         self.records_start();
-'events: loop {
+        'events: loop {
             for _ in 0..EVENTS_PER_CHECK {
                 let Some((now, ev)) = self.q.pop_until(self.end) else { break 'events };
                 // Voice first: a compare instead of the match's jump table
