@@ -22,7 +22,8 @@
 //! Runs: once a lane's head is popped, the queue keeps popping that lane
 //! (`run`) while its head's time is before `rest`, the earliest time of
 //! any other event, and leaves its entry in `heads` as it was; a tie
-//! ends the run, and `pop_min` orders it by sequence. A lane of calls
+//! ends the run, and `pop_min` orders it by sequence. The running lane is
+//! moved to `cur` meanwhile, so its pops and pushes index nothing. A lane of calls
 //! with one ptime drains this way for as long as nothing else is due: per
 //! packet one compare of times instead of both minima and a sift of the
 //! heads (issue 26 target 3). Every event scheduled during a run lowers
@@ -56,6 +57,10 @@ pub struct EventQueue<E> {
     /// other lane and the radix heap (`u64::MAX` if none).
     run: u32,
     rest: u64,
+    /// The run's lane, moved out of `lanes` (which holds an empty one in
+    /// its place) while it runs: a pop or push of the run reaches it
+    /// without indexing `lanes` (issue 26 target 3).
+    cur: Lane<E>,
     /// What `pop_min` popped, for `pop_until` to return: out of line, it
     /// hands the event over here rather than by return value, which the
     /// loop would otherwise copy through memory on every pop, its run's
@@ -82,7 +87,7 @@ fn time_of(k: u128) -> SimTime {
 /// Events are plain values (`Copy`: see `lane.rs`).
 impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { radix: Radix::new(), next_seq: 0, now: SimTime::ZERO, radix_popped: 0, lanes: Vec::new(), heads: Heads::default(), run: NO_LANE, rest: u64::MAX, held: None }
+        EventQueue { radix: Radix::new(), next_seq: 0, now: SimTime::ZERO, radix_popped: 0, lanes: Vec::new(), heads: Heads::default(), run: NO_LANE, rest: u64::MAX, cur: Lane::new(), held: None }
     }
 
     /// The time of the event being processed (the scheduler alone moves it).
@@ -130,6 +135,15 @@ impl<E: Copy> EventQueue<E> {
     #[inline(always)]
     pub fn schedule_in(&mut self, lane: u32, time: SimTime, event: E) {
         assert!(time >= self.now, "event scheduled in the past");
+        if lane == self.run {
+            // Its entry in `heads` stays, also if it ran empty.
+            if time.0 < self.cur.last_time() {
+                return self.schedule(time, event);
+            }
+            self.cur.push_back(time.0, (key(time, self.next_seq), event));
+            self.next_seq += 1;
+            return;
+        }
         let Some(l) = self.lanes.get_mut(lane as usize) else {
             return self.schedule_in_new(lane, time, event);
         };
@@ -137,8 +151,7 @@ impl<E: Copy> EventQueue<E> {
             return self.schedule(time, event);
         }
         let k = key(time, self.next_seq);
-        // A lane that runs empty during its run keeps its entry in `heads`.
-        let head = l.len() == 0 && lane != self.run;
+        let head = l.len() == 0;
         l.push_back(time.0, (k, event));
         if head {
             self.heads.push(k, lane);
@@ -163,11 +176,10 @@ impl<E: Copy> EventQueue<E> {
     /// Pop the earliest event not after `until`, advancing the clock to it.
     #[inline]
     pub fn pop_until(&mut self, until: SimTime) -> Option<(SimTime, E)> {
-        // `get_mut` is None when no run is on (`NO_LANE`).
-        if let Some(l) = self.lanes.get_mut(self.run as usize) {
-            if let Some(k) = l.front_key() {
+        if self.run != NO_LANE {
+            if let Some(k) = self.cur.front_key() {
                 if time_of(k).0 < self.rest && time_of(k) <= until {
-                    let e = l.take_front();
+                    let e = self.cur.take_front();
                     return Some(self.popped(k, e));
                 }
             }
@@ -193,8 +205,10 @@ impl<E: Copy> EventQueue<E> {
                 return None;
             }
             let lane = self.heads.top_lane();
-            let (k, e) = self.lanes[lane as usize].pop_front().expect("a lane head has events");
+            let l = &mut self.lanes[lane as usize];
+            let (k, e) = l.pop_front().expect("a lane head has events");
             debug_assert_eq!(k, lane_min);
+            std::mem::swap(l, &mut self.cur);
             self.run = lane;
             self.rest = time_of(self.heads.below_top().min(radix_min)).0;
             Some(self.popped(k, e))
@@ -212,7 +226,9 @@ impl<E: Copy> EventQueue<E> {
     #[inline(never)]
     fn end_run(&mut self) {
         debug_assert_eq!(self.heads.top_lane(), self.run);
-        match self.lanes[self.run as usize].front() {
+        let l = &mut self.lanes[self.run as usize];
+        std::mem::swap(l, &mut self.cur);
+        match l.front() {
             Some(&(next, _)) => self.heads.replace_top(next),
             None => self.heads.pop_top(),
         }
@@ -231,7 +247,8 @@ impl<E: Copy> EventQueue<E> {
     /// any: what is coming, for the caller to prefetch its state.
     #[inline]
     pub fn peek_lane(&self, lane: u32, k: usize) -> Option<&E> {
-        self.lanes.get(lane as usize)?.get(k).map(|x| &x.1)
+        let l = if lane == self.run { &self.cur } else { self.lanes.get(lane as usize)? };
+        l.get(k).map(|x| &x.1)
     }
 
     /// Move the clock to `t` if it is later, without an event: the caller
@@ -245,12 +262,12 @@ impl<E: Copy> EventQueue<E> {
 
     /// Events processed so far.
     pub fn events_processed(&self) -> u64 {
-        self.radix_popped + self.lanes.iter().map(|l| l.taken() as u64).sum::<u64>()
+        self.radix_popped + self.lanes.iter().chain([&self.cur]).map(|l| l.taken() as u64).sum::<u64>()
     }
 
     /// Events waiting (counted when asked: not kept per event).
     pub fn len(&self) -> usize {
-        self.radix.len() + self.lanes.iter().map(|l| l.len()).sum::<usize>()
+        self.radix.len() + self.lanes.iter().chain([&self.cur]).map(|l| l.len()).sum::<usize>()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -353,6 +370,8 @@ mod tests {
         q.schedule_in(0, SimTime(20), "a20");
         q.schedule_in(0, SimTime(30), "a30");
         assert_eq!(q.pop_until(SimTime(100)), Some((SimTime(10), "a10")));
+        // Lane 0 is out of `lanes` while it runs: still seen and counted.
+        assert_eq!((q.peek_lane(0, 1), q.len(), q.events_processed()), (Some(&"a30"), 2, 1));
         q.schedule(SimTime(15), "r15");
         q.schedule_in(1, SimTime(20), "b20"); // after a20: a later sequence
         assert_eq!(q.pop_until(SimTime(100)), Some((SimTime(15), "r15")));
