@@ -1,7 +1,7 @@
 //! The first key of every non-empty lane, in a binary min-heap. Keys are
 //! unique (each carries its insertion sequence), so the heap compares keys
-//! alone, and the usual pop of a lane event only replaces the root's key
-//! (the lane's next one) and sifts it down with a hole, one move per level
+//! alone, and the end of a lane's run (`sched`) only replaces the root's
+//! key (the lane's next one) and sifts it down with a hole, one move per level
 //! (std's `BinaryHeap` over `Reverse<(key, lane)>` compared whole tuples
 //! and always sifted through `PeekMut`).
 
@@ -22,6 +22,14 @@ impl Heads {
     #[inline]
     pub(super) fn top_lane(&self) -> u32 {
         self.h[0].1
+    }
+
+    /// The smallest head key but the top one, `u128::MAX` if none: the
+    /// top's children hold it.
+    #[inline]
+    pub(super) fn below_top(&self) -> u128 {
+        let k = |i: usize| self.h.get(i).map_or(u128::MAX, |x| x.0);
+        k(1).min(k(2))
     }
 
     /// A lane became non-empty with first key `k`.

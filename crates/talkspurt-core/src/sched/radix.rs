@@ -86,6 +86,11 @@ impl<E> Radix<E> {
         m
     }
 
+    /// Events waiting.
+    pub(super) fn len(&self) -> usize {
+        self.slab.len() - self.free.len()
+    }
+
     /// Make bucket 0 hold the minimum key (keys are unique, so exactly one).
     fn settle(&mut self) {
         if !self.buckets[0].is_empty() {

@@ -83,7 +83,7 @@ impl World {
             self.prefetch_voice(lane);
         }
         let call = &mut self.calls[ci as usize];
-        if call.direct && self.capture.is_none() {
+        if call.direct {
             return self.voice_routed(now, ci, lane);
         }
         let vp = call.source.emit();
@@ -185,7 +185,7 @@ impl World {
     #[inline(always)]
     fn voice_routed(&mut self, now: SimTime, ci: u32, lane: u32) {
         let call = &mut self.calls[ci as usize];
-        let vp = call.source.emit();
+        let (vp, next) = call.source.emit_next();
         debug_assert_eq!(vp.t_gen, now);
         let span = call.source.frame().mul(vp.frames as u64).as_nanos();
         call.rtp.tx.sent(vp.payload);
@@ -193,7 +193,7 @@ impl World {
         // The last packet does not end the flow here, as on this way
         // before: closing a UDP sender or receiver does nothing (the
         // `Endpoint::close` default).
-        if let Some(t) = call.source.next_ready() {
+        if let Some(t) = next {
             self.q.schedule_in(lane, t, super::world::Event::Voice { call: ci });
         }
         let crossed = self.cross(now, route, size);

@@ -131,7 +131,7 @@ pub struct Call {
     pub gated: bool,
     /// The packets take `voice_routed` straight away: a planned route, no
     /// trunk, no adaptation (so no gate and no pending change), set by
-    /// `World::plan_voice_routes`.
+    /// `World::plan_voice_routes`; cleared by `run` if a capture watches.
     pub direct: bool,
     /// Frames per packet and bytes per frame the adaptation chose, applied
     /// once the packet being filled is out (its completion event is
@@ -284,21 +284,31 @@ impl World {
     /// false to abort (the run is then incomplete).
     pub fn run(&mut self, progress: &mut dyn FnMut(f64) -> bool) -> bool {
         const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
-        let mut countdown = 1u32 << 10;
+        const EVENTS_PER_CHECK: u32 = 1 << 10;
         let mut last = std::time::Instant::now();
+        if self.capture.is_some() {
+            // A capture sees every packet on the general way (`on_voice`).
+            for c in &mut self.calls {
+                c.direct = false;
+            }
+        }
         self.records_start();
-        while let Some((now, ev)) = self.q.pop_until(self.end) {
-            self.handle(now, ev);
-            countdown -= 1;
-            if countdown == 0 {
-                countdown = 1 << 10;
-                if last.elapsed() >= PROGRESS_EVERY {
-                    last = std::time::Instant::now();
-                    self.records_check();
-                    if !progress(now.0 as f64 / self.end.0.max(1) as f64) {
-                        self.settle_routes();
-                        return false;
-                    }
+        'events: loop {
+            for _ in 0..EVENTS_PER_CHECK {
+                let Some((now, ev)) = self.q.pop_until(self.end) else { break 'events };
+                // Voice first: a compare instead of the match's jump table
+                // for most events of a voice run (issue 26 target 3).
+                match ev {
+                    Event::Voice { call } => self.on_voice(now, call),
+                    _ => self.handle(now, ev),
+                }
+            }
+            if last.elapsed() >= PROGRESS_EVERY {
+                last = std::time::Instant::now();
+                self.records_check();
+                if !progress(self.q.now().0 as f64 / self.end.0.max(1) as f64) {
+                    self.settle_routes();
+                    return false;
                 }
             }
         }

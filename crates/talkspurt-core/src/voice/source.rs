@@ -31,9 +31,14 @@ pub struct VoiceSource {
     next_frame: u64,
     /// Frames from this index on are not generated (call over).
     stop_frame: u64,
-    /// Exclusive end of the current talkspurt, and first frame of the next.
+    /// Exclusive end of the current talkspurt.
     spurt_end: u64,
-    next_begin: u64,
+    /// `emit` looks at the talkspurts and the jitter only for a packet
+    /// ending at or after this frame: the talkspurt's end with
+    /// suppression, the next one's first frame without, 0 with
+    /// `send_jitter` (every packet). One compare per packet instead of
+    /// both cases' (issue 26 target 3).
+    turn: u64,
     /// The frame clock's origin: the call's start moved by the drift
     /// (`send_jitter`), modulo 2^64 (one field instead of two keeps the
     /// call's per-packet state in three cache lines; `at`).
@@ -47,7 +52,15 @@ pub struct VoiceSource {
     /// (½ + U[0, 1)), so packets drift off the frame clock (`origin`)
     /// while keeping the mean rate. None: exactly periodic.
     send_jitter: Option<Box<Rng>>,
-    speech: Box<SpeechProcess>,
+    speech: Box<Spurts>,
+}
+
+/// The speech process and the first frame of the next talkspurt: read
+/// once a talkspurt.
+#[derive(Debug)]
+struct Spurts {
+    process: SpeechProcess,
+    next_begin: u64,
 }
 
 impl VoiceSource {
@@ -67,26 +80,37 @@ impl VoiceSource {
         let spurt_end = lead.saturating_add(speech.talk_frames());
         let next_begin = spurt_end.saturating_add(speech.silence_frames());
         let vad = vad && !speech.is_continuous();
-        VoiceSource {
+        let mut s = VoiceSource {
             frame,
             frame_bytes,
             frames_per_pkt,
             origin: start.0,
             stop_frame,
             vad,
-            speech: Box::new(speech),
+            speech: Box::new(Spurts { process: speech, next_begin }),
             next_frame: if vad { lead } else { 0 },
             spurt_end,
-            next_begin,
+            turn: 0,
             talkspurt: 0,
             send_jitter: None,
-        }
+        };
+        s.set_turn();
+        s
+    }
+
+    fn set_turn(&mut self) {
+        self.turn = match (&self.send_jitter, self.vad) {
+            (Some(_), _) => 0,
+            (None, true) => self.spurt_end,
+            (None, false) => self.speech.next_begin,
+        };
     }
 
     /// Jitter each gap as ns-2's CBR `random_` does (seed 004's sources),
     /// drawing from `rng`. For one-frame packets (bit-rate calls).
     pub fn with_send_jitter(mut self, rng: Rng) -> Self {
         self.send_jitter = Some(Box::new(rng));
+        self.set_turn();
         self
     }
 
@@ -100,16 +124,22 @@ impl VoiceSource {
 
     #[inline]
     fn next_span(&self) -> Option<(u64, u64)> {
-        if self.next_frame >= self.stop_frame {
+        self.span_from(self.next_frame)
+    }
+
+    /// The frames of a packet whose first frame is `b`.
+    #[inline(always)]
+    fn span_from(&self, b: u64) -> Option<(u64, u64)> {
+        if b >= self.stop_frame {
             return None;
         }
-        let mut end = self.next_frame + self.frames_per_pkt as u64;
+        let mut end = b + self.frames_per_pkt as u64;
         if self.vad {
             end = end.min(self.spurt_end);
         }
         // The call ends mid-packet: that packet is never completed, so it
         // is not sent (no truncated packet at hang-up).
-        (end <= self.stop_frame).then_some((self.next_frame, end))
+        (end <= self.stop_frame).then_some((b, end))
     }
 
     /// When the next packet will be complete; `None` once the call is over.
@@ -120,9 +150,10 @@ impl VoiceSource {
 
     #[inline(never)]
     fn advance_spurt(&mut self) {
-        let begin = self.next_begin;
-        self.spurt_end = begin.saturating_add(self.speech.talk_frames());
-        self.next_begin = self.spurt_end.saturating_add(self.speech.silence_frames());
+        let sp = &mut *self.speech;
+        let begin = sp.next_begin;
+        self.spurt_end = begin.saturating_add(sp.process.talk_frames());
+        sp.next_begin = self.spurt_end.saturating_add(sp.process.silence_frames());
         self.talkspurt += 1;
         if self.vad {
             self.next_frame = begin;
@@ -134,6 +165,24 @@ impl VoiceSource {
     /// register saves (callgrind, bench/README.md).
     #[inline(always)]
     pub fn emit(&mut self) -> VoicePacket {
+        self.emit_frames().0
+    }
+
+    /// `emit`, then `next_ready`: unless `emit` looked at the talkspurts,
+    /// the next packet's frames follow from the counters just read
+    /// (issue 26 target 3).
+    #[inline(always)]
+    pub fn emit_next(&mut self) -> (VoicePacket, Option<SimTime>) {
+        let (pkt, e, rare) = self.emit_frames();
+        let next = if rare { self.next_ready() } else { self.span_from(e).map(|(_, end)| self.at(end)) };
+        (pkt, next)
+    }
+
+    /// `emit`, with the packet's end frame and whether the talkspurts or
+    /// the jitter were looked at (out of line, so the frame counters stay
+    /// in registers).
+    #[inline(always)]
+    fn emit_frames(&mut self) -> (VoicePacket, u64, bool) {
         let (b, e) = self.next_span().expect("emit after the call ended");
         let pkt = VoicePacket {
             t_gen: self.at(e),
@@ -142,24 +191,37 @@ impl VoiceSource {
             talkspurt: self.talkspurt,
         };
         self.next_frame = e;
+        let rare = e >= self.turn;
+        if rare {
+            self.emitted_rare(e);
+        }
+        (pkt, e, rare)
+    }
+
+    /// The rest of `emit` for a packet ending at frame `e` that ends a
+    /// talkspurt or has a jittered gap after it.
+    #[cold]
+    #[inline(never)]
+    fn emitted_rare(&mut self, e: u64) {
         if let Some(rng) = &mut self.send_jitter {
             // Next gap = one interval × (½ + U): the drift moves by (U − ½)
             // of one, so times stay strictly increasing (gap ≥ ½ interval).
             let iv = (self.frame.as_nanos() * self.frames_per_pkt as u64) as f64;
             self.origin = self.origin.wrapping_add((iv * (rng.uniform() - 0.5)).round() as i64 as u64);
         }
+        // With suppression a talkspurt ends with its last frame (`e` is
+        // not past it); without, frames flow on and a talkspurt's label
+        // covers its speech and the silence after it.
         if self.vad {
             if e == self.spurt_end {
                 self.advance_spurt();
             }
         } else {
-            // Without suppression frames flow on; a talkspurt's label covers
-            // its speech and the silence after it.
-            while self.next_frame >= self.next_begin {
+            while self.next_frame >= self.speech.next_begin {
                 self.advance_spurt();
             }
         }
-        pkt
+        self.set_turn();
     }
 
     /// Move the frame clock's origin to `at`, before any packet was
@@ -254,6 +316,31 @@ mod tests {
         // Packets starting at frames 0,2,4,6 belong to spurt 0; 8,10,12,14 to spurt 1.
         let spurts: Vec<u32> = p.iter().map(|x| x.talkspurt).collect();
         assert_eq!(spurts, vec![0, 0, 0, 0, 1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn emit_next_is_emit_then_next_ready() {
+        // With and without suppression, with send jitter, talkspurts that
+        // end mid-packet and a call that ends mid-packet.
+        let c = lookup("G.711").unwrap();
+        let make = |vad: bool, jitter: bool| {
+            let s = VoiceSource::new(c, 3, SimTime(5), SimTime(1_000_000_000), vad, constant_speech(50, 30));
+            if jitter {
+                s.with_send_jitter(Rng::stream(3, 0, StreamId::new(1, 1)))
+            } else {
+                s
+            }
+        };
+        for (vad, jitter) in [(true, false), (false, false), (false, true), (true, true)] {
+            let (mut a, mut b) = (make(vad, jitter), make(vad, jitter));
+            let mut n = 0;
+            while a.next_ready().is_some() {
+                let (p, next) = b.emit_next();
+                assert_eq!((a.emit(), a.next_ready()), (p, next), "vad {vad} jitter {jitter} packet {n}");
+                n += 1;
+            }
+            assert!(n > 10 && b.next_ready().is_none());
+        }
     }
 
     #[test]
