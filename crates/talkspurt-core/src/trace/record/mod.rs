@@ -34,6 +34,7 @@
 mod log;
 mod read;
 mod row;
+mod run;
 mod sink;
 mod write;
 

@@ -47,14 +47,17 @@ fn push_n<T: Copy>(v: &mut Vec<T>, len: usize, f: impl Fn(usize) -> T) {
 
 /// Rows `..len` of `b` as `Packed::line` describes a uniform block:
 /// generation offsets on a line (`len` ≥ 2), every other field one value
-/// (compared as the bytes after `GEN`, two u64 loads a row).
+/// (compared as the bytes after `GEN`, two u64 loads a row). The rows of
+/// a pending run (`run.rs`; at least two rows are written before one) are
+/// told from its header, as `Block::uniform` tells them.
 fn rows_line(b: &Block, len: usize) -> Option<(u32, u32, [u32; FIELDS - 1])> {
-    let rows = &b.rows[..len];
-    let (r0, r1) = (rows.first()?, rows.get(1)?);
+    let (r0, r1) = (b.rows[..len].first()?, b.rows[..len].get(1)?);
     let (g0, step) = (get32(r0, GEN), get32(r1, GEN).wrapping_sub(get32(r0, GEN)));
+    let (written, tail) = b.written_and_tail(step);
+    let rows = &b.rows[..len.min(written)];
     let rest = |r: &[u8; ROW]| (u64::from_le_bytes(r[SENT..SENT + 8].try_into().expect("8 bytes")), u64::from_le_bytes(r[ROW - 8..].try_into().expect("8 bytes")));
     let first = rest(r0);
-    let on = rows.iter().enumerate().fold(true, |a, (j, r)| a & (get32(r, GEN) == g0.wrapping_add(step.wrapping_mul(j as u32))) & (rest(r) == first));
+    let on = rows.iter().enumerate().fold(len <= written || tail, |a, (j, r)| a & (get32(r, GEN) == g0.wrapping_add(step.wrapping_mul(j as u32))) & (rest(r) == first));
     on.then(|| (g0, step, std::array::from_fn(|f| row_field(r0, f + 1))))
 }
 
@@ -83,7 +86,7 @@ impl CallRecord {
         match self.cold.done.get(b) {
             Some(Stored::Rows(x)) => row_field(&x.rows[j], f),
             Some(Stored::Packed(p)) => p.get(f, j),
-            None => row_field(&self.cur_ref().expect("a recorded packet").rows[j], f),
+            None => row_field(&self.cur_ref().expect("a recorded packet").row(j), f),
         }
     }
 
@@ -191,7 +194,8 @@ impl CallRecord {
             Stored::Rows(b) => Cow::Borrowed(&**b),
             Stored::Packed(p) => Cow::Owned(Block::unpack(p)),
         });
-        done.chain(self.cur_ref().map(Cow::Borrowed)).enumerate().map(move |(k, b)| (b, (n - k * BLOCK).min(BLOCK)))
+        let cur = self.cur_ref().map(|b| b.filled(n - self.cold.done.len() * BLOCK));
+        done.chain(cur).enumerate().map(move |(k, b)| (b, (n - k * BLOCK).min(BLOCK)))
     }
 
     /// Talkspurt ids in sequence order.
@@ -226,7 +230,7 @@ impl CallRecord {
             Some(Stored::Packed(p)) => (p.base(), p.unpack()),
             Some(Stored::Rows(b)) => (b.base, b.cols()),
             None => {
-                let b = self.cur_ref().expect("a recorded packet");
+                let b = self.cur_ref().expect("a recorded packet").filled(self.n - k * BLOCK);
                 (b.base, b.cols())
             }
         }

@@ -2,6 +2,7 @@
 //! packets' 17-byte rows, where each field sits in a row, a full block
 //! stored as rows or packed (`trace::pack`), and the fate as its byte.
 
+use super::run::{NO_RUN, RUN};
 use super::NetFate;
 use crate::trace::pack::{Packed, FIELDS};
 
@@ -50,6 +51,9 @@ pub(super) struct Block {
     /// The first packet's generation time; `REBASED` set when a gap of
     /// 4.29 s or more inside the block started a new base (`rebase`).
     pub(super) base: u64,
+    /// The pending run (`run.rs`): rows counted but not written yet. Only
+    /// the current block has one; full blocks are stored with every row.
+    pub(super) run: [u8; RUN],
     pub(super) rows: [[u8; ROW]; BLOCK],
 }
 
@@ -90,6 +94,11 @@ pub(super) enum Stored {
 }
 
 impl Block {
+    /// An empty block of base `base`, no run pending.
+    pub(super) fn new(base: u64) -> Block {
+        Block { base, run: NO_RUN, rows: [[0; ROW]; BLOCK] }
+    }
+
     /// The rows as columns, in `FIELD_AT` order: field by field with fixed
     /// offsets, no match per value.
     pub(super) fn cols(&self) -> [[u32; BLOCK]; FIELDS] {
@@ -111,18 +120,20 @@ impl Block {
         self.uniform().unwrap_or_else(|| Packed::pack(self.base, &self.cols()))
     }
 
-    /// Packed at once if the block is uniform: generation offsets on a
-    /// line, every other field the same in every row, sent and arrived (a
-    /// constant-rate call with a steady delay: every block of the
-    /// headline). Told by comparing each row's bytes after `GEN` with the
-    /// first's, two u64 loads a row, and written without columns
+    /// Packed at once if the full block is uniform: generation offsets on
+    /// a line, every other field the same in every row, sent and arrived
+    /// (a constant-rate call with a steady delay: every block of the
+    /// headline). Told by comparing each written row's bytes after `GEN`
+    /// with the first's, two u64 loads a row, and a pending run's rows
+    /// from its header (`run.rs`), and written without columns
     /// (`Packed::uniform`: the same bytes `Packed::pack` writes).
     pub(super) fn uniform(&self) -> Option<Packed> {
         let r0 = &self.rows[0];
         let (g0, step) = (get32(r0, GEN), get32(&self.rows[1], GEN).wrapping_sub(get32(r0, GEN)));
+        let (written, tail) = self.written_and_tail(step);
         let rest = |r: &[u8; ROW]| (get64(r, SENT), get64(r, ROW - 8));
         let first = rest(r0);
-        let on = self.rows.iter().enumerate().all(|(j, r)| get32(r, GEN) == g0.wrapping_add(step.wrapping_mul(j as u32)) && rest(r) == first);
+        let on = tail && self.rows[..written].iter().enumerate().all(|(j, r)| get32(r, GEN) == g0.wrapping_add(step.wrapping_mul(j as u32)) && rest(r) == first);
         (on && get32(r0, SENT) != NONE && get32(r0, ARR) != NONE).then(|| Packed::uniform(self.base, g0, step, std::array::from_fn(|f| row_field(r0, f + 1))))
     }
 
@@ -139,7 +150,7 @@ impl Block {
 
     pub(super) fn unpack(p: &Packed) -> Block {
         let cols = p.unpack();
-        let mut b = Block { base: p.base(), rows: [[0; ROW]; BLOCK] };
+        let mut b = Block::new(p.base());
         for (j, r) in b.rows.iter_mut().enumerate() {
             for (f, col) in cols.iter().enumerate() {
                 let x = col[j];
