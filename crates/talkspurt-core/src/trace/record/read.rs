@@ -72,7 +72,7 @@ impl CallRecord {
     #[inline]
     fn base_of(&self, b: usize) -> u64 {
         match self.cold.done.get(b) {
-            Some(x) => x.base(),
+            Some(x) => x.base(&self.cold.lines),
             None => self.cur_ref().expect("a recorded packet").base,
         }
     }
@@ -86,6 +86,7 @@ impl CallRecord {
         match self.cold.done.get(b) {
             Some(Stored::Rows(x)) => row_field(&x.rows[j], f),
             Some(Stored::Packed(p)) => p.get(f, j),
+            Some(Stored::Line(l)) => self.cold.lines[*l as usize].get(f, j),
             None => row_field(&self.cur_ref().expect("a recorded packet").row(j), f),
         }
     }
@@ -192,7 +193,10 @@ impl CallRecord {
         let n = self.n;
         let done = self.cold.done.iter().map(|s| match s {
             Stored::Rows(b) => Cow::Borrowed(&**b),
-            Stored::Packed(p) => Cow::Owned(Block::unpack(p)),
+            s => {
+                let (base, cols) = s.cols(&self.cold.lines);
+                Cow::Owned(Block::from_cols(base, &cols))
+            }
         });
         let cur = self.cur_ref().map(|b| b.filled(n - self.cold.done.len() * BLOCK));
         done.chain(cur).enumerate().map(move |(k, b)| (b, (n - k * BLOCK).min(BLOCK)))
@@ -227,8 +231,7 @@ impl CallRecord {
     /// a packed block decoded straight into columns, not into rows first.
     fn block_cols(&self, k: usize) -> (u64, [[u32; BLOCK]; FIELDS]) {
         match self.cold.done.get(k) {
-            Some(Stored::Packed(p)) => (p.base(), p.unpack()),
-            Some(Stored::Rows(b)) => (b.base, b.cols()),
+            Some(s) => s.cols(&self.cold.lines),
             None => {
                 let b = self.cur_ref().expect("a recorded packet").filled(self.n - k * BLOCK);
                 (b.base, b.cols())
@@ -273,6 +276,10 @@ impl CallRecord {
             // tested, ~3 instructions a row.
             let (base, line) = match self.cold.done.get(k) {
                 Some(Stored::Packed(p)) => (p.base(), p.line()),
+                Some(Stored::Line(l)) => {
+                    let l = &self.cold.lines[*l as usize];
+                    (l.base, Some(l.parts()))
+                }
                 Some(Stored::Rows(b)) => (b.base, rows_line(b, len)),
                 None => self.cur_ref().map_or((0, None), |b| (b.base, rows_line(b, len))),
             };
@@ -392,10 +399,12 @@ impl CallRecord {
         let stored: usize = self.cold.done.iter().map(|s| match s {
             Stored::Rows(_) => std::mem::size_of::<Block>(),
             Stored::Packed(p) => p.heap_bytes(),
+            Stored::Line(_) => 0,
         }).sum();
         std::mem::size_of::<RecordCold>()
             + self.cold.done.capacity() * std::mem::size_of::<Stored>()
             + self.cold.loose.capacity() * 4
+            + self.cold.lines.capacity() * std::mem::size_of::<Line>()
             + stored
             + self.cur.is_some() as usize * std::mem::size_of::<Block>()
             + self.cold.rebase.len() * 32

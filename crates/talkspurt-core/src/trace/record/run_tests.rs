@@ -11,13 +11,12 @@ use crate::time::SimTime;
 
 /// Everything a reader can see of a record, and how its full blocks are
 /// stored (decoded, and whether packed).
-fn seen(r: &CallRecord) -> (Columns, Vec<std::ops::Range<usize>>, Vec<(bool, Vec<u32>)>, Vec<u64>, Vec<u32>, Vec<NetFate>) {
+type Seen = (Columns, Vec<std::ops::Range<usize>>, Vec<(std::mem::Discriminant<Stored>, Vec<u32>)>, Vec<u64>, Vec<u32>, Vec<NetFate>);
+
+fn seen(r: &CallRecord) -> Seen {
     let mut lines = Vec::new();
     let c = r.columns_lined(true, &mut lines);
-    let stored = r.cold.done.iter().map(|s| match s {
-        Stored::Packed(p) => (true, p.unpack().concat()),
-        Stored::Rows(b) => (false, b.cols().concat()),
-    }).collect();
+    let stored = r.cold.done.iter().map(|s| (std::mem::discriminant(s), s.cols(&r.cold.lines).1.concat())).collect();
     let each: Vec<u64> = (0..r.len()).flat_map(|i| [r.t_gen(i), r.t_sent(i), r.t_arr(i), r.frames(i) as u64, r.payload(i) as u64]).collect();
     (c, lines, stored, each, r.talkspurts().collect(), r.fates())
 }
@@ -138,7 +137,7 @@ fn steady_calls_pack_every_block_from_its_run() {
         let from = r.cur_ref().expect("a block").run_from();
         assert_eq!(from, if k >= 2 { 3 } else { 0 }, "packet {i}");
     }
-    assert!(r.cold.done.iter().all(|s| matches!(s, Stored::Packed(_))));
+    assert!(r.cold.done.iter().all(|s| matches!(s, Stored::Line(_))));
     assert_eq!(r.block_counts(), (9, 0));
     let mut lines = Vec::new();
     let c = r.columns_lined(false, &mut lines);
@@ -165,5 +164,25 @@ fn a_template_starting_a_talkspurt_breaks_the_line() {
         fast.columns_lined(false, &mut lines);
         assert!(lines.is_empty(), "{n} packets: {lines:?}");
         assert_eq!(fast.block_counts(), ((n - 1) / 64, (n as u32 - 1) / 64), "{n} packets: every full block kept as rows");
+    }
+}
+
+/// A uniform block kept as a `Line` reads back as `Packed::pack` stores it,
+/// whole and a value at a time, the line included.
+#[test]
+fn lines_read_as_packed_blocks() {
+    let mut r = CallRecord::new(false, 64);
+    for i in 0..65u64 {
+        let g = 3 + i * 30_000_000;
+        r.push_arrived(SimTime(g), 0, 3, 240, 280, SimTime(g + 45_000_123));
+    }
+    let Stored::Line(k) = r.cold.done[0] else { panic!("the full block is not a line") };
+    let line = r.cold.lines[k as usize];
+    let p = crate::trace::pack::Packed::pack(line.base, &line.cols());
+    assert_eq!((p.base(), p.unpack(), p.line()), (line.base, line.cols(), Some(line.parts())));
+    for f in 0..crate::trace::pack::FIELDS {
+        for j in 0..BLOCK {
+            assert_eq!(p.get(f, j), line.get(f, j), "field {f}, row {j}");
+        }
     }
 }

@@ -27,14 +27,16 @@ impl CallRecord {
             return &mut cur.rows[i % BLOCK];
         }
         let cold = &mut *self.cold;
-        if let Stored::Packed(p) = &cold.done[b] {
-            // A late packet: back to rows until the next block starts.
-            cold.done[b] = Stored::Rows(Box::new(Block::unpack(p)));
+        if !matches!(cold.done[b], Stored::Rows(_)) {
+            // A late packet: back to rows until the next block starts (a
+            // line's entry stays, unused).
+            let (base, cols) = cold.done[b].cols(&cold.lines);
+            cold.done[b] = Stored::Rows(Box::new(Block::from_cols(base, &cols)));
             cold.loose.push(b as u32);
         }
         match &mut cold.done[b] {
             Stored::Rows(blk) => &mut blk.rows[i % BLOCK],
-            Stored::Packed(_) => unreachable!("unpacked above"),
+            _ => unreachable!("unpacked above"),
         }
     }
 
@@ -269,7 +271,7 @@ impl CallRecord {
                 let cur = unsafe { &mut *p.as_ptr() };
                 if self.n > 0 {
                     let full = match cur.settled() {
-                        Some(packed) => Stored::Packed(packed),
+                        Some(line) => Stored::line(line, &mut self.cold.lines),
                         None => {
                             self.cold.kept += 1;
                             cur.fill(BLOCK);
@@ -289,7 +291,7 @@ impl CallRecord {
                     // SAFETY: an owned `cur` came from `Box::leak` above.
                     let mut full = unsafe { Box::from_raw(full.as_ptr()) };
                     let full = match full.settled() {
-                        Some(packed) => Stored::Packed(packed),
+                        Some(line) => Stored::line(line, &mut self.cold.lines),
                         None => {
                             self.cold.kept += 1;
                             full.fill(BLOCK);
@@ -310,10 +312,10 @@ impl CallRecord {
         let cold = &mut *self.cold;
         let d = cold.done.len();
         if d > LAG {
-            cold.done[d - 1 - LAG].settle();
+            cold.done[d - 1 - LAG].settle(&mut cold.lines);
         }
         for b in cold.loose.drain(..) {
-            cold.done[b as usize].settle();
+            cold.done[b as usize].settle(&mut cold.lines);
         }
     }
 
