@@ -160,9 +160,6 @@ impl CallRecord {
         let seq = self.n;
         if seq % BLOCK == 0 {
             self.new_block(t_gen.0);
-        } else {
-            // The rows a pending run implies, before this one.
-            self.cur_mut().expect("a current block").fill(seq % BLOCK);
         }
         assert!(t_gen.0 >= self.cur_base, "generation times decrease within a call");
         if t_gen.0 - self.cur_base >= Wide::ESC as u64 {
@@ -195,7 +192,11 @@ impl CallRecord {
             u16::MAX
         };
         self.n += 1;
-        let r = &mut self.cur_mut().expect("a current block").rows[seq % BLOCK];
+        let blk = self.cur_mut().expect("a current block");
+        // The rows a pending run implies, before this one (none in a new
+        // block); they read nothing above but the run's template row.
+        blk.fill(seq % BLOCK);
+        let r = &mut blk.rows[seq % BLOCK];
         put32(r, GEN, gen);
         put32(r, SENT, sent_arr[0]);
         put32(r, ARR, sent_arr[1]);
