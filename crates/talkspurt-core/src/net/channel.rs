@@ -453,9 +453,17 @@ impl Channel {
     #[inline]
     fn tx_time(&mut self, size: u32) -> u64 {
         if self.tx_memo.0 != size {
-            self.tx_memo = (size, SimDuration::transmission(size, self.rate_bps).as_nanos());
+            self.tx_memo_miss(size);
         }
         self.tx_memo.1
+    }
+
+    // Out of line: inlined, its multiplications were hoisted ahead of the
+    // voice routes' loop and paid on every packet (`sim/voice.rs`).
+    #[cold]
+    #[inline(never)]
+    fn tx_memo_miss(&mut self, size: u32) {
+        self.tx_memo = (size, SimDuration::transmission(size, self.rate_bps).as_nanos());
     }
 
     /// Any lazy FIFO: loss before or on the wire, RED, schedules, jitter.

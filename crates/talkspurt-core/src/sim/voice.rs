@@ -237,17 +237,30 @@ impl World {
         let (CutThrough { routes, late, .. }, channels) = (&mut self.cut, &mut self.topo.channels[..]);
         let route = &mut routes[r as usize];
         if route.plain {
-            for (i, &ch) in route.hops.iter().enumerate() {
+            // A hop's arrival is at least the one before (it is offered
+            // then, and adds its service and delay): the latest arrival
+            // handled is the last, noted once on the way out.
+            let (hops, end) = (&route.hops[..], self.end);
+            for i in 0..hops.len() {
+                let ch = hops[i];
                 let Some(arrive) = channels[ch as usize].offer_uncounted(t, size) else {
-                    count_through(channels, &route.hops[..i], size);
+                    count_through(channels, &hops[..i], size);
+                    if i > 0 {
+                        *late = (*late).max(t);
+                    }
                     return Crossed::Lost(ch, NetFate::QueueDrop);
                 };
-                if arrive > self.end {
-                    count_through(channels, &route.hops[..=i], size);
+                if arrive > end {
+                    count_through(channels, &hops[..=i], size);
+                    if i > 0 {
+                        *late = (*late).max(t);
+                    }
                     return Crossed::Later(ch, arrive, ecn);
                 }
-                *late = (*late).max(arrive);
                 t = arrive;
+            }
+            if !hops.is_empty() {
+                *late = (*late).max(t);
             }
             route.through += 1;
             route.bytes += size as u64;

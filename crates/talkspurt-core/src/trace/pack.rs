@@ -241,36 +241,6 @@ impl Packed {
         Packed(out.into_boxed_slice())
     }
 
-    /// What `pack` makes of a block whose generation offsets lie on the
-    /// line `(g0, step)` and whose every other column holds one value
-    /// throughout, none of them `NONE` (`vals`, columns 1..): the same
-    /// bytes, written without reading the columns (the caller checked
-    /// them; `Block::pack`). The usual block of a constant-rate call with
-    /// a steady delay: packing it from columns was ~38 instructions a
-    /// packet of the headline's loop (bench/README.md, Profiles).
-    pub(super) fn uniform(base: u64, g0: u32, step: u32, vals: [u32; FIELDS - 1]) -> Packed {
-        const LEN: usize = HEAD + 13 + 5 * (FIELDS - 1) + SLACK;
-        let mut out = [0u8; LEN];
-        out[..8].copy_from_slice(&base.to_le_bytes());
-        let mut at = HEAD;
-        for f in 0..FIELDS {
-            out[8 + 2 * f..10 + 2 * f].copy_from_slice(&(at as u16).to_le_bytes());
-            // Width byte 0 (already zero), then the column's constants.
-            at += 1;
-            if f == 0 {
-                out[at..at + 4].copy_from_slice(&g0.to_le_bytes());
-                out[at + 4..at + 8].copy_from_slice(&step.to_le_bytes());
-                at += 12; // the reference, 0
-            } else {
-                debug_assert_ne!(vals[f - 1], NONE);
-                out[at..at + 4].copy_from_slice(&vals[f - 1].to_le_bytes());
-                at += 4;
-            }
-        }
-        debug_assert_eq!(at + SLACK, LEN);
-        Packed(Box::new(out))
-    }
-
     pub(super) fn base(&self) -> u64 {
         rd64(&self.0, 0)
     }
@@ -362,7 +332,7 @@ impl Packed {
         cols
     }
 
-    /// The block's description if it is uniform (`uniform`): column 0's
+    /// The block's description if it is uniform (generation offsets on a line): column 0's
     /// line `(g0, step)` and the one value of every other column. Read
     /// from the header alone (every width byte 0, no mask), so a reader
     /// can take the block as a steady run without decoding its columns

@@ -173,7 +173,7 @@ fn apply(records: &mut [CallRecord], ops: &[Op]) {
                 debug_assert_eq!(seq as usize + 1, records[call as usize].len());
             }
             Op::PushArrived { call, talkspurt, frames, payload, wire, t_gen, at } => {
-                records[call as usize].push_arrived(SimTime(t_gen), talkspurt, frames, payload, wire, SimTime(at))
+                records[call as usize].push_arrived_rows(SimTime(t_gen), talkspurt, frames, payload, wire, SimTime(at))
             }
             Op::Sent { call, seq, now } => records[call as usize].sent(seq, SimTime(now)),
             Op::Arrived { call, seq, now } => records[call as usize].arrived(seq, SimTime(now)),

@@ -20,20 +20,23 @@
 //! A full block is packed (`trace::pack`, issue 26 target 3) once the
 //! block after it is full too (`LAG`), or at once if every packet in it
 //! arrived alike (`Block::settled`): each field stored with the bits its
-//! spread in the block needs, ~1.5 bytes a packet on a constant-rate call
-//! with a steady delay. A late packet's write unpacks its block, which is
-//! packed again when the next block starts.
+//! spread in the block needs, and a uniform block (a constant-rate call
+//! with a steady delay) as its `Line`, 40 bytes in the record's vector of
+//! them. A late packet's write unpacks its block, which is packed again
+//! when the next block starts. Packets that arrive alike are not even
+//! written as they come: the current block counts them (`run.rs`).
 //!
 //! While a run's loop goes, the records may be written on another thread
 //! (`log.rs`: the calls hold stand-ins that log their writes).
 //!
-//! Files: `row.rs` the rows and blocks; `write.rs` the writes; `read.rs`
-//! reading back; `log.rs` the stand-ins' log; `sink.rs` streaming
-//! scoring's consumer.
+//! Files: `row.rs` the rows and blocks; `run.rs` a block's pending run;
+//! `write.rs` the writes; `read.rs` reading back; `log.rs` the stand-ins'
+//! log; `sink.rs` streaming scoring's consumer.
 
 mod log;
 mod read;
 mod row;
+mod run;
 mod sink;
 mod write;
 
@@ -109,6 +112,8 @@ struct RecordCold {
     /// Packed blocks a late packet unpacked, packed again when the next
     /// block starts.
     loose: Vec<u32>,
+    /// The uniform blocks' descriptions (`Stored::Line`).
+    lines: Vec<Line>,
     /// seq → time: the packet from which later ones of its block count.
     rebase: BTreeMap<u32, u64>,
     /// Escaped u32-slot values (generation, send, arrival offsets), whole.

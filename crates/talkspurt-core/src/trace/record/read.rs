@@ -47,14 +47,17 @@ fn push_n<T: Copy>(v: &mut Vec<T>, len: usize, f: impl Fn(usize) -> T) {
 
 /// Rows `..len` of `b` as `Packed::line` describes a uniform block:
 /// generation offsets on a line (`len` ≥ 2), every other field one value
-/// (compared as the bytes after `GEN`, two u64 loads a row).
+/// (compared as the bytes after `GEN`, two u64 loads a row). The rows of
+/// a pending run (`run.rs`; at least two rows are written before one) are
+/// told from its header, as `Block::uniform` tells them.
 fn rows_line(b: &Block, len: usize) -> Option<(u32, u32, [u32; FIELDS - 1])> {
-    let rows = &b.rows[..len];
-    let (r0, r1) = (rows.first()?, rows.get(1)?);
+    let (r0, r1) = (b.rows[..len].first()?, b.rows[..len].get(1)?);
     let (g0, step) = (get32(r0, GEN), get32(r1, GEN).wrapping_sub(get32(r0, GEN)));
+    let (written, tail) = b.written_and_tail(step);
+    let rows = &b.rows[..len.min(written)];
     let rest = |r: &[u8; ROW]| (u64::from_le_bytes(r[SENT..SENT + 8].try_into().expect("8 bytes")), u64::from_le_bytes(r[ROW - 8..].try_into().expect("8 bytes")));
     let first = rest(r0);
-    let on = rows.iter().enumerate().fold(true, |a, (j, r)| a & (get32(r, GEN) == g0.wrapping_add(step.wrapping_mul(j as u32))) & (rest(r) == first));
+    let on = rows.iter().enumerate().fold(len <= written || tail, |a, (j, r)| a & (get32(r, GEN) == g0.wrapping_add(step.wrapping_mul(j as u32))) & (rest(r) == first));
     on.then(|| (g0, step, std::array::from_fn(|f| row_field(r0, f + 1))))
 }
 
@@ -69,7 +72,7 @@ impl CallRecord {
     #[inline]
     fn base_of(&self, b: usize) -> u64 {
         match self.cold.done.get(b) {
-            Some(x) => x.base(),
+            Some(x) => x.base(&self.cold.lines),
             None => self.cur_ref().expect("a recorded packet").base,
         }
     }
@@ -83,7 +86,8 @@ impl CallRecord {
         match self.cold.done.get(b) {
             Some(Stored::Rows(x)) => row_field(&x.rows[j], f),
             Some(Stored::Packed(p)) => p.get(f, j),
-            None => row_field(&self.cur_ref().expect("a recorded packet").rows[j], f),
+            Some(Stored::Line(l)) => self.cold.lines[*l as usize].get(f, j),
+            None => row_field(&self.cur_ref().expect("a recorded packet").row(j), f),
         }
     }
 
@@ -189,9 +193,13 @@ impl CallRecord {
         let n = self.n;
         let done = self.cold.done.iter().map(|s| match s {
             Stored::Rows(b) => Cow::Borrowed(&**b),
-            Stored::Packed(p) => Cow::Owned(Block::unpack(p)),
+            s => {
+                let (base, cols) = s.cols(&self.cold.lines);
+                Cow::Owned(Block::from_cols(base, &cols))
+            }
         });
-        done.chain(self.cur_ref().map(Cow::Borrowed)).enumerate().map(move |(k, b)| (b, (n - k * BLOCK).min(BLOCK)))
+        let cur = self.cur_ref().map(|b| b.filled(n - self.cold.done.len() * BLOCK));
+        done.chain(cur).enumerate().map(move |(k, b)| (b, (n - k * BLOCK).min(BLOCK)))
     }
 
     /// Talkspurt ids in sequence order.
@@ -223,10 +231,9 @@ impl CallRecord {
     /// a packed block decoded straight into columns, not into rows first.
     fn block_cols(&self, k: usize) -> (u64, [[u32; BLOCK]; FIELDS]) {
         match self.cold.done.get(k) {
-            Some(Stored::Packed(p)) => (p.base(), p.unpack()),
-            Some(Stored::Rows(b)) => (b.base, b.cols()),
+            Some(s) => s.cols(&self.cold.lines),
             None => {
-                let b = self.cur_ref().expect("a recorded packet");
+                let b = self.cur_ref().expect("a recorded packet").filled(self.n - k * BLOCK);
                 (b.base, b.cols())
             }
         }
@@ -269,6 +276,10 @@ impl CallRecord {
             // tested, ~3 instructions a row.
             let (base, line) = match self.cold.done.get(k) {
                 Some(Stored::Packed(p)) => (p.base(), p.line()),
+                Some(Stored::Line(l)) => {
+                    let l = &self.cold.lines[*l as usize];
+                    (l.base, Some(l.parts()))
+                }
                 Some(Stored::Rows(b)) => (b.base, rows_line(b, len)),
                 None => self.cur_ref().map_or((0, None), |b| (b.base, rows_line(b, len))),
             };
@@ -388,10 +399,12 @@ impl CallRecord {
         let stored: usize = self.cold.done.iter().map(|s| match s {
             Stored::Rows(_) => std::mem::size_of::<Block>(),
             Stored::Packed(p) => p.heap_bytes(),
+            Stored::Line(_) => 0,
         }).sum();
         std::mem::size_of::<RecordCold>()
             + self.cold.done.capacity() * std::mem::size_of::<Stored>()
             + self.cold.loose.capacity() * 4
+            + self.cold.lines.capacity() * std::mem::size_of::<Line>()
             + stored
             + self.cur.is_some() as usize * std::mem::size_of::<Block>()
             + self.cold.rebase.len() * 32

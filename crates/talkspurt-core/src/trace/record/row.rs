@@ -2,6 +2,7 @@
 //! packets' 17-byte rows, where each field sits in a row, a full block
 //! stored as rows or packed (`trace::pack`), and the fate as its byte.
 
+use super::run::{NO_RUN, RUN};
 use super::NetFate;
 use crate::trace::pack::{Packed, FIELDS};
 
@@ -50,6 +51,9 @@ pub(super) struct Block {
     /// The first packet's generation time; `REBASED` set when a gap of
     /// 4.29 s or more inside the block started a new base (`rebase`).
     pub(super) base: u64,
+    /// The pending run (`run.rs`): rows counted but not written yet. Only
+    /// the current block has one; full blocks are stored with every row.
+    pub(super) run: [u8; RUN],
     pub(super) rows: [[u8; ROW]; BLOCK],
 }
 
@@ -82,14 +86,56 @@ pub(super) fn row_field(r: &[u8; ROW], f: usize) -> u32 {
 }
 
 /// A full block: rows, or packed once settled (`trace::pack`, issue 26
-/// target 3: the records were most of a run's memory).
+/// target 3: the records were most of a run's memory); a uniform block as
+/// its `Line`, entry `i` of the record's lines (`RecordCold::lines`).
 #[derive(Clone, Debug)]
 pub(super) enum Stored {
     Rows(Box<Block>),
     Packed(Packed),
+    Line(u32),
+}
+
+/// A uniform block (`Block::uniform`): its base time, the line `(g0,
+/// step)` of its generation offsets and every other field's one value
+/// (columns 1.., none `NONE`). What `Packed::pack` stores of such a block
+/// in ~70 bytes of its own allocation, in 40 bytes of a vector that grows
+/// by doubling: a malloc and a free a block of the headline (~300
+/// instructions) no more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Line {
+    pub(super) base: u64,
+    pub(super) g0: u32,
+    pub(super) step: u32,
+    pub(super) vals: [u32; FIELDS - 1],
+}
+
+impl Line {
+    /// Field `f` (`FIELD_AT`) of row `j`.
+    #[inline]
+    pub(super) fn get(&self, f: usize, j: usize) -> u32 {
+        match f {
+            0 => self.g0.wrapping_add(self.step.wrapping_mul(j as u32)),
+            _ => self.vals[f - 1],
+        }
+    }
+
+    /// The block's columns, in `FIELD_AT` order.
+    pub(super) fn cols(&self) -> [[u32; BLOCK]; FIELDS] {
+        std::array::from_fn(|f| std::array::from_fn(|j| self.get(f, j)))
+    }
+
+    /// `Packed::line`'s description.
+    pub(super) fn parts(&self) -> (u32, u32, [u32; FIELDS - 1]) {
+        (self.g0, self.step, self.vals)
+    }
 }
 
 impl Block {
+    /// An empty block of base `base`, no run pending.
+    pub(super) fn new(base: u64) -> Block {
+        Block { base, run: NO_RUN, rows: [[0; ROW]; BLOCK] }
+    }
+
     /// The rows as columns, in `FIELD_AT` order: field by field with fixed
     /// offsets, no match per value.
     pub(super) fn cols(&self) -> [[u32; BLOCK]; FIELDS] {
@@ -106,40 +152,37 @@ impl Block {
         cols
     }
 
-    /// Packed (`trace::pack`).
-    pub(super) fn pack(&self) -> Packed {
-        self.uniform().unwrap_or_else(|| Packed::pack(self.base, &self.cols()))
-    }
-
-    /// Packed at once if the block is uniform: generation offsets on a
-    /// line, every other field the same in every row, sent and arrived (a
-    /// constant-rate call with a steady delay: every block of the
-    /// headline). Told by comparing each row's bytes after `GEN` with the
-    /// first's, two u64 loads a row, and written without columns
-    /// (`Packed::uniform`: the same bytes `Packed::pack` writes).
-    pub(super) fn uniform(&self) -> Option<Packed> {
+    /// The full block as a `Line` if it is uniform: generation offsets on
+    /// a line, every other field the same in every row, sent and arrived
+    /// (a constant-rate call with a steady delay: every block of the
+    /// headline). Told by comparing each written row's bytes after `GEN`
+    /// with the first's, two u64 loads a row, and a pending run's rows
+    /// from its header (`run.rs`).
+    pub(super) fn uniform(&self) -> Option<Line> {
         let r0 = &self.rows[0];
         let (g0, step) = (get32(r0, GEN), get32(&self.rows[1], GEN).wrapping_sub(get32(r0, GEN)));
+        let (written, tail) = self.written_and_tail(step);
         let rest = |r: &[u8; ROW]| (get64(r, SENT), get64(r, ROW - 8));
         let first = rest(r0);
-        let on = self.rows.iter().enumerate().all(|(j, r)| get32(r, GEN) == g0.wrapping_add(step.wrapping_mul(j as u32)) && rest(r) == first);
-        (on && get32(r0, SENT) != NONE && get32(r0, ARR) != NONE).then(|| Packed::uniform(self.base, g0, step, std::array::from_fn(|f| row_field(r0, f + 1))))
+        let on = tail && self.rows[..written].iter().enumerate().all(|(j, r)| get32(r, GEN) == g0.wrapping_add(step.wrapping_mul(j as u32)) && rest(r) == first);
+        (on && get32(r0, SENT) != NONE && get32(r0, ARR) != NONE).then(|| Line { base: self.base, g0, step, vals: std::array::from_fn(|f| row_field(r0, f + 1)) })
     }
 
     /// A full block that nothing can change any more, packed: uniform and
     /// every packet arrived (a later write to an arrived packet changes
     /// nothing: `CallRecord::sent`, `arrived`, `set_fate`). The record
     /// stores it so at once rather than as rows `LAG` blocks long.
-    pub(super) fn settled(&self) -> Option<Packed> {
+    pub(super) fn settled(&self) -> Option<Line> {
         if self.rows[0][FATE] != NetFate::Arrived as u8 {
             return None;
         }
         self.uniform()
     }
 
-    pub(super) fn unpack(p: &Packed) -> Block {
-        let cols = p.unpack();
-        let mut b = Block { base: p.base(), rows: [[0; ROW]; BLOCK] };
+    /// A block of rows from its base and columns (a packed block's, or a
+    /// line's, for a late packet's write).
+    pub(super) fn from_cols(base: u64, cols: &[[u32; BLOCK]; FIELDS]) -> Block {
+        let mut b = Block::new(base);
         for (j, r) in b.rows.iter_mut().enumerate() {
             for (f, col) in cols.iter().enumerate() {
                 let x = col[j];
@@ -155,18 +198,39 @@ impl Block {
 }
 
 impl Stored {
-    pub(super) fn base(&self) -> u64 {
+    /// The block's base time (`lines`: the record's).
+    pub(super) fn base(&self, lines: &[Line]) -> u64 {
         match self {
             Stored::Rows(b) => b.base,
             Stored::Packed(p) => p.base(),
+            Stored::Line(i) => lines[*i as usize].base,
         }
     }
 
-    /// Pack a block of rows (a packed one stays).
-    pub(super) fn settle(&mut self) {
-        if let Stored::Rows(b) = self {
-            *self = Stored::Packed(b.pack());
+    /// Its columns (`Block::cols`) and base.
+    pub(super) fn cols(&self, lines: &[Line]) -> (u64, [[u32; BLOCK]; FIELDS]) {
+        match self {
+            Stored::Rows(b) => (b.base, b.cols()),
+            Stored::Packed(p) => (p.base(), p.unpack()),
+            Stored::Line(i) => (lines[*i as usize].base, lines[*i as usize].cols()),
         }
+    }
+
+    /// A block of rows settled: a uniform one as a line (added to
+    /// `lines`), any other packed (a packed one or a line stays).
+    pub(super) fn settle(&mut self, lines: &mut Vec<Line>) {
+        if let Stored::Rows(b) = self {
+            *self = match b.uniform() {
+                Some(l) => Stored::line(l, lines),
+                None => Stored::Packed(Packed::pack(b.base, &b.cols())),
+            };
+        }
+    }
+
+    /// `l`, added to `lines`.
+    pub(super) fn line(l: Line, lines: &mut Vec<Line>) -> Stored {
+        lines.push(l);
+        Stored::Line(lines.len() as u32 - 1)
     }
 }
 

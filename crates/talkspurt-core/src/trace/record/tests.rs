@@ -240,14 +240,14 @@ fn late_packets_reach_packed_blocks() {
         assert_eq!(a.fate, (0..n).map(|i| late.fate(i)).collect::<Vec<_>>());
         assert_eq!(a.payload, (0..n).map(|i| late.payload(i)).collect::<Vec<_>>());
         assert_eq!(a.fate, late.fates());
-        let packed = late.cold.done.iter().filter(|s| matches!(s, Stored::Packed(_))).count();
+        let packed = late.cold.done.iter().filter(|s| !matches!(s, Stored::Rows(_))).count();
         assert_eq!(packed, late.cold.done.len() - LAG - late.cold.loose.len(), "every settled block packed again");
     }
 }
 
 /// A block whose packets all arrived alike is packed as soon as it is
-/// full (`Block::settled`), as packing it `LAG` blocks later does (the
-/// same bytes: `trace::pack`'s `uniform_is_pack`); `push_arrived` writes what `push`, `sent` and `arrived` do; and
+/// full (`Block::settled`), as settling it `LAG` blocks later does (the
+/// same `Line`); `push_arrived` writes what `push`, `sent` and `arrived` do; and
 /// writes that reach a settled block afterwards (a copy arriving, a loss
 /// of a copy, a second send) change nothing.
 #[test]
@@ -262,19 +262,15 @@ fn settled_blocks_pack_at_once() {
             three.arrived(seq, SimTime(g + 32_019_200));
         }
         // 4 full blocks, every one packed already (the newest included).
-        assert!(one.cold.done.iter().all(|s| matches!(s, Stored::Packed(_))), "full={full}");
+        assert!(one.cold.done.iter().all(|s| matches!(s, Stored::Line(_))), "full={full}");
         let before = one.columns(true);
-        let at_once: Vec<Vec<u32>> = one.cold.done.iter().map(|s| match s {
-            Stored::Packed(p) => p.unpack().concat(),
-            Stored::Rows(_) => unreachable!(),
-        }).collect();
-        for b in three.cold.done.iter_mut() {
-            b.settle();
+        let at_once: Vec<Vec<u32>> = one.cold.done.iter().map(|s| s.cols(&one.cold.lines).1.concat()).collect();
+        let cold = &mut *three.cold;
+        for b in cold.done.iter_mut() {
+            b.settle(&mut cold.lines);
         }
-        let packed: Vec<Vec<u32>> = three.cold.done.iter().map(|s| match s {
-            Stored::Packed(p) => p.unpack().concat(),
-            Stored::Rows(_) => unreachable!(),
-        }).collect();
+        assert!(cold.done.iter().all(|s| matches!(s, Stored::Line(_))), "full={full}");
+        let packed: Vec<Vec<u32>> = cold.done.iter().map(|s| s.cols(&cold.lines).1.concat()).collect();
         assert_eq!(at_once, packed, "full={full}");
         let b = three.columns(true);
         assert_eq!((&before.t_gen, &before.t_sent, &before.t_arr, &before.fate), (&b.t_gen, &b.t_sent, &b.t_arr, &b.fate));
