@@ -44,7 +44,7 @@ pub use log::RecordLog;
 pub use read::Columns;
 use row::*;
 pub use sink::RecordSink;
-use super::slots::Narrow;
+use super::slots::Runs;
 pub use super::slots::Wide;
 use super::slab::Slab;
 use std::collections::BTreeMap;
@@ -120,9 +120,11 @@ struct RecordCold {
     wide: [BTreeMap<u32, u64>; 3],
     /// Escaped narrow values (talkspurt id, frames, payload), whole.
     narrow: [BTreeMap<u32, u32>; 3],
-    wire: Narrow<u16>,
+    /// Wire bytes (trace only), as runs: one a call when every packet is
+    /// the same size.
+    wire: Runs,
     /// Channel where lost, plus one (0: none).
-    where_: Narrow<u16>,
+    where_: Runs,
     /// Streaming scoring (`[analysis] scoring = "streaming"`): packets go
     /// to this consumer as they happen and nothing above is stored.
     sink: Option<Box<dyn RecordSink>>,
@@ -156,8 +158,6 @@ impl CallRecord {
         r.full = full;
         *r.cold = RecordCold {
             done: Vec::with_capacity(expect.div_ceil(BLOCK)),
-            wire: Narrow::with_capacity(if full { expect } else { 0 }),
-            where_: Narrow::with_capacity(if full { expect } else { 0 }),
             ..Default::default()
         };
         r

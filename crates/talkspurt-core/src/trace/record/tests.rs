@@ -156,13 +156,14 @@ fn long_gaps_rebase_the_block() {
 /// headers, 80 bytes a block of 64 packets here (72 of header and 8 for
 /// the talkspurt steps, one bit each, as the talkspurt changes every 50
 /// packets) plus the vector's entry (24 bytes) — 1.625 bytes a packet
-/// against 17 as rows; the trace's two columns add their 4 bytes. The last
-/// full block (`LAG`) and the current one stay rows.
+/// against 17 as rows; the trace's two columns (`slots::Runs`) add one
+/// run each, a few bytes a call. The last full block (`LAG`) and the
+/// current one stay rows.
 #[test]
 fn bytes_per_packet() {
     let n = 64_000;
     let blocks = n / BLOCK;
-    for (full, extra) in [(false, 0.0), (true, 4.0)] {
+    for (full, extra) in [(false, 0.0), (true, 0.0)] {
         let mut r = CallRecord::new(full, n);
         for i in 0..n as u64 {
             let seq = r.push(SimTime(i * 20_000_000), (i / 50) as u32, 1, 160, 200);
