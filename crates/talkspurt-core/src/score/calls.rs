@@ -19,13 +19,17 @@ use crate::metrics::{clips_by, goodput_bps, histogram_bins, loss_decomposition, 
 use crate::playout::{self, CallTrace, Prepared};
 use crate::quality::{self, burst_stats_of_runs, KeptCurve};
 use crate::score::{AnalysisCfg, DelayModel};
-use crate::trace::record::{CallRecord, Columns};
+use crate::trace::record::{CallRecord, Columns, Wide};
 
 /// A scored call: its row, its playout column (`NEVER` where not played),
 /// its run statistics and histograms and its bounds.
 pub struct Scored {
     pub summary: CallSummary,
     pub played: Vec<u64>,
+    /// `played` as offsets from generation, when asked for (the packets
+    /// table's playout column; `score_call_keeping`): from the generation
+    /// times scoring decodes anyway, not decoded a second time.
+    pub offsets: Wide,
     /// The lost and received runs' statistics; their histograms are in
     /// `bins`, so `histogram` is empty here.
     pub b2b: BackToBack,
@@ -51,6 +55,7 @@ impl Scored {
         Scored {
             summary: CallSummary::default(),
             played: Vec::new(),
+            offsets: Wide::default(),
             b2b: BackToBack { lost: none.clone(), received: none },
             bins: Box::default(),
             bounds: None,
@@ -90,20 +95,27 @@ pub(super) fn or_nan(x: Option<f64>) -> f64 {
 
 /// Score one call under its playout buffer.
 pub fn score_call(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg) -> Scored {
+    score_call_keeping(rec, info, a, false)
+}
+
+/// [`score_call`], with `keep_played` its playout column as offsets from
+/// generation too (`Scored::offsets`: the trace's).
+pub fn score_call_keeping(rec: &CallRecord, info: &CallInfo, a: &AnalysisCfg, keep_played: bool) -> Scored {
     // Expanded one call at a time: only the compact records stay for the
     // run; columns are dropped after their last use, so that a long call's
     // peak is not every column at once (issue 14).
     let mut lines = Vec::with_capacity(rec.len().div_ceil(64));
     let rec = rec.columns_lined(false, &mut lines);
-    score_columns(rec, &lines, info, a)
+    score_columns(rec, &lines, info, a, keep_played)
 }
 
 /// [`score_call`] from the call's columns and the packets of its blocks
 /// stored uniform (`lines`, from `CallRecord::columns_lined`; empty: every
 /// packet read from the columns, the same bits, `lined_tests`).
-pub(super) fn score_columns(mut rec: Columns, lines: &[std::ops::Range<usize>], info: &CallInfo, a: &AnalysisCfg) -> Scored {
+pub(super) fn score_columns(mut rec: Columns, lines: &[std::ops::Range<usize>], info: &CallInfo, a: &AnalysisCfg, keep_played: bool) -> Scored {
     let trace = CallTrace { talkspurt: &rec.talkspurt, t_gen: &rec.t_gen, t_arr: &rec.t_arr };
     let played = info.playout.playout_lined(&trace, lines);
+    let offsets = if keep_played { Wide::offsets(&played, &rec.t_gen) } else { Wide::default() };
     let frame = info.frame.as_nanos();
     // Everything read packet by packet, in one pass (issue 26).
     let lambda = info.codec.lambda;
@@ -176,7 +188,7 @@ pub(super) fn score_columns(mut rec: Columns, lines: &[std::ops::Range<usize>], 
     } else {
         s.clear_bounds();
     }
-    Scored { summary: s, played, b2b, bins, bounds, congestion_onset }
+    Scored { summary: s, played, offsets, b2b, bins, bounds, congestion_onset }
 }
 
 /// The loss columns from the counts by fate and seed 003's decomposition

@@ -3,7 +3,7 @@
 //! issue 26) gives the bits of the same call scored from its decoded
 //! columns alone (`score_columns` without lines).
 
-use super::calls::{score_call, score_columns};
+use super::calls::{score_call, score_call_keeping, score_columns};
 use super::row::CallInfo;
 use super::summary::calls_table;
 use super::AnalysisCfg;
@@ -101,8 +101,12 @@ fn uniform_blocks_score_as_decoded_columns() {
         let cols = rec.columns_lined(false, &mut lines);
         assert_eq!(cols, rec.columns(false), "seed {seed}: the fast decoding's columns");
         (calls, lined) = (calls + 1, lined + !lines.is_empty() as usize);
-        let (x, y) = (score_call(&rec, &info, &a), score_columns(rec.columns(false), &[], &info, &a));
+        let (x, y) = (score_call_keeping(&rec, &info, &a, true), score_columns(rec.columns(false), &[], &info, &a, false));
         assert_eq!((&x.played, &x.bins), (&y.played, &y.bins), "seed {seed} {playout}");
+        // The trace's playout offsets as computed from the record's own
+        // generation times, packet by packet.
+        let want = crate::score::packets::played_offsets(&rec, &y.played);
+        assert!((0..rec.len()).all(|i| x.offsets.get(i) == want.get(i)) && x.offsets.len() == rec.len(), "seed {seed}");
         let (tx, ty) = (calls_table(std::slice::from_ref(&info), &[x]), calls_table(std::slice::from_ref(&info), &[y]));
         for ((name, e), (_, f)) in tx.columns.iter().zip(&ty.columns) {
             let same = match (e, f) {

@@ -24,7 +24,7 @@ pub mod row;
 pub mod stream;
 pub mod summary;
 
-pub use calls::{score_call, Bin, Scored};
+pub use calls::{score_call, score_call_keeping, Bin, Scored};
 pub use config::{AnalysisCfg, DelayModel, Scoring};
 pub use row::{CallInfo, CallSummary};
 
@@ -33,7 +33,7 @@ use std::borrow::Borrow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use crate::trace::{CallRecord, Table};
-use packets::{played_offsets, Packets};
+use packets::Packets;
 use summary::{bursts_table, calls_table, groups_table, talkspurts_table};
 
 /// The tables that depend only on the calls' records and how they are
@@ -76,9 +76,9 @@ fn score_each<R: Borrow<CallRecord> + Send, I: ExactSizeIterator<Item = R> + Sen
             return (Scored::empty(), Wide::default());
         }
         let r = r.borrow();
-        let mut s = score_call(r, i, a);
-        let played = if keep_played { played_offsets(r, &s.played) } else { Wide::default() };
+        let mut s = score_call_keeping(r, i, a, keep_played);
         s.played = Vec::new();
+        let played = std::mem::take(&mut s.offsets);
         (s, played)
     };
     let n = records.len();

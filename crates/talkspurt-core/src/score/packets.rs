@@ -220,7 +220,10 @@ impl Packets {
     }
 }
 
-/// A call's playout times as offsets from generation.
+/// A call's playout times as offsets from generation, packet by packet
+/// (scoring gives them from its columns: `Scored::offsets`; this is the
+/// reference its test compares with).
+#[cfg(test)]
 pub fn played_offsets(r: &CallRecord, played: &[u64]) -> Wide {
     let mut w = Wide::with_capacity(played.len());
     for (&p, g) in played.iter().zip(r.t_gens()) {

@@ -546,7 +546,7 @@ impl CallStream {
             None => s.clear_bounds(),
         }
         let bins = super::calls::bins([f.lost_runs.hist.bins.clone(), f.received_runs.hist.bins.clone(), f.clip_hist.bins.clone()]);
-        Scored { summary: s, played: Vec::new(), b2b, bins, bounds, congestion_onset: f.onset }
+        Scored { summary: s, played: Vec::new(), offsets: Default::default(), b2b, bins, bounds, congestion_onset: f.onset }
     }
 }
 

@@ -46,6 +46,23 @@ impl Wide {
             Self::ESC
         }
     }
+    /// `played[i] − gens[i]` for each played packet, `NEVER` for the
+    /// others: what pushing each would give, in a pass the compiler
+    /// vectorises (the escapes, if any, found after it).
+    pub fn offsets(played: &[u64], gens: &[u64]) -> Self {
+        assert_eq!(played.len(), gens.len(), "a playout time a packet");
+        let code = |p: u64, g: u64| if p == NEVER { Self::NONE } else { (p - g).min(Self::ESC as u64) as u32 };
+        let v: Vec<u32> = played.iter().zip(gens).map(|(&p, &g)| code(p, g)).collect();
+        let mut w = Wide { v, wide: BTreeMap::new() };
+        if w.v.contains(&Self::ESC) {
+            for i in 0..w.v.len() {
+                if w.v[i] == Self::ESC {
+                    w.v[i] = w.code(i, played[i] - gens[i]);
+                }
+            }
+        }
+        w
+    }
     #[inline]
     pub fn push(&mut self, x: u64) {
         let c = self.code(self.v.len(), x);
@@ -86,20 +103,12 @@ impl Wide {
 /// A narrow slot type: its escape code is its largest value.
 pub(super) trait Slot: Copy {
     const ESC: u32;
-    fn from32(x: u32) -> Self;
-    fn to32(self) -> u32;
 }
 
 macro_rules! slot {
     ($($t:ty),*) => {$(
         impl Slot for $t {
             const ESC: u32 = <$t>::MAX as u32;
-            fn from32(x: u32) -> Self {
-                x as $t
-            }
-            fn to32(self) -> u32 {
-                self as u32
-            }
         }
     )*};
 }
@@ -133,6 +142,7 @@ impl Runs {
         self.len += 1;
     }
 
+    #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.len as usize
     }
