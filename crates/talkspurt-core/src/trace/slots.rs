@@ -142,9 +142,16 @@ impl Runs {
         self.len += 1;
     }
 
-    #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.len as usize
+    }
+
+    /// `push(x)` `k` times.
+    pub(super) fn push_n(&mut self, x: u32, k: usize) {
+        if k > 0 {
+            self.push(x);
+            self.len += k as u32 - 1;
+        }
     }
 
     /// The run holding value `i`.

@@ -3,7 +3,7 @@
 //! `t_gens`) for scoring and the per-packet table.
 
 use super::row::*;
-use super::{CallRecord, NetFate, RecordCold, Wide, NEVER};
+use super::{CallRecord, NetFate, RecordCold, Wide, NEVER, NO_WHERE};
 use crate::trace::pack::FIELDS;
 use crate::trace::slots::Slot;
 
@@ -178,12 +178,30 @@ impl CallRecord {
 
     /// Wire bytes (trace only).
     pub fn wire(&self, i: usize) -> u32 {
-        self.cold.wire.get(i)
+        match self.trace_counted() {
+            Some((from, wire)) if i >= from => wire,
+            _ => self.cold.wire.get(i),
+        }
     }
 
     /// Channel where lost, `NO_WHERE` if none (trace only).
     pub fn where_(&self, i: usize) -> u32 {
-        self.cold.where_.get(i).wrapping_sub(1)
+        match self.trace_counted() {
+            Some((from, _)) if i >= from => NO_WHERE,
+            _ => self.cold.where_.get(i).wrapping_sub(1),
+        }
+    }
+
+    /// The packets from the first index returned on, to the last, were
+    /// counted by the pending run without their trace entries, which are
+    /// its wire (returned) and no loss (`write.rs`, `trace_catch_up`).
+    fn trace_counted(&self) -> Option<(usize, u32)> {
+        let have = self.cold.wire.len();
+        if !self.full || have >= self.n {
+            return None;
+        }
+        let b = self.cur_ref().filter(|b| b.run_from() != 0).expect("trace entries missing only while a run is pending");
+        Some((have, b.run_wire()))
     }
 
     /// Every block with the number of its rows in use, in order, packed
@@ -366,7 +384,13 @@ impl CallRecord {
             }
         }
         let (wire, where_) = if trace {
-            (self.cold.wire.all(|x| x), self.cold.where_.all(|x| x.wrapping_sub(1)))
+            let (mut wire, mut where_) = (self.cold.wire.all(|x| x), self.cold.where_.all(|x| x.wrapping_sub(1)));
+            if let Some((from, w)) = self.trace_counted() {
+                wire.resize(n, w);
+                where_.resize(n, NO_WHERE);
+                debug_assert_eq!(from, self.cold.wire.len());
+            }
+            (wire, where_)
         } else {
             (Vec::new(), Vec::new())
         };

@@ -36,6 +36,11 @@ const R_PAYLOAD: usize = 20;
 /// u32: rows written; the rows from it on, up to the record's count, are
 /// the run's. 0: no run (an all-zero header, as a fresh slab slot has).
 const FROM: usize = 24;
+/// u32: the run's wire bytes (the trace's `wire_bytes`, kept in the
+/// record's cold part): a record with the trace counts a packet only if
+/// its wire is this, and leaves its trace entries to
+/// `CallRecord::trace_catch_up`.
+const R_WIRE: usize = 28;
 
 /// The header of a block with no run pending.
 pub(super) const NO_RUN: [u8; RUN] = {
@@ -84,6 +89,12 @@ impl Block {
         rd32(&self.run, FROM) as usize
     }
 
+    /// The pending run's wire bytes (`R_WIRE`).
+    #[inline(always)]
+    pub(super) fn run_wire(&self) -> u32 {
+        rd32(&self.run, R_WIRE)
+    }
+
     /// The run header's bytes, for a prefetch.
     #[inline]
     pub(super) fn run_bytes(&self) -> &[u8] {
@@ -95,11 +106,11 @@ impl Block {
     /// generated `step` later. The caller checked that the whole block's
     /// generation offsets stay below `Wide::ESC` on the run's line.
     #[inline]
-    pub(super) fn arm(&mut self, k: usize, t: u64, step: u32, d: u32, frames: u32, payload: u32) {
+    pub(super) fn arm(&mut self, k: usize, t: u64, step: u32, d: u32, frames: u32, payload: u32, wire: u32) {
         debug_assert!(frames < u8::ESC && payload < u16::ESC && d < Wide::ESC && k + 1 < BLOCK);
         let h = &mut self.run;
         h[NEXT..NEXT + 8].copy_from_slice(&(t + step as u64).to_le_bytes());
-        for (at, x) in [(STEP, step), (R_ARR, d), (R_FRAMES, frames), (R_PAYLOAD, payload), (FROM, k as u32 + 1)] {
+        for (at, x) in [(STEP, step), (R_ARR, d), (R_FRAMES, frames), (R_PAYLOAD, payload), (FROM, k as u32 + 1), (R_WIRE, wire)] {
             h[at..at + 4].copy_from_slice(&x.to_le_bytes());
         }
     }

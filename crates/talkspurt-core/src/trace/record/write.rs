@@ -22,6 +22,7 @@ impl CallRecord {
         let b = i / BLOCK;
         if b == (self.n - 1) / BLOCK {
             let len = self.n - b * BLOCK;
+            self.trace_catch_up();
             let cur = self.cur_mut().expect("a current block");
             cur.fill(len);
             return &mut cur.rows[i % BLOCK];
@@ -108,15 +109,16 @@ impl CallRecord {
             self.n += 1;
             return log_op(Op::PushArrived { call: self.last_spurt, talkspurt, frames, payload, wire, t_gen: t_gen.0, at: at.0 });
         }
-        let (n, spurt) = (self.n, self.last_spurt);
+        let (n, spurt, full) = (self.n, self.last_spurt, self.full);
         if let Some(b) = self.cur_mut() {
-            if b.run_takes(t_gen.0, at.0 - t_gen.0, frames, payload) && talkspurt == spurt && n % BLOCK != 0 {
+            // With the trace, its entries (this wire, no loss) are left to
+            // `trace_catch_up`: writing them was most of what the trace
+            // cost the loop (issue 26 target 7).
+            if b.run_takes(t_gen.0, at.0 - t_gen.0, frames, payload) && talkspurt == spurt && n % BLOCK != 0
+                && (!full || wire == b.run_wire())
+            {
                 b.run_advance();
                 self.n = n + 1;
-                if self.full {
-                    self.cold.wire.push(wire);
-                    self.cold.where_.push(0);
-                }
                 return;
             }
         }
@@ -143,7 +145,7 @@ impl CallRecord {
             let d = (at.0 - t_gen.0) as u32;
             let seq = self.push_row(t_gen, talkspurt, frames, payload, wire, [0, d], NetFate::Arrived);
             if RUNS {
-                self.arm_run(seq as usize, t_gen.0, d, frames, payload);
+                self.arm_run(seq as usize, t_gen.0, d, frames, payload, wire);
             }
             return;
         }
@@ -157,6 +159,8 @@ impl CallRecord {
     /// or arrived is set by `set_fate`).
     #[inline(always)]
     fn push_row(&mut self, t_gen: SimTime, talkspurt: u32, frames: u32, payload: u32, wire: u32, sent_arr: [u32; 2], fate: NetFate) -> u32 {
+        // Before a new block replaces the run's header.
+        self.trace_catch_up();
         let seq = self.n;
         if seq % BLOCK == 0 {
             self.new_block(t_gen.0);
@@ -211,6 +215,26 @@ impl CallRecord {
         seq as u32
     }
 
+    /// The trace's entries of the packets the pending run counted: its
+    /// wire, and no loss (`push_arrived` leaves them out). Before anything
+    /// writes an entry by index, or the run's header is lost (a row
+    /// written out, a new block); readers add them themselves
+    /// (`wire`, `where_`, `columns_lined`).
+    #[inline(always)]
+    fn trace_catch_up(&mut self) {
+        if self.full && self.cold.wire.len() < self.n {
+            self.trace_catch_up_cold();
+        }
+    }
+
+    #[inline(never)]
+    fn trace_catch_up_cold(&mut self) {
+        let k = self.n - self.cold.wire.len();
+        let wire = self.cur_ref().filter(|b| b.run_from() != 0).expect("trace entries missing only while a run is pending").run_wire();
+        self.cold.wire.push_n(wire, k);
+        self.cold.where_.push_n(0, k);
+    }
+
     /// After packet `seq` (row `k` of its block, written by `push_arrived`,
     /// arrived `d` after generation at `t`): start a run (`run.rs`) if the
     /// two packets before it in the block arrived alike, so that the
@@ -218,7 +242,7 @@ impl CallRecord {
     /// call behind a busy queue broke two runs in three at their first
     /// packet, each a start and a write-out for nothing: m10 +0.4 %.)
     #[inline(always)]
-    fn arm_run(&mut self, seq: usize, t: u64, d: u32, frames: u32, payload: u32) {
+    fn arm_run(&mut self, seq: usize, t: u64, d: u32, frames: u32, payload: u32, wire: u32) {
         let k = seq % BLOCK;
         if k < 2 || k + 1 == BLOCK {
             return;
@@ -226,12 +250,12 @@ impl CallRecord {
         let b = self.cur_ref().expect("a current block");
         // The arrival offsets first: where delays vary, the test ends here.
         if get32(&b.rows[k - 1], ARR) == d && get32(&b.rows[k - 2], ARR) == d {
-            self.arm_run_alike(k, t, d, frames, payload);
+            self.arm_run_alike(k, t, d, frames, payload, wire);
         }
     }
 
     #[inline(never)]
-    fn arm_run_alike(&mut self, k: usize, t: u64, d: u32, frames: u32, payload: u32) {
+    fn arm_run_alike(&mut self, k: usize, t: u64, d: u32, frames: u32, payload: u32, wire: u32) {
         let b = self.cur_mut().expect("a current block");
         let gen = get32(&b.rows[k], GEN) as u64;
         // A packet that rebased the block counts from 0, and the one before
@@ -245,7 +269,7 @@ impl CallRecord {
         // block's end.
         let reach = gen + step * (BLOCK - 1 - k) as u64;
         if frames < u8::ESC && payload < u16::ESC && reach < Wide::ESC as u64 {
-            b.arm(k, t, step as u32, d, frames, payload);
+            b.arm(k, t, step as u32, d, frames, payload, wire);
         }
     }
 
@@ -333,6 +357,7 @@ impl CallRecord {
             return;
         }
         if self.full && !self.streaming {
+            self.trace_catch_up();
             self.cold.wire.set(seq as usize, wire);
         }
     }
@@ -378,6 +403,9 @@ impl CallRecord {
     fn latest(&mut self, seq: u32) -> Option<(&mut [u8; ROW], u64)> {
         let i = seq as usize;
         let (base, n) = (self.cur_base, self.n);
+        if i + 1 == n {
+            self.trace_catch_up();
+        }
         match self.cur_mut() {
             Some(b) if i + 1 == n => {
                 b.fill(i % BLOCK + 1);
