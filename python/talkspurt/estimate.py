@@ -39,7 +39,12 @@ if TYPE_CHECKING:
 
 # Measured per-packet costs (bytes), bench/README.md "Memory".
 RUNNING_B = 17  # exact scoring, trace off: per packet while the run lasts
-TRACE_B = 25  # the compact trace kept with the trace on
+# The compact trace kept with the trace on. Its wire and loss columns are
+# runs of equal values since session 21: a few bytes a call where they do
+# not vary, 8 bytes a change (a loss starts and ends one); kept at the
+# 4 B a packet measured when they were plain columns, which covers a loss
+# every fourth packet.
+TRACE_B = 25
 SCORING_B = 112  # per packet of the call being scored (exact scoring)
 BASE_B = 100 * 2**20  # the interpreter with numpy, pandas and pyarrow
 FOLD_FROM_S = 600  # run::FOLD_FROM_S: exact scoring folds from this run length on

@@ -1,13 +1,15 @@
 //! Per-call packet records, indexed by the packet's sequence number in its
 //! call, stored compactly and exactly (issue 14): 17 bytes a packet for
-//! scoring, 21 with the trace's columns, against 35 / 43 as plain columns.
+//! scoring as rows, against 35 / 43 as plain columns; the trace's two
+//! columns add a few bytes a run of equal values (`slots::Runs`).
 //!
 //! - generation times: the first packet of each block of `BLOCK` packets
 //!   in full, the others as a 32-bit offset from it (a gap of 4.29 s or
 //!   more inside a block starts a new base there);
 //! - send, arrival: 32-bit offsets from generation (4.29 s reach);
 //! - talkspurt: the step from the previous packet's (one byte);
-//! - frames one byte, payload, wire bytes and channel two.
+//! - frames one byte, payload two; wire bytes and channel (trace only)
+//!   as runs of equal values.
 //!
 //! A value that does not fit its narrow slot is stored whole in a side map,
 //! so decoding is exact whatever the run does; the side maps stay empty on

@@ -109,13 +109,14 @@ impl CallRecord {
             self.n += 1;
             return log_op(Op::PushArrived { call: self.last_spurt, talkspurt, frames, payload, wire, t_gen: t_gen.0, at: at.0 });
         }
-        let (n, spurt, full) = (self.n, self.last_spurt, self.full);
+        let (n, spurt) = (self.n, self.last_spurt);
         if let Some(b) = self.cur_mut() {
             // With the trace, its entries (this wire, no loss) are left to
             // `trace_catch_up`: writing them was most of what the trace
-            // cost the loop (issue 26 target 7).
+            // cost the loop (issue 26 target 7). The wire is compared with
+            // or without: a compare, where a test of `full` cost more.
             if b.run_takes(t_gen.0, at.0 - t_gen.0, frames, payload) && talkspurt == spurt && n % BLOCK != 0
-                && (!full || wire == b.run_wire())
+                && wire == b.run_wire()
             {
                 b.run_advance();
                 self.n = n + 1;
