@@ -416,9 +416,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     import time
+    from pathlib import Path
 
     from .sweeps import load_sweep, sweep
 
@@ -607,9 +606,8 @@ def _reproduce_many(args: argparse.Namespace) -> int:
 
 
 def _write_timings(path: str, timings: dict[str, Any]) -> None:
-    from pathlib import Path
-
     import json
+    from pathlib import Path
 
     from .store import _atomic_write_text
 

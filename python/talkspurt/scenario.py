@@ -114,7 +114,7 @@ def _parse_toml(text: str, origin: str) -> dict[str, Any]:
         return json.loads(_core.toml_to_json(text))
     except ScenarioError as e:
         if e.path:
-            raise _error(e.path, e.value, e.allowed) from None
+            raise  # a value at its key path, worded as every scenario error
         where = e.value.removeprefix("invalid TOML")
         raise _error("", f"invalid TOML in {origin}{where}", "a TOML document (see docs/scenario.md)") from None
 

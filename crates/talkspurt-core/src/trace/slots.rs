@@ -125,9 +125,8 @@ slot!(u8, u16);
 /// `set_wire` and a loss land).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Runs {
-    /// Index of each run's first value, increasing; `starts[0] == 0`.
-    starts: Vec<u32>,
-    vals: Vec<u32>,
+    /// Each run's first index (increasing, the first 0) and value.
+    runs: Vec<(u32, u32)>,
     /// Values in the column.
     len: u32,
 }
@@ -135,9 +134,8 @@ pub(super) struct Runs {
 impl Runs {
     #[inline]
     pub(super) fn push(&mut self, x: u32) {
-        if self.vals.last() != Some(&x) {
-            self.starts.push(self.len);
-            self.vals.push(x);
+        if self.runs.last().map(|r| r.1) != Some(x) {
+            self.runs.push((self.len, x));
         }
         self.len += 1;
     }
@@ -157,20 +155,20 @@ impl Runs {
     /// The run holding value `i`.
     fn run_of(&self, i: usize) -> usize {
         assert!(i < self.len as usize, "index {i} of a column of {}", self.len);
-        self.starts.partition_point(|&s| s as usize <= i) - 1
+        self.runs.partition_point(|r| r.0 as usize <= i) - 1
     }
 
     /// End (exclusive) of run `k`.
     fn end_of(&self, k: usize) -> u32 {
-        self.starts.get(k + 1).copied().unwrap_or(self.len)
+        self.runs.get(k + 1).map_or(self.len, |r| r.0)
     }
 
     #[inline]
     pub(super) fn get(&self, i: usize) -> u32 {
         // The last run first: where lookups of the packets in flight go.
-        match self.starts.last() {
-            Some(&s) if s as usize <= i && i < self.len as usize => self.vals[self.vals.len() - 1],
-            _ => self.vals[self.run_of(i)],
+        match self.runs.last() {
+            Some(&(s, x)) if s as usize <= i && i < self.len as usize => x,
+            _ => self.runs[self.run_of(i)].1,
         }
     }
 
@@ -179,40 +177,29 @@ impl Runs {
             return;
         }
         let k = self.run_of(i);
-        let (s, e, old) = (self.starts[k], self.end_of(k), self.vals[k]);
-        let i = i as u32;
-        // Split run k into [s, i) old, [i, i + 1) x, [i + 1, e) old (the
-        // empty parts left out), then join x with an equal neighbour.
-        let mut parts: Vec<(u32, u32)> = Vec::with_capacity(3);
-        if s < i {
-            parts.push((s, old));
+        let ((s, old), e, i) = (self.runs[k], self.end_of(k), i as u32);
+        // Run k becomes [s, i) old, [i, i + 1) x, [i + 1, e) old, the empty
+        // parts left out; then x joins an equal neighbour.
+        let parts = [(s, old), (i, x), (i + 1, old)];
+        let (lo, hi) = (usize::from(s == i), if i + 1 < e { 3 } else { 2 });
+        self.runs.splice(k..k + 1, parts[lo..hi].iter().copied());
+        let at = k + 1 - lo; // the run now holding x
+        if self.runs.get(at + 1).is_some_and(|r| r.1 == x) {
+            self.runs.remove(at + 1);
         }
-        parts.push((i, x));
-        if i + 1 < e {
-            parts.push((i + 1, old));
-        }
-        let (lo, hi) = (k, k + 1);
-        self.starts.splice(lo..hi, parts.iter().map(|p| p.0));
-        self.vals.splice(lo..hi, parts.iter().map(|p| p.1));
-        let at = lo + usize::from(s < i); // the run now holding x
-        if at + 1 < self.vals.len() && self.vals[at + 1] == x {
-            self.starts.remove(at + 1);
-            self.vals.remove(at + 1);
-        }
-        if at > 0 && self.vals[at - 1] == x {
-            self.starts.remove(at);
-            self.vals.remove(at);
+        if at > 0 && self.runs[at - 1].1 == x {
+            self.runs.remove(at);
         }
     }
 
     pub(super) fn heap_bytes(&self) -> usize {
-        (self.starts.capacity() + self.vals.capacity()) * 4
+        self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
     }
 
     /// Every value, in order.
     pub(super) fn all<U: Copy>(&self, to: impl Fn(u32) -> U) -> Vec<U> {
         let mut out = Vec::with_capacity(self.len as usize);
-        for (k, &v) in self.vals.iter().enumerate() {
+        for (k, &(_, v)) in self.runs.iter().enumerate() {
             out.resize(self.end_of(k) as usize, to(v));
         }
         out
@@ -248,7 +235,7 @@ mod tests {
             assert_eq!(r.all(|x| x), v, "seed {seed}");
             assert!((0..v.len()).all(|i| r.get(i) == v[i]), "seed {seed}");
             let runs = 1 + v.windows(2).filter(|w| w[0] != w[1]).count();
-            assert_eq!(r.vals.len(), runs, "seed {seed}: runs not minimal");
+            assert_eq!(r.runs.len(), runs, "seed {seed}: runs not minimal");
         }
     }
 
@@ -259,6 +246,6 @@ mod tests {
             r.push(200);
         }
         r.set(2999, 200);
-        assert_eq!((r.vals.len(), r.len(), r.get(1234)), (1, 3000, 200));
+        assert_eq!((r.runs.len(), r.len(), r.get(1234)), (1, 3000, 200));
     }
 }

@@ -195,7 +195,7 @@ impl CallRecord {
     /// The packets from the first index returned on, to the last, were
     /// counted by the pending run without their trace entries, which are
     /// its wire (returned) and no loss (`write.rs`, `trace_catch_up`).
-    fn trace_counted(&self) -> Option<(usize, u32)> {
+    pub(super) fn trace_counted(&self) -> Option<(usize, u32)> {
         let have = self.cold.wire.len();
         if !self.full || have >= self.n {
             return None;

@@ -230,8 +230,8 @@ impl CallRecord {
 
     #[inline(never)]
     fn trace_catch_up_cold(&mut self) {
-        let k = self.n - self.cold.wire.len();
-        let wire = self.cur_ref().filter(|b| b.run_from() != 0).expect("trace entries missing only while a run is pending").run_wire();
+        let (from, wire) = self.trace_counted().expect("entries are missing");
+        let k = self.n - from;
         self.cold.wire.push_n(wire, k);
         self.cold.where_.push_n(0, k);
     }
@@ -403,19 +403,16 @@ impl CallRecord {
     #[inline(always)]
     fn latest(&mut self, seq: u32) -> Option<(&mut [u8; ROW], u64)> {
         let i = seq as usize;
-        let (base, n) = (self.cur_base, self.n);
-        if i + 1 == n {
-            self.trace_catch_up();
+        if i + 1 != self.n {
+            return None;
         }
-        match self.cur_mut() {
-            Some(b) if i + 1 == n => {
-                b.fill(i % BLOCK + 1);
-                let r = &mut b.rows[i % BLOCK];
-                let g = base + get32(r, GEN) as u64;
-                Some((r, g))
-            }
-            _ => None,
-        }
+        self.trace_catch_up();
+        let base = self.cur_base;
+        let b = self.cur_mut()?;
+        b.fill(i % BLOCK + 1);
+        let r = &mut b.rows[i % BLOCK];
+        let g = base + get32(r, GEN) as u64;
+        Some((r, g))
     }
 
     #[inline(always)]
